@@ -1,0 +1,181 @@
+"""The `referee` command. Each subcommand's work lives in the module that owns it; this
+file only parses arguments and hands them over (see README for every command)."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import sys
+
+from .games import GAMES
+
+# subcommand -> "module:function"; each function takes the parsed arguments and
+# returns the exit status.
+COMMANDS = {
+    "serve": "controller.service:cmd_serve",
+    "demo": "controller.service:cmd_demo",
+    "play": "controller.cli:cmd_play",
+    "replay": "controller.pipeline:cmd_replay",
+    "read": "controller.pipeline:cmd_read",
+    "markers": "vision.markers:cmd_markers",
+    "export": "controller.export:cmd_export",
+    "roll": "controller.devices.dice:cmd_roll",
+    "firmware": "controller.devices.flash:cmd_firmware",
+    "selftest": "controller.selftest:cmd_selftest",
+    "simulate": "controller.simulate:cmd_simulate",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="referee", description="Tabletop Referee: a camera referee for board games")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def game_args(sp, required=True):
+        sp.add_argument("--game", choices=list(GAMES), required=required)
+        sp.add_argument("--variant", default=None)
+
+    sp = sub.add_parser("serve", help="run the referee on the configured rig")
+    sp.add_argument("--config", default="referee.toml")
+
+    sp = sub.add_parser("demo", help="run the referee on the built-in simulated rig")
+    game_args(sp, required=False)
+    sp.add_argument("--host", default="127.0.0.1")
+    sp.add_argument("--port", type=int, default=8000)
+    sp.add_argument("--data", default=None, help="data folder (default: a temporary one)")
+    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--games", type=int, default=0, help="stop after this many games (0: run until Ctrl-C)")
+
+    sp = sub.add_parser("play", help="referee moves read from stdin, without a camera")
+    game_args(sp)
+    sp.add_argument("--json", action="store_true")
+    sp.add_argument("--seed", type=int, default=None, help="seed for shuffles and deals")
+    sp.add_argument("--setup", default=None, help="JSON file with the starting setup (see README)")
+
+    sp = sub.add_parser("replay", help="run a recording through the whole pipeline")
+    sp.add_argument("video")
+    game_args(sp)
+    sp.add_argument("--corners", default=None)
+    sp.add_argument("--json", action="store_true")
+    sp.add_argument("--config", default=None)
+
+    sp = sub.add_parser("read", help="what vision sees in one picture")
+    sp.add_argument("image")
+    game_args(sp)
+    sp.add_argument("--corners", default=None)
+    sp.add_argument("--json", action="store_true")
+    sp.add_argument("--config", default=None)
+
+    sp = sub.add_parser("markers", help="print the marker sheet for a board")
+    sp.add_argument("--game", choices=list(GAMES), required=True)
+    sp.add_argument("--out", required=True)
+
+    sp = sub.add_parser("export", help="write a game's record")
+    sp.add_argument("game_id", type=int, nargs="?", help="default: the newest game")
+    sp.add_argument("--data", default="data", help="data folder holding the journal")
+    sp.add_argument("--format", choices=["json", "pgn"], default="json")
+    sp.add_argument("--out", default="-")
+
+    sp = sub.add_parser("roll", help="roll a die definition N times")
+    sp.add_argument("--die", required=True)
+    sp.add_argument("-n", type=int, default=1)
+    sp.add_argument("--json", action="store_true")
+    sp.add_argument("--seed", type=int, default=None)
+
+    sp = sub.add_parser("firmware", help="die-module firmware")
+    sp.add_argument("action", choices=["flash"])
+    sp.add_argument("--port", default="auto")
+
+    sp = sub.add_parser("selftest", help="check camera, pins and the die module link")
+    sp.add_argument("--config", default="referee.toml")
+
+    sp = sub.add_parser("simulate", help="play whole games with random legal choices")
+    sp.add_argument("--game", choices=list(GAMES), required=True)
+    sp.add_argument("--games", type=int, default=1000)
+    sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument("--bowser", choices=["on", "off"], default="on")
+    sp.add_argument("--cards", choices=["on", "off"], default="on")
+    sp.add_argument("--turns", type=int, default=None)
+    sp.add_argument("--json", action="store_true")
+    return p
+
+
+def cmd_play(args) -> int:
+    """Moves from stdin, one per line ('#' starts a comment); events to stdout."""
+    from .events import Bus
+    from .journal import Journal
+    from .referee import Referee
+
+    out: list = []
+    bus = Bus()
+    bus.subscribe(out.append)
+    referee = Referee(Journal(":memory:"), bus)
+    setup = None
+    if args.setup:
+        try:
+            with open(args.setup, encoding="utf-8") as f:
+                setup = json.load(f)
+        except (OSError, ValueError) as exc:
+            print(f"referee play: --setup {args.setup}: {exc}", file=sys.stderr)
+            return 2
+    try:
+        referee.new_game(args.game, args.variant, setup=setup,
+                         rng=random.Random(args.seed) if args.seed is not None else None)
+    except ValueError as exc:
+        print(f"referee play: {exc}", file=sys.stderr)
+        return 2
+
+    def flush():
+        for event in out:
+            if args.json:
+                print(json.dumps(event.to_json()), flush=True)
+            else:
+                print(_human(event), flush=True)
+            if event.kind in ("move", "undo") and args.json:
+                print(json.dumps({"type": "state", **referee.snapshot()}), flush=True)
+        out.clear()
+
+    flush()
+    for line in sys.stdin:
+        text = line.split("#", 1)[0].strip()
+        if text:
+            referee.enter(text)
+            flush()
+    if not args.json:
+        outcome = referee.snapshot()["outcome"]
+        print("result: " + (outcome["reason"] if outcome else "game not finished"))
+    return 0
+
+
+def _human(event) -> str:
+    d = event.data
+    if event.kind == "move":
+        return f"{d['ply']:>3}. {d['notation']:<8} {d['text']}"
+    if event.kind == "illegal":
+        return f"  illegal: {d.get('input', '')} - {d['reason']}"
+    if event.kind == "game_over":
+        return f"game over: {d['reason']}"
+    if event.kind == "game_started":
+        return f"new game: {d['game']} ({d['variant']})"
+    return f"{event.kind}: {d}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    module, func = COMMANDS[args.command].split(":")
+    try:
+        handler = getattr(importlib.import_module(module), func)
+    except (ModuleNotFoundError, AttributeError):
+        print(f"referee {args.command}: not available in this version", file=sys.stderr)
+        return 2
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader (| head) went away; that is not an error
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,184 @@
+"""referee.toml -> typed settings.
+
+Each section is a dataclass; its fields are the keys a user may write, with their types
+and defaults. Loading checks every key against them, and every error is one message that
+names the file, the key and what is expected, so start-up stops before anything runs on
+a wrong setting. `referee.example.toml` in the repository shows every key.
+"""
+from __future__ import annotations
+
+import tomllib
+import types
+import typing
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+
+class ConfigError(Exception):
+    """A config problem; the message names the file and the key."""
+
+
+@dataclass
+class GameSettings:
+    name: str = "connect4"
+    variant: str = ""  # empty: the game's first variant
+    rulings: dict = field(default_factory=dict)  # per-game rulings that are settings
+
+
+@dataclass
+class CameraSettings:
+    # "synthetic" (the demo's rendered table), "picamera2", a device index ("0"),
+    # a video file or URL, or a folder of images
+    source: str = "synthetic"
+    width: int = 1280
+    height: int = 720
+    fps: float = 30.0
+    # four corner points "x,y" of the playing area when the board has no markers
+    corners: list = field(default_factory=list)
+    still_s: float = 0.25  # how long the board must be still before it is read
+    # chip or piece colours as "#rrggbb": first player, second player
+    colours: list = field(default_factory=lambda: ["#d22328", "#1e9e3c"])
+
+
+@dataclass
+class GpioSettings:
+    # "mock" (gpiozero's MockFactory with PWM pins, for the demo) or "auto" (the Pi's)
+    factory: str = "auto"
+    buzzer: int = 18
+    buzzer_kind: str = "tonal"  # "tonal" (passive piezo, TonalBuzzer) or "active" (Buzzer)
+    led_ready: int = 23
+    led_illegal: int = 24
+    led_busy: int = 25
+    new_game_button: int = 17
+
+
+@dataclass
+class DieModuleSettings:
+    # "auto" (find it by USB vendor/product id), a port such as "/dev/ttyACM0",
+    # "sim" (the firmware simulator on a pseudo-terminal) or "off"
+    port: str = "auto"
+    usb_id: str = "2e8a:0005"  # Raspberry Pi Pico running MicroPython
+    heartbeat_s: float = 1.0
+    missed_heartbeats: int = 3
+
+
+@dataclass
+class DataSettings:
+    folder: str = "data"
+
+
+@dataclass
+class WebSettings:
+    host: str = "0.0.0.0"
+    port: int = 8000
+    admin_token: str = ""
+    threads: int = 8  # each open status page holds one thread for its event stream
+
+
+@dataclass
+class Config:
+    game: GameSettings = field(default_factory=GameSettings)
+    camera: CameraSettings = field(default_factory=CameraSettings)
+    gpio: GpioSettings = field(default_factory=GpioSettings)
+    die_module: DieModuleSettings = field(default_factory=DieModuleSettings)
+    data: DataSettings = field(default_factory=DataSettings)
+    web: WebSettings = field(default_factory=WebSettings)
+    path: str = "(defaults)"
+
+
+def _type_name(tp) -> str:
+    return {int: "an integer", float: "a number", str: "a string", bool: "true or false",
+            list: "a list", dict: "a table"}.get(tp, str(tp))
+
+
+def _coerce(value, tp, where: str):
+    if tp is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if tp is int and isinstance(value, bool) or not isinstance(value, tp):
+        raise ConfigError(f"{where}: expected {_type_name(tp)}, got {value!r}")
+    return value
+
+
+def _section(cls, raw, path: str, name: str):
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: [{name}] must be a table")
+    hints = typing.get_type_hints(cls)
+    known = {f.name for f in fields(cls)}
+    out = cls()
+    for key, value in raw.items():
+        where = f"{path}: [{name}] {key}"
+        if key not in known:
+            raise ConfigError(f"{path}: unknown key [{name}] {key}; expected one of {', '.join(sorted(known))}")
+        setattr(out, key, _coerce(value, hints[key], where))
+    return out
+
+
+def parse(text: str, path: str = "referee.toml") -> Config:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
+    hints = typing.get_type_hints(Config)
+    sections = [f.name for f in fields(Config) if f.name != "path"]
+    config = Config(path=path)
+    for name, value in raw.items():
+        if name not in sections:
+            raise ConfigError(f"{path}: unknown section [{name}]; expected one of {', '.join(sections)}")
+        setattr(config, name, _section(hints[name], value, path, name))
+    validate(config)
+    return config
+
+
+def load(path: str | Path) -> Config:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file (copy referee.example.toml to start)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc})") from exc
+    return parse(text, str(path))
+
+
+def _one_of(path, key, value, allowed):
+    if value not in allowed:
+        raise ConfigError(f"{path}: {key} is {value!r}; expected one of {', '.join(map(repr, allowed))}")
+
+
+def validate(config: Config) -> None:
+    """Values that have the right type but cannot work."""
+    p = config.path
+    from .games import GAMES, game_class  # late: games are loaded only when named
+
+    _one_of(p, "[game] name", config.game.name, list(GAMES))
+    variants = game_class(config.game.name).variants
+    if config.game.variant:
+        _one_of(p, "[game] variant", config.game.variant, list(variants))
+    pins: dict[int, str] = {}
+    for f in fields(GpioSettings):
+        value = getattr(config.gpio, f.name)
+        if f.type in ("int", int) and not isinstance(value, bool):
+            if not 0 <= value <= 27:
+                raise ConfigError(f"{p}: [gpio] {f.name} is {value}; expected a BCM pin number 0-27")
+            if value in pins:
+                raise ConfigError(f"{p}: [gpio] {f.name} uses pin {value}, which [gpio] {pins[value]} "
+                                  "already uses; expected a pin of its own")
+            pins[value] = f.name
+    _one_of(p, "[gpio] factory", config.gpio.factory, ["auto", "mock"])
+    _one_of(p, "[gpio] buzzer_kind", config.gpio.buzzer_kind, ["tonal", "active"])
+    if config.camera.corners and (len(config.camera.corners) != 4 or not all(
+            isinstance(c, str) and len(c.split(",")) == 2 for c in config.camera.corners)):
+        raise ConfigError(f"{p}: [camera] corners must be four points \"x,y\"")
+    for key in ("width", "height"):
+        if getattr(config.camera, key) <= 0:
+            raise ConfigError(f"{p}: [camera] {key} must be positive")
+    if not 1 <= config.web.port <= 65535:
+        raise ConfigError(f"{p}: [web] port is {config.web.port}; expected 1-65535")
+    if config.web.threads < 2:
+        raise ConfigError(f"{p}: [web] threads is {config.web.threads}; expected at least 2")
+
+
+def default() -> Config:
+    config = Config()
+    validate(config)
+    return config

@@ -1,0 +1,173 @@
+"""The Game protocol that all five games share.
+
+A game is pure rules: a state value goes in, a new state value comes out. No I/O, no
+clock and no randomness: everything random (a die roll, a shuffle, a dealt card) reaches
+the game as an input that the referee drew and journalled, so replaying the journal
+rebuilds the exact state. The referee is the only caller; it never looks inside a
+state, it only asks the game.
+
+Three kinds of input drive a game, and `Game.prompt` says which one it waits for:
+- "move": something a player does on the table, seen by the camera or typed in the
+  game's text notation (a chip dropped, a piece moved, a pawn put on a space);
+- "roll": a die roll, drawn by the referee's die and given in notation too
+  ("roll red", "roll 3 5"), so the journal holds only text;
+- "choice": a decision made on the status page (buy or auction, which space, a card to
+  play), listed in `Prompt.options` in notation form.
+
+Hidden information (secret targets, hands of cards) lives in the state; `snapshot`
+shows it only to the seat it belongs to.
+
+For the camera, `board` says what each cell should look like ("empty", "p0", "p1", ...)
+and `observable_actions` lists the legal actions that change what the camera sees; the
+referee matches a stable view against them. `explain` puts a view that no legal action
+explains into words.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Hashable, Iterable, Mapping
+
+Cell = Hashable
+State = Any
+Action = Any
+
+
+class NotationError(ValueError):
+    """Text that is not an action in the game's notation; the message says why."""
+
+
+class IllegalAction(Exception):
+    """A well-formed action that the rules forbid; `reason` says so in words."""
+
+    def __init__(self, reason: str, cells: Iterable[Cell] = ()):
+        super().__init__(reason)
+        self.reason = reason
+        self.cells = tuple(cells)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended. `winner` is a seat index, or None for a draw or when the game
+    itself wins (Monopoly's Bowser); `winner_name` is what the page shows."""
+
+    winner: int | None
+    reason: str
+    winner_name: str | None = None
+
+    def to_json(self) -> dict:
+        return {"winner": self.winner, "winner_name": self.winner_name, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the game waits for next, from which seat, and what to tell the players."""
+
+    kind: str  # "move", "roll" or "choice"
+    seat: int | None
+    text: str = ""
+    die: str | None = None  # the die definition to roll, for kind == "roll"
+    options: tuple[str, ...] = ()  # allowed choices in notation, for kind == "choice"
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "seat": self.seat, "text": self.text, "die": self.die,
+                "options": list(self.options)}
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A reading of an unclear rule, shown on the status page (shared/RULINGS.md)."""
+
+    key: str
+    value: Any
+    text: str
+
+
+class Game:
+    """Base class of every game's rules. Subclasses implement the pure operations."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    variants: ClassVar[tuple[str, ...]] = ("standard",)
+    # How many actions the referee may match against one stable view (chess: a quick
+    # reply means two plies between stable views).
+    max_actions_per_view: ClassVar[int] = 1
+
+    def __init__(self, variant: str | None = None, settings: Mapping[str, Any] | None = None):
+        variant = variant or self.variants[0]
+        if variant not in self.variants:
+            raise ValueError(f"{self.name} has no variant {variant!r}; "
+                             f"expected one of {', '.join(self.variants)}")
+        self.variant = variant
+        self.settings = dict(settings or {})
+
+    # --- setup ---------------------------------------------------------------------
+    def new_setup(self, rng) -> dict:
+        """The random parts of a new game (shuffles, deals), drawn from `rng` by the
+        referee and journalled with the game's start. JSON-serialisable."""
+        return {}
+
+    def start(self, setup: Mapping[str, Any] | None = None) -> State:
+        raise NotImplementedError
+
+    # --- the pure rules ------------------------------------------------------------
+    def seats(self, state: State) -> list[str]:
+        """The players' names, by seat index."""
+        raise NotImplementedError
+
+    def prompt(self, state: State) -> Prompt:
+        raise NotImplementedError
+
+    def parse(self, state: State, text: str) -> Action:
+        """Text notation -> action; raises NotationError for text that is not one."""
+        raise NotImplementedError
+
+    def notation(self, state: State, action: Action) -> str:
+        """The canonical text of an action played from `state`."""
+        raise NotImplementedError
+
+    def describe(self, state: State, action: Action) -> str:
+        """The action in words, for the page ("Mario drops a chip in column 4")."""
+        return self.notation(state, action)
+
+    def check(self, state: State, action: Action) -> None:
+        """Raise IllegalAction with the rule broken, in words, or return None."""
+        raise NotImplementedError
+
+    def apply(self, state: State, action: Action) -> State:
+        """The state after a checked action."""
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        raise NotImplementedError
+
+    def snapshot(self, state: State, viewer: int | None = None) -> dict:
+        """The state as JSON for the page and `referee play`. Hidden information is
+        included only for `viewer`'s own seat."""
+        raise NotImplementedError
+
+    def rulings(self) -> list[Ruling]:
+        """The rulings in force (settings with their defaults), for the page."""
+        return []
+
+    # --- the camera side -----------------------------------------------------------
+    def board(self, state: State) -> dict[Cell, str]:
+        """What the camera should see on each cell."""
+        raise NotImplementedError
+
+    def observable_actions(self, state: State) -> Iterable[Action]:
+        """Legal actions from `state` that change what the camera sees."""
+        return ()
+
+    def explain(self, state: State, seen: Mapping[Cell, str]) -> IllegalAction:
+        """Why a stable view that differs from `board(state)` matches no legal action."""
+        changed = sorted(self.cell_name(c) for c, v in seen.items() if self.board(state).get(c) != v)
+        return IllegalAction("board does not match the game: " + ", ".join(changed), seen)
+
+    def cell_name(self, cell: Cell) -> str:
+        return str(cell)
+
+    # --- shared helpers ------------------------------------------------------------
+    def play(self, state: State, action: Action) -> State:
+        """check + apply: the one path every action takes."""
+        self.check(state, action)
+        return self.apply(state, action)

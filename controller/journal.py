@@ -1,0 +1,149 @@
+"""The journal: an append-only SQLite event log, the source of truth.
+
+Every event is committed (WAL, synchronous=FULL) before the bus announces it, so pulling
+the plug loses nothing that anyone was told. On start the service finds the open game
+and the referee replays its events. A file that is corrupt, not ours, or written by a
+newer version is reported and left untouched; a new journal is started beside it.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from .events import Event
+
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x54524546  # "TREF": marks the file as a Tabletop Referee journal
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    started REAL NOT NULL,
+    ended REAL,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY,
+    game_id INTEGER REFERENCES games(id),
+    t REAL NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_game ON events(game_id, seq);
+"""
+
+
+class JournalError(Exception):
+    """A journal file that cannot be used; the message names the file and why."""
+
+
+class Journal:
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._verify()
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"{self.path}: not a usable journal ({exc})") from exc
+
+    def _verify(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        app = self._db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if version > SCHEMA_VERSION:
+            raise JournalError(f"{self.path}: written by a newer version (schema {version}, "
+                               f"this referee reads up to {SCHEMA_VERSION})")
+        if tables and app != APPLICATION_ID:
+            raise JournalError(f"{self.path}: an SQLite file that is not a referee journal")
+        check = self._db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise JournalError(f"{self.path}: corrupt ({check})")
+
+    def close(self) -> None:
+        self._db.close()
+
+    # --- writing -------------------------------------------------------------------
+    def start_game(self, game: str, variant: str, t: float | None = None) -> int:
+        with self._lock:
+            cur = self._db.execute("INSERT INTO games(game, variant, started) VALUES (?, ?, ?)",
+                                   (game, variant, t or time.time()))
+            return cur.lastrowid
+
+    def append(self, event: Event) -> Event:
+        """Commit the event; return it with its sequence number."""
+        with self._lock:
+            cur = self._db.execute("INSERT INTO events(game_id, t, kind, data) VALUES (?, ?, ?, ?)",
+                                   (event.game_id, event.t, event.kind, json.dumps(event.data)))
+            return Event(event.kind, event.data, event.game_id, cur.lastrowid, event.t)
+
+    def end_game(self, game_id: int, result: str) -> None:
+        with self._lock:
+            self._db.execute("UPDATE games SET ended=?, result=? WHERE id=?", (time.time(), result, game_id))
+
+    def reopen_game(self, game_id: int) -> None:
+        """An undo of the last move of a finished game opens it again."""
+        with self._lock:
+            self._db.execute("UPDATE games SET ended=NULL, result=NULL WHERE id=?", (game_id,))
+
+    # --- reading -------------------------------------------------------------------
+    def open_game(self) -> dict | None:
+        """The newest game that has not ended, if any."""
+        with self._lock:
+            row = self._db.execute("SELECT id, game, variant, started FROM games WHERE ended IS NULL "
+                                   "ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else dict(zip(("id", "game", "variant", "started"), row))
+
+    def games(self) -> list[dict]:
+        with self._lock:
+            rows = self._db.execute("SELECT id, game, variant, started, ended, result FROM games "
+                                    "ORDER BY id").fetchall()
+        return [dict(zip(("id", "game", "variant", "started", "ended", "result"), r)) for r in rows]
+
+    def events(self, game_id: int) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute("SELECT seq, t, kind, data FROM events WHERE game_id=? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        return [Event(kind, json.loads(data), game_id, seq, t) for seq, t, kind, data in rows]
+
+    def export(self, game_id: int) -> dict:
+        """The whole record of one game as JSON."""
+        info = next((g for g in self.games() if g["id"] == game_id), None)
+        if info is None:
+            raise KeyError(f"no game {game_id} in {self.path}")
+        return {**info, "events": [e.to_json() for e in self.events(game_id)]}
+
+
+def open_journal(folder: str | Path, name: str = "journal.sqlite") -> tuple[Journal, list[str]]:
+    """Open the data folder's journal. If it cannot be used, say so, leave it as it is,
+    and go on with the newest usable journal started beside it (or a new one)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    main = folder / name
+    notes: list[str] = []
+    try:
+        return Journal(main), notes
+    except JournalError as exc:
+        notes.append(f"{exc}; it is left untouched")
+    stem = main.stem
+    for sibling in sorted(folder.glob(f"{stem}.after-*.sqlite"), reverse=True):
+        try:
+            journal = Journal(sibling)
+        except JournalError as exc:
+            notes.append(f"{exc}; it is left untouched")
+            continue
+        notes.append(f"going on with {sibling}")
+        return journal, notes
+    fresh = folder / f"{stem}.after-{time.strftime('%Y%m%d-%H%M%S')}.sqlite"
+    notes.append(f"started a new journal: {fresh}")
+    return Journal(fresh), notes
