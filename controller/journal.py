@@ -124,12 +124,16 @@ class Journal:
         return {**info, "events": [e.to_json() for e in self.events(game_id)]}
 
 
-def open_journal(folder: str | Path, name: str = "journal.sqlite") -> tuple[Journal, list[str]]:
+def open_journal(folder: str | Path, name: str = "journal.sqlite",
+                 create: bool = True) -> tuple[Journal, list[str]]:
     """Open the data folder's journal. If it cannot be used, say so, leave it as it is,
-    and go on with the newest usable journal started beside it (or a new one)."""
+    and go on with the newest usable journal started beside it (or a new one, unless
+    `create` is False: then JournalError)."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     main = folder / name
+    if not create and not main.exists():
+        raise JournalError(f"{main}: no journal here")
+    folder.mkdir(parents=True, exist_ok=True)
     notes: list[str] = []
     try:
         return Journal(main), notes
@@ -144,6 +148,8 @@ def open_journal(folder: str | Path, name: str = "journal.sqlite") -> tuple[Jour
             continue
         notes.append(f"going on with {sibling}")
         return journal, notes
+    if not create:
+        raise JournalError("; ".join(notes))
     fresh = folder / f"{stem}.after-{time.strftime('%Y%m%d-%H%M%S')}.sqlite"
     notes.append(f"started a new journal: {fresh}")
     return Journal(fresh), notes

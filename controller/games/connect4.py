@@ -81,17 +81,19 @@ def settle(column: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+# The 69 runs of four cells on the grid, computed once.
+WINDOWS = tuple(
+    tuple((c + i * dc, r + i * dr) for i in range(4))
+    for c in range(COLS) for r in range(ROWS)
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
+    if 0 <= c + 3 * dc < COLS and 0 <= r + 3 * dr < ROWS
+)
+
+
 def lines_of(cols, seat: int) -> list[tuple[tuple[int, int], ...]]:
     """Every run of four cells holding `seat`'s chips."""
-    found = []
     mark = str(seat)
-    for c in range(COLS):
-        for r in range(ROWS):
-            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                cells = tuple((c + i * dc, r + i * dr) for i in range(4))
-                if all(0 <= x < COLS and 0 <= y < ROWS and cols[x][y] == mark for x, y in cells):
-                    found.append(cells)
-    return found
+    return [w for w in WINDOWS if all(cols[x][y] == mark for x, y in w)]
 
 
 class Connect4(Game):

@@ -1,0 +1,269 @@
+"""The running referee: camera -> vision -> referee -> journal -> bus -> devices and page.
+
+Threads, each with one job:
+- the camera thread reads frames and runs vision; a stable BoardView goes to the inbox;
+- the referee thread is the only one that touches the game: it takes views, moves,
+  rolls and commands from the inbox one at a time;
+- the web server's threads read snapshots and put commands into the inbox;
+- device callbacks (a button, the die module) put inputs into the inbox too.
+
+`referee serve` runs it on the configured rig; `referee demo` runs it on the built-in
+simulated rig (controller/demo.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import queue
+import secrets
+import sys
+import threading
+import time
+from concurrent.futures import Future
+
+from .config import Config, ConfigError, load
+from .events import Bus, Event
+from .journal import open_journal
+from .referee import Referee
+
+log = logging.getLogger("referee")
+
+
+class Service:
+    """Owns the journal, the referee and its thread, and the optional camera and devices.
+
+    `camera=False` / `devices=False` leave those parts out (the page alone, for tests and
+    for a table without a camera); `frames` feeds the synthetic camera source.
+    """
+
+    def __init__(self, config: Config, *, camera: bool = True, devices: bool = True, frames=None):
+        self.config = config
+        self.bus = Bus()
+        self.journal, self.notes = open_journal(config.data.folder)
+        for note in self.notes:
+            log.warning("journal: %s", note)
+        self.referee = Referee(self.journal, self.bus)
+        self.admin_token = config.web.admin_token or secrets.token_urlsafe(12)
+        self._inbox: queue.Queue = queue.Queue()
+        self._lock = threading.Lock()  # held while the referee changes state
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.link_state = "off"
+        self.watcher = None
+        self.camera = None
+        self.panel = None
+        self.die = None
+        self.bus.subscribe(self._on_event)
+        if not self.referee.resume():
+            self.referee.new_game(config.game.name, config.game.variant or None, config.game.rulings)
+        if camera:
+            self._open_camera(frames)
+        if devices:
+            self._open_devices()
+
+    # --- parts ---------------------------------------------------------------------
+    def _open_camera(self, frames) -> None:
+        from vision.camera import open_camera
+        from vision.watch import Watcher
+
+        c = self.config.camera
+        corners = [tuple(float(v) for v in p.split(",")) for p in c.corners] or None
+        self.camera = open_camera(c.source, width=c.width, height=c.height, fps=c.fps, frames=frames)
+        self.watcher = Watcher(self.referee.game.name, corners=corners, colours=c.colours, still_s=c.still_s)
+        self._learn_start()
+
+    def _learn_start(self) -> None:
+        """At a game's start the board is in a known position: vision learns its colours
+        from it (the empty grid, the chess start position)."""
+        if self.watcher is not None and not self.referee.history:
+            self.watcher.learn(self.referee.game.board(self.referee.state))
+
+    def _open_devices(self) -> None:
+        from .devices.gpio import Panel
+
+        self.panel = Panel(self.config.gpio, self.bus, on_new_game=lambda: self.submit("new_game", wait=False))
+        port = self.config.die_module.port
+        if port != "off":
+            from .devices.link import DieLink
+
+            d = self.config.die_module
+            self.die = DieLink(port, self.bus, on_press=lambda: self.submit("roll", wait=False),
+                               usb_id=d.usb_id, heartbeat_s=d.heartbeat_s, missed=d.missed_heartbeats)
+
+    def _on_event(self, event: Event) -> None:
+        if event.kind == "link":
+            self.link_state = event.data.get("state", self.link_state)
+
+    # --- threads -------------------------------------------------------------------
+    def start(self) -> None:
+        self._spawn(self._referee_loop, "referee")
+        if self.camera is not None:
+            self._spawn(self._camera_loop, "camera")
+
+    def _spawn(self, target, name) -> None:
+        t = threading.Thread(target=target, name=name, daemon=True)
+        t.start()
+        self._threads.append(t)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._inbox.put(None)
+        for t in self._threads:
+            t.join(timeout=5)
+        for part in (self.die, self.panel, self.camera):
+            if part is not None:
+                part.close()
+        self.journal.close()
+
+    def _camera_loop(self) -> None:
+        while not self._stop.is_set():
+            got = self.camera.read()
+            if got is None:
+                log.info("camera: end of %s", self.camera.name)
+                return
+            t, frame = got
+            view = self.watcher.feed(t, frame)
+            if view is not None:
+                self._inbox.put(("view", {"view": view}, None))
+
+    def _referee_loop(self) -> None:
+        while True:
+            item = self._inbox.get()
+            if item is None:
+                return
+            command, kw, future = item
+            try:
+                with self._lock:
+                    result = self._run(command, **kw)
+            except Exception as exc:  # a fault in one input must not stop refereeing
+                log.exception("referee: %s failed", command)
+                result = {"ok": False, "error": f"{command}: {exc}", "event": None}
+            if future is not None:
+                future.set_result(result)
+
+    def _run(self, command: str, **kw) -> dict:
+        r = self.referee
+        if command == "view":
+            event = r.observe(kw["view"])
+        elif command == "move":
+            event = r.enter(str(kw["text"]), source=kw.get("source", "page"))
+        elif command == "roll":
+            event = self._roll()
+        elif command == "new_game":
+            event = r.new_game(kw.get("game") or r.game.name, kw.get("variant"),
+                               self.config.game.rulings if not kw.get("game") else None)
+            self._learn_start()
+            if self.watcher is not None and self.watcher.board != r.game.name:
+                self.watcher = type(self.watcher)(r.game.name, colours=self.config.camera.colours,
+                                                  still_s=self.config.camera.still_s)
+                self._learn_start()
+        elif command == "undo":
+            event = r.undo()
+            if event is None:
+                return {"ok": False, "error": "nothing to undo", "event": None}
+        elif command == "corners":
+            if self.watcher is None:
+                return {"ok": False, "error": "no camera in this service", "event": None}
+            self.watcher.set_corners([tuple(map(float, p)) for p in kw["points"]])
+            return {"ok": True, "error": None, "event": None}
+        else:
+            return {"ok": False, "error": f"unknown command {command!r}", "event": None}
+        ok = event is None or event.kind != "illegal"
+        return {"ok": ok, "error": None if ok else event.data.get("reason"),
+                "event": event.to_json() if event else None}
+
+    def _roll(self) -> Event | None:
+        """A press of a roll button: draw the roll the game waits for, journal it as the
+        game's input, and show it on the die."""
+        from .devices.dice import roll
+
+        prompt = self.referee.game.prompt(self.referee.state)
+        if prompt.kind != "roll":
+            self.bus.publish(Event("notice", {"text": "no roll is due now"}))
+            return None
+        result = roll(prompt.die)
+        event = self.referee.enter(result.notation, source="die")
+        for shower in (self.die, self.panel):
+            if shower is not None and hasattr(shower, "show"):
+                shower.show(result)
+        return event
+
+    # --- what the page uses ----------------------------------------------------------
+    def submit(self, command: str, wait: bool = True, timeout: float = 10.0, **kw) -> dict:
+        """Run a command on the referee's thread; with `wait`, return its result."""
+        future: Future | None = Future() if wait else None
+        self._inbox.put((command, kw, future))
+        if future is None:
+            return {"ok": True, "error": None, "event": None}
+        try:
+            return future.result(timeout)
+        except TimeoutError:
+            return {"ok": False, "error": f"{command}: the referee did not answer in {timeout:.0f} s", "event": None}
+
+    def snapshot(self, viewer: int | None = None) -> dict:
+        with self._lock:
+            return self.referee.snapshot(viewer)
+
+    def status(self) -> dict:
+        camera = "off" if self.watcher is None else self.watcher.status
+        return {"camera": camera, "die_module": self.link_state, "notes": list(self.notes)}
+
+    def frame_jpeg(self) -> bytes | None:
+        if self.watcher is None or getattr(self.watcher, "last_frame", None) is None:
+            return None
+        import cv2
+
+        ok, buf = cv2.imencode(".jpg", self.watcher.last_frame)
+        return buf.tobytes() if ok else None
+
+    def player_token(self, seat: int) -> str:
+        """A per-seat token for phone links, derived from the admin token and the game, so
+        a link from an earlier game does not work in this one."""
+        msg = f"{self.referee.game_id}:{seat}".encode()
+        return hmac.new(self.admin_token.encode(), msg, hashlib.sha256).hexdigest()[:16]
+
+
+def serve(service: Service, host: str, port: int, threads: int) -> None:
+    """Serve the page with waitress until Ctrl-C or SIGTERM, then shut down cleanly."""
+    import signal
+
+    from waitress import create_server
+
+    from web import create_app
+
+    server = create_server(create_app(service), host=host, port=port, threads=threads)
+    signal.signal(signal.SIGTERM, lambda *_: server.close())
+    service.start()
+    print(f"status page: http://{host if host != '0.0.0.0' else '127.0.0.1'}:{server.effective_port}/  "
+          f"(admin token: {service.admin_token})", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+        service.stop()
+
+
+def cmd_serve(args) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(f"referee serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        service = Service(config)
+    except Exception as exc:  # start-up faults (camera, pins) are reported, not dumped
+        print(f"referee serve: cannot start: {exc}", file=sys.stderr)
+        return 1
+    serve(service, config.web.host, config.web.port, config.web.threads)
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from .demo import run_demo
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    return run_demo(args)

@@ -1,0 +1,41 @@
+"""`referee play`: the no-camera contract from ARCHITECTURE.md, run as a real command."""
+import json
+import subprocess
+import sys
+
+
+def run(args, stdin):
+    return subprocess.run([sys.executable, "-m", "controller.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_play_connect4_json_lines_moves_illegal_state_outcome():
+    moves = "# a comment line\n1\n2\n1  # trailing comment\n2\n9\n1\n\n2\n1\n3\n"
+    proc = run(["play", "--game", "connect4", "--variant", "classic", "--json"], moves)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(l) for l in proc.stdout.splitlines()]
+    kinds = [l["type"] for l in lines]
+    assert kinds[0] == "game_started"
+    assert kinds.count("move") == 7 and kinds.count("state") == 7
+    illegal = [l for l in lines if l["type"] == "illegal"]
+    assert illegal[0]["input"] == "9" and "not a Connect 4 move" in illegal[0]["reason"]
+    over = [l for l in lines if l["type"] == "game_over"]
+    assert over and over[0]["winner"] == 0
+    state = [l for l in lines if l["type"] == "state"][-1]
+    assert state["state"]["grid"][5][0] == "p0" and state["outcome"]["winner_name"] == "Mario"
+    # after the end every further move is illegal, and the command still exits 0
+    assert lines[-1]["type"] == "illegal" and "game is over" in lines[-1]["reason"]
+
+
+def test_play_blocker_notation():
+    proc = run(["play", "--game", "connect4", "--variant", "blocker", "--json"], "b4/3\n4\n1\nb4/1\nb5/1\n")
+    lines = [json.loads(l) for l in proc.stdout.splitlines() if '"state"' not in l[:20]]
+    # Luigi's blocker goes into the dead hole below Mario's; Mario's second blocker is refused
+    assert [l["notation"] for l in lines if l["type"] == "move"] == ["b4/3", "4", "1", "b4/1"]
+    assert lines[-1]["type"] == "illegal" and "Mario has already used the blocker" in lines[-1]["reason"]
+
+
+def test_usage_errors_exit_2():
+    assert run(["play", "--game", "connect4", "--variant", "speed"], "").returncode == 2
+    assert run(["play"], "").returncode == 2
+    assert run(["play", "--game", "nope"], "").returncode == 2

@@ -1,0 +1,105 @@
+"""The journal: events survive a kill, bad files are reported and left untouched."""
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+
+from controller.events import Bus
+from controller.journal import Journal, JournalError, open_journal
+from controller.referee import Referee
+
+
+def test_an_event_is_written_before_anyone_hears_of_it(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    bus = Bus()
+    seen = []
+    # a listener that reads the journal from another connection when it hears an event
+    bus.subscribe(lambda e: seen.append([x.seq for x in Journal(tmp_path / "j.sqlite").events(e.game_id)]))
+    referee = Referee(journal, bus)
+    referee.new_game("connect4", "classic")
+    referee.enter("4")
+    assert seen[-1] == [1, 2] and seen[0] == [1]
+
+
+def test_resume_after_the_process_is_killed_mid_game(tmp_path):
+    script = textwrap.dedent(f"""
+        import os, signal
+        from controller.journal import open_journal
+        from controller.referee import Referee
+        journal, _ = open_journal({str(tmp_path)!r})
+        r = Referee(journal)
+        r.new_game("connect4", "blocker")
+        for m in ["4", "4", "b3/2", "5"]:
+            r.enter(m)
+        os.kill(os.getpid(), signal.SIGKILL)  # the plug is pulled
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True)
+    assert proc.returncode == -signal.SIGKILL
+    journal, notes = open_journal(tmp_path)
+    assert notes == []
+    referee = Referee(journal)
+    assert referee.resume()
+    assert referee.history == ["4", "4", "b3/2", "5"]
+    assert referee.state.cols[2][1] == "B0" and referee.state.turn == 0
+    referee.enter("5")
+    assert referee.history[-1] == "5"
+
+
+def test_finished_games_are_not_resumed_and_undo_reopens(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    referee = Referee(journal)
+    referee.new_game("connect4", "classic")
+    for m in "1 2 1 2 1 2 1".split():
+        referee.enter(m)
+    assert referee.snapshot()["outcome"]["winner"] == 0
+    assert journal.open_game() is None
+    assert not Referee(journal).resume()
+    referee.undo()
+    assert referee.snapshot()["outcome"] is None and referee.history == ["1", "2", "1", "2", "1", "2"]
+    fresh = Referee(journal)
+    assert fresh.resume() and fresh.history == referee.history
+
+
+def test_export_holds_every_event_in_order(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    referee = Referee(journal)
+    referee.new_game("connect4", "classic")
+    referee.enter("4")
+    referee.enter("9")
+    record = journal.export(referee.game_id)
+    assert [e["type"] for e in record["events"]] == ["game_started", "move", "illegal"]
+    assert record["game"] == "connect4" and json.dumps(record)
+
+
+def test_corrupt_journal_is_reported_left_untouched_and_a_new_one_started(tmp_path):
+    bad = tmp_path / "journal.sqlite"
+    bad.write_bytes(b"this is not a database" * 100)
+    before = bad.read_bytes()
+    journal, notes = open_journal(tmp_path)
+    assert "journal.sqlite" in notes[0] and "left untouched" in notes[0]
+    assert bad.read_bytes() == before
+    assert journal.path != str(bad)
+    Referee(journal).new_game("connect4", "classic")
+    journal.close()
+    # the next start goes on with the journal started beside it
+    again, notes2 = open_journal(tmp_path)
+    assert again.path == journal.path and any("going on with" in n for n in notes2)
+
+
+def test_journal_from_a_newer_version_is_refused(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    Journal(path).close()
+    import sqlite3
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version=99")
+    db.commit()
+    db.close()
+    try:
+        Journal(path)
+    except JournalError as exc:
+        assert "newer version" in str(exc) and str(path) in str(exc)
+    else:
+        raise AssertionError("a newer journal was opened")
+    journal, notes = open_journal(tmp_path)
+    assert journal.path != str(path) and "newer version" in notes[0]

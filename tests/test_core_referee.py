@@ -1,0 +1,101 @@
+"""The referee matches stable views against the rules: one fit is a move, no fit on a
+surely read board is an illegal move put in words, unsure cells make it wait."""
+from controller.events import Bus
+from controller.journal import Journal
+from controller.referee import Referee
+from vision.view import BoardView
+
+
+def setup(variant="classic"):
+    events = []
+    bus = Bus()
+    bus.subscribe(events.append)
+    referee = Referee(Journal(":memory:"), bus)
+    referee.new_game("connect4", variant)
+    return referee, events
+
+
+def view(referee, changes=(), unsure=(), t=10.0, moved_at=9.7):
+    board = referee.game.board(referee.state)
+    cells = {c: (lab, 0.95) for c, lab in board.items()}
+    for cell, label in changes:
+        cells[cell] = (label, 0.95)
+    for cell in unsure:
+        cells[cell] = (cells[cell][0], 0.3)
+    return BoardView(cells, t=t, moved_at=moved_at)
+
+
+def test_a_dropped_chip_is_accepted_with_its_delay():
+    referee, events = setup()
+    event = referee.observe(view(referee, [((3, 0), "p0")]))
+    assert event.kind == "move" and event.data["notation"] == "4"
+    assert event.data["decided_after_s"] == 0.3 and event.data["source"] == "camera"
+
+
+def test_an_unchanged_board_says_nothing():
+    referee, events = setup()
+    assert referee.observe(view(referee)) is None
+
+
+def test_a_floating_chip_is_illegal_and_the_referee_waits_until_it_is_put_right():
+    referee, events = setup()
+    event = referee.observe(view(referee, [((3, 2), "p0")]))
+    assert event.kind == "illegal" and "floats at column 4, row 3" in event.data["reason"]
+    assert referee.snapshot()["alarm"]["reason"] == event.data["reason"]
+    # the same wrong board again: no second alarm
+    assert referee.observe(view(referee, [((3, 2), "p0")])) is None
+    # put right: the chip is taken out
+    assert referee.observe(view(referee)).kind == "restored"
+    assert referee.snapshot()["alarm"] is None and referee.history == []
+
+
+def test_a_legal_move_from_the_position_clears_the_alarm():
+    referee, _ = setup()
+    referee.observe(view(referee, [((3, 2), "p0")]))
+    event = referee.observe(view(referee, [((5, 0), "p0")]))
+    assert event.kind == "move" and referee.snapshot()["alarm"] is None
+
+
+def test_out_of_turn_and_two_chips_at_once():
+    referee, _ = setup()
+    e = referee.observe(view(referee, [((3, 0), "p1")]))
+    assert e.kind == "illegal" and e.data["reason"] == "it is Mario's turn, not Luigi's"
+    e = referee.observe(view(referee, [((3, 0), "p0"), ((4, 0), "p0")]))
+    assert e.kind == "illegal" and "2 pieces went in at once" in e.data["reason"]
+
+
+def test_unsure_cells_make_the_referee_wait():
+    referee, _ = setup()
+    # the new chip's own hole is read unsurely: wait
+    assert referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)])) is None
+    # an unsure hole elsewhere does not stop a clear move
+    e = referee.observe(view(referee, [((3, 0), "p0")], unsure=[(6, 5)]))
+    assert e.kind == "move"
+
+
+def test_a_blocker_removal_settling_a_column_is_one_move():
+    referee, _ = setup("blocker")
+    for m in "b1/2 7 7 7 7 7 1 2 1 2 1".split():
+        referee.enter(m)
+    # Luigi, to move, has column 7 at five chips: his drop lands in the top row
+    assert referee.state.turn == 1 and referee.state.cols[6][4] == "1"
+    board = referee.game.board(referee.state)
+    after = dict(board)
+    after[(6, 5)] = "p1"
+    after[(0, 1)] = "empty"
+    # the three chips on Mario's blocker fall to the bottom of the column
+    col = [board[(0, r)] for r in range(6)]
+    settled = [lab for lab in col if lab in ("p0", "p1")]
+    for r in range(6):
+        after[(0, r)] = settled[r] if r < len(settled) else "empty"
+    event = referee.observe(BoardView({c: (lab, 0.9) for c, lab in after.items()}, t=1, moved_at=0.8))
+    assert event.kind == "move" and event.data["notation"] == "7x"
+
+
+def test_game_over_is_announced_and_recorded():
+    referee, events = setup()
+    for m in "1 2 1 2 1 2".split():
+        referee.enter(m)
+    referee.observe(view(referee, [((0, 3), "p0")]))
+    assert events[-1].kind == "game_over" and events[-1].data["winner"] == 0
+    assert referee.journal.open_game() is None
