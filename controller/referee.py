@@ -129,8 +129,8 @@ class Referee:
 
     def observe(self, view: BoardView) -> Event | None:
         """Match a stable view against the position; returns the event it caused."""
-        if self.game is None:
-            return None
+        if self.game is None or self.game.outcome(self.state) is not None:
+            return None  # after the end the players clear the board: nothing to judge
         sure = view.labels(self.min_confidence)
         unsure = {c for c in view.cells if c not in sure}
         board = self.game.board(self.state)
@@ -139,18 +139,17 @@ class Referee:
                 self.alarm = None
                 return self._emit("restored", text="the board is back in the last legal position")
             return None
-        if self.game.outcome(self.state) is None:
-            found = self._candidates(sure)
-            boards = {tuple(sorted(b.items(), key=repr)) for _, b in found}
-            if len(boards) == 1:
-                actions, after = found[0]
-                changed = {c for c in after if after[c] != board.get(c)}
-                if changed & unsure:
-                    return None  # the move's own cells are not read surely yet
-                delay = round(view.t - view.moved_at, 3) if view.t else None
-                return self._accept(actions, "camera", decided_after_s=delay)
-            if found:
-                return None  # ambiguous: wait for a clearer view
+        found = self._candidates(sure)
+        boards = {tuple(sorted(b.items(), key=repr)) for _, b in found}
+        if len(boards) == 1:
+            actions, after = found[0]
+            changed = {c for c in after if after[c] != board.get(c)}
+            if changed & unsure:
+                return None  # the move's own cells are not read surely yet
+            delay = round(view.t - view.moved_at, 3) if view.t else None
+            return self._accept(actions, "camera", decided_after_s=delay)
+        if found:
+            return None  # ambiguous: wait for a clearer view
         if unsure & {c for c in board if board[c] != sure.get(c, board[c])}:
             return None
         problem = self.game.explain(self.state, {**board, **sure})

@@ -224,8 +224,10 @@ class Service:
         return hmac.new(self.admin_token.encode(), msg, hashlib.sha256).hexdigest()[:16]
 
 
-def serve(service: Service, host: str, port: int, threads: int) -> None:
-    """Serve the page with waitress until Ctrl-C or SIGTERM, then shut down cleanly."""
+def serve(service: Service, host: str, port: int, threads: int,
+          until: threading.Event | None = None) -> None:
+    """Serve the page with waitress until Ctrl-C, SIGTERM or `until` is set, then shut
+    down cleanly: the journal is closed after the last event is written."""
     import signal
 
     from waitress import create_server
@@ -234,6 +236,8 @@ def serve(service: Service, host: str, port: int, threads: int) -> None:
 
     server = create_server(create_app(service), host=host, port=port, threads=threads)
     signal.signal(signal.SIGTERM, lambda *_: server.close())
+    if until is not None:
+        threading.Thread(target=lambda: (until.wait(), time.sleep(1.0), server.close()), daemon=True).start()
     service.start()
     print(f"status page: http://{host if host != '0.0.0.0' else '127.0.0.1'}:{server.effective_port}/  "
           f"(admin token: {service.admin_token})", flush=True)
