@@ -134,7 +134,7 @@ def run_demo(args) -> int:
               "`referee play` or `referee serve`")
         return 2
     config = demo_config(args)
-    table = DemoTable(config.game.variant, seed=args.seed, games=args.games,
+    table = DemoTable(config.game.variant, seed=args.seed, games=args.games, realtime=not args.fast,
                       press_new_game=lambda: press_button(config.gpio.new_game_button),
                       colours=config.camera.colours)
     service = Service(config, frames=table.frames())
