@@ -50,6 +50,23 @@ class GpioSettings:
     led_illegal: int = 24
     led_busy: int = 25
     new_game_button: int = 17
+    debounce_s: float = 0.05  # buttons: presses closer together than this are one press
+    # The GPIO die: "off", "pips" (two six-sided dice, four LED groups each), "rgb" (an RGB
+    # LED for the colour die) or "both". Pins of parts not fitted are not used, but every
+    # pin below is still checked: give each its own number (the defaults do).
+    die: str = "off"
+    roll_button: int = 27
+    die1_centre: int = 5
+    die1_diagonal: int = 6
+    die1_other_diagonal: int = 12
+    die1_middle: int = 13
+    die2_centre: int = 16
+    die2_diagonal: int = 19
+    die2_other_diagonal: int = 20
+    die2_middle: int = 21
+    rgb_red: int = 22
+    rgb_green: int = 26
+    rgb_blue: int = 4
 
 
 @dataclass
@@ -172,8 +189,8 @@ def validate(config: Config) -> None:
     for key in ("width", "height"):
         if getattr(config.camera, key) <= 0:
             raise ConfigError(f"{p}: [camera] {key} must be positive")
-    if not 1 <= config.web.port <= 65535:
-        raise ConfigError(f"{p}: [web] port is {config.web.port}; expected 1-65535")
+    if not 0 <= config.web.port <= 65535:
+        raise ConfigError(f"{p}: [web] port is {config.web.port}; expected 1-65535 (0: any free port)")
     if config.web.threads < 2:
         raise ConfigError(f"{p}: [web] threads is {config.web.threads}; expected at least 2")
 

@@ -1,0 +1,76 @@
+"""`referee serve` on a configured rig: moves through the page's API, the plug pulled
+(SIGKILL) mid-game, and a restart that resumes the same game."""
+import json
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+
+import cv2
+
+from vision.render_connect4 import empty_grid, render
+
+
+def start(config):
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "serve", "--config", str(config)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in proc.stdout:
+        if m := re.search(r"status page: (http://\S+)/", line):
+            return proc, m[1]
+    raise AssertionError(proc.stderr.read())
+
+
+def post(url, path, data, token):
+    req = urllib.request.Request(url + path, json.dumps(data).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+def get(url, path):
+    with urllib.request.urlopen(url + path, timeout=10) as r:
+        return json.load(r)
+
+
+def test_serve_resumes_the_same_game_after_the_plug_is_pulled(tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), render(empty_grid()))
+    config = tmp_path / "referee.toml"
+    config.write_text(f"""
+[game]
+name = "connect4"
+variant = "blocker"
+[camera]
+source = "{frames}"
+[gpio]
+factory = "mock"
+[die_module]
+port = "off"
+[data]
+folder = "{tmp_path / 'data'}"
+[web]
+host = "127.0.0.1"
+port = 0
+admin_token = "s3cret"
+""")
+    proc, url = start(config)
+    try:
+        for text in ["4", "4", "b3/2", "3"]:
+            assert post(url, "/api/move", {"text": text}, "s3cret")["ok"]
+        before = get(url, "/api/state")
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    proc, url = start(config)
+    try:
+        after = get(url, "/api/state")
+        assert after["game_id"] == before["game_id"]
+        assert after["moves"] == ["4", "4", "b3/2", "3"] == before["moves"]
+        assert after["state"] == before["state"]
+        assert post(url, "/api/move", {"text": "5"}, "s3cret")["ok"]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert proc.returncode == 0  # SIGTERM is a clean shutdown
