@@ -227,17 +227,25 @@ class Service:
 def serve(service: Service, host: str, port: int, threads: int,
           until: threading.Event | None = None) -> None:
     """Serve the page with waitress until Ctrl-C, SIGTERM or `until` is set, then shut
-    down cleanly: the journal is closed after the last event is written."""
+    down in order: open event streams first (each holds a server thread), then the
+    server, then the service (whose journal closes after the last event is written)."""
+    import os
     import signal
 
     from waitress import create_server
 
-    from web import create_app
+    from web import close_streams, create_app
 
-    server = create_server(create_app(service), host=host, port=port, threads=threads)
-    signal.signal(signal.SIGTERM, lambda *_: server.close())
+    app = create_app(service)
+    server = create_server(app, host=host, port=port, threads=threads)
+
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
     if until is not None:
-        threading.Thread(target=lambda: (until.wait(), time.sleep(1.0), server.close()), daemon=True).start()
+        threading.Thread(target=lambda: (until.wait(), time.sleep(1.0), os.kill(os.getpid(), signal.SIGTERM)),
+                         daemon=True).start()
     service.start()
     print(f"status page: http://{host if host != '0.0.0.0' else '127.0.0.1'}:{server.effective_port}/  "
           f"(admin token: {service.admin_token})", flush=True)
@@ -246,6 +254,8 @@ def serve(service: Service, host: str, port: int, threads: int,
     except KeyboardInterrupt:
         pass
     finally:
+        close_streams(app)
+        server.task_dispatcher.shutdown(timeout=2)
         server.close()
         service.stop()
 

@@ -1,0 +1,263 @@
+"""The status page as a person sees it: the app served by a real waitress server on a
+free port, opened in a real headless Chromium, over a real Service. Moves go in through
+`service.submit`, the path the camera and the devices use, so what the page shows must
+arrive through the event stream, without a reload."""
+from __future__ import annotations
+
+import http.client
+import os
+import threading
+import time
+
+import pytest
+import waitress
+
+from conftest import need
+from test_web_api import running_service
+from web import close_streams, create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+WAIT_MS = 5000
+
+
+@pytest.fixture(scope="module")
+def browser():
+    need(os.path.exists(CHROMIUM), f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+class Served:
+    """A service and the page's app under waitress on 127.0.0.1, on a free port."""
+
+    def __init__(self, service, heartbeat_s: float):
+        self.service = service
+        self.app = app = create_app(service)
+        app.config["HEARTBEAT_S"] = heartbeat_s
+        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+        self.url = f"http://127.0.0.1:{self.server.effective_port}"
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        """The clean order: end the streams, let the worker threads finish, then close
+        the sockets (a worker still running would write to a closed server)."""
+        close_streams(self.app)
+        self.server.task_dispatcher.shutdown(timeout=2)
+        self.server.close()
+
+
+@pytest.fixture
+def served(tmp_path):
+    with running_service(tmp_path / "data") as service:
+        s = Served(service, heartbeat_s=0.2)
+        yield s
+        s.close()
+
+
+@pytest.fixture
+def page(browser, served):
+    context = browser.new_context(viewport={"width": 420, "height": 900})
+    p = context.new_page()
+    p.goto(served.url + "/")
+    p.wait_for_selector("#live.on", timeout=WAIT_MS)  # the event stream is open
+    yield p
+    context.close()
+
+
+def cell(page, column: int, row: int):
+    return page.locator(f'[data-cell="{column},{row}"]')
+
+
+def move(served, text: str) -> dict:
+    return served.service.submit("move", text=text)
+
+
+def test_the_page_draws_the_grid_and_a_move_appears_without_a_reload(page, served):
+    assert page.locator("svg.c4 [data-cell]").count() == 42
+    assert cell(page, 4, 1).get_attribute("data-label") == "empty"
+    page.evaluate("window.stillThisPage = 'yes'")
+    assert move(served, "4")["ok"]
+    page.wait_for_selector('[data-cell="4,1"][data-label="p0"]', timeout=WAIT_MS)
+    assert page.evaluate("window.stillThisPage") == "yes"  # no reload happened
+    assert cell(page, 4, 1).locator("circle.chip").get_attribute("fill") == served.service.config.camera.colours[0]
+    assert page.locator("#moves li").all_inner_texts() == ["4"]
+    assert "Luigi to move" in page.locator("#prompt").inner_text()
+
+
+def test_an_illegal_move_shows_the_banner_until_a_legal_move(page, served):
+    for _ in range(6):
+        move(served, "2")
+    assert not move(served, "2")["ok"]
+    banner = page.locator("#alarm")
+    banner.wait_for(state="visible", timeout=WAIT_MS)
+    assert "column 2 is full" in banner.inner_text()
+    assert banner.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(200, 16, 46)"
+    move(served, "5")
+    page.wait_for_selector('[data-cell="5,1"][data-label="p0"]', timeout=WAIT_MS)
+    assert banner.is_hidden()
+
+
+def test_a_camera_alarm_rings_the_cells_and_clears_when_restored(page, served):
+    from vision.view import BoardView
+
+    service = served.service
+    board = service.referee.game.board(service.referee.state)
+    floating = {**board, (2, 3): "p0"}  # a chip in column 3, row 4 over an empty hole
+    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in floating.items()}))
+    page.wait_for_selector('[data-cell="3,4"].bad', timeout=WAIT_MS)
+    assert "floats at column 3, row 4" in page.locator("#alarm-text").inner_text()
+    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in board.items()}))
+    page.locator("#alarm").wait_for(state="hidden", timeout=WAIT_MS)
+    page.wait_for_selector(".bad", state="detached", timeout=WAIT_MS)
+
+
+def test_the_result_shows_when_the_game_ends(page, served):
+    for text in "1212121":
+        move(served, text)
+    result = page.locator("#result")
+    result.wait_for(state="visible", timeout=WAIT_MS)
+    assert "Mario wins" in result.inner_text()
+    assert "four in a line" in result.inner_text()
+    assert page.locator("#move-form").is_hidden()
+
+
+def test_a_player_link_plays_by_tapping_a_column(browser, served):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    phone = context.new_page()
+    phone.goto(f"{served.url}/seat/{served.service.player_token(0)}")
+    phone.wait_for_selector("#live.on", timeout=WAIT_MS)
+    assert phone.locator("#you").inner_text() == "Mario"
+    phone.locator('[data-column="6"]').tap()
+    phone.wait_for_selector('[data-cell="6,1"][data-label="p0"]', timeout=WAIT_MS)
+    assert served.service.snapshot()["moves"] == ["6"]
+    phone.wait_for_selector("#move-form", state="hidden", timeout=WAIT_MS)  # Luigi's turn now
+    assert phone.locator('[data-column="6"]').count() == 0
+    context.close()
+
+
+def test_admin_controls_start_a_new_game_with_a_variant(page, served):
+    page.locator("#controls summary").click()
+    page.fill("#admin-token", "wrong")
+    page.click("#token-form button")
+    page.wait_for_selector("text=That is not the admin token", timeout=WAIT_MS)
+    page.fill("#admin-token", served.service.admin_token)
+    page.click("#token-form button")
+    page.locator("#admin-tools").wait_for(state="visible", timeout=WAIT_MS)
+    assert page.locator("#player-links li").count() == 2
+    page.select_option("#ng-variant", "blocker")
+    page.click("#new-game-form button")
+    page.wait_for_selector("#variant:text('blocker')", timeout=WAIT_MS)
+    assert page.locator("#rulings li").count() == 4
+    assert served.service.snapshot()["variant"] == "blocker"
+
+
+def test_an_event_stream_ends_when_its_client_goes_away(served):
+    """Each stream holds a waitress thread; a closed page must give it back."""
+    streams = served.app.extensions["referee_streams"]
+    conn = http.client.HTTPConnection("127.0.0.1", served.server.effective_port, timeout=5)
+    conn.request("GET", "/events")
+    reply = conn.getresponse()
+    assert reply.getheader("Content-Type").startswith("text/event-stream")
+    assert reply.read(6) == b"retry:"
+    assert streams.count() == 1
+    reply.close()  # the response holds the socket open until it is closed too
+    conn.close()
+    deadline = time.monotonic() + 5
+    while streams.count() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert streams.count() == 0
+
+
+def test_a_chess_game_draws_the_board_with_mario_names_and_the_mate(page, served):
+    service = served.service
+    assert service.submit("new_game", game="chess")["ok"]
+    page.wait_for_selector('[data-square="e2"][data-piece="P"]', timeout=WAIT_MS)
+    assert page.locator("[data-square]").count() == 64
+    assert page.locator('[data-square="e1"] title').text_content() == "e1: King Mario (Mario's team)"
+    assert page.locator('[data-square="g8"] title').text_content() == "g8: Knight Birdo (Bowser's team)"
+    for san in ("e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7"):
+        assert service.submit("move", text=san)["ok"], san
+    page.locator("#result").wait_for(state="visible", timeout=WAIT_MS)
+    assert "checkmate" in page.locator("#result").inner_text()
+    assert page.locator('[data-square="e8"] rect').get_attribute("class").split()[-1] == "check"
+    assert page.locator('[data-square="f7"]').get_attribute("data-piece") == "Q"
+    assert page.locator("#moves li").all_inner_texts()[-1].startswith("Qxf7")
+
+
+def test_a_game_without_a_drawing_shows_its_state_and_options(page, served):
+    service = served.service
+    assert service.submit("new_game", game="labyrinth")["ok"]
+    page.wait_for_selector("#board dl.generic dt", timeout=WAIT_MS)
+    snap = service.snapshot()
+    shown = page.locator("#board dl.generic > dt").all_inner_texts()
+    assert sorted(shown) == sorted(key.replace("_", " ") for key in snap["state"])
+    assert page.locator("#prompt").inner_text() == snap["prompt"]["text"]
+    assert page.locator("#choices button").all_inner_texts() == snap["prompt"]["options"]
+
+
+def test_a_player_link_says_when_a_new_game_has_expired_it(browser, served):
+    context = browser.new_context()
+    phone = context.new_page()
+    phone.goto(f"{served.url}/seat/{served.service.player_token(1)}")
+    phone.wait_for_selector("#live.on", timeout=WAIT_MS)
+    assert served.service.submit("new_game", game="connect4")["ok"]
+    phone.wait_for_selector(".you.error", timeout=WAIT_MS)
+    assert "expired" in phone.locator(".you").inner_text()
+    assert served.service.submit("move", text="2")["ok"]  # it goes on showing the game
+    phone.wait_for_selector('[data-cell="2,1"][data-label="p0"]', timeout=WAIT_MS)
+    assert phone.locator("#move-form").is_hidden()
+    context.close()
+
+
+def test_a_lost_die_module_shows_on_the_page(page, served):
+    from controller.events import Event
+
+    bus = served.service.bus
+    bus.publish(Event("link", {"state": "down", "text": "die module not found"}))
+    page.wait_for_selector("#status dd.warn:text('die module disconnected')", timeout=WAIT_MS)
+    bus.publish(Event("link", {"state": "up", "text": "die module connected"}))
+    page.wait_for_selector("#status dd:text-is('connected')", timeout=WAIT_MS)
+    assert page.locator("#status dd.warn").count() == 0
+
+
+# strict: when the watcher learns set_corners this fails, and the marker must go
+@pytest.mark.xfail(reason="vision.watch.Watcher has no set_corners yet, which the service's "
+                          "'corners' command calls", strict=True)
+def test_calibration_sends_the_four_clicked_corners(browser, tmp_path):
+    import cv2
+    import numpy as np
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    picture = np.zeros((360, 640, 3), np.uint8)
+    picture[:, :, 1] = np.linspace(40, 200, 640, dtype=np.uint8)  # something to see
+    cv2.imwrite(str(frames / "table.png"), picture)
+    with running_service(tmp_path / "data", camera_source=str(frames)) as service:
+        deadline = time.monotonic() + 5
+        while service.frame_jpeg() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # the camera thread reads the picture
+        served = Served(service, heartbeat_s=0.2)
+        try:
+            context = browser.new_context(viewport={"width": 800, "height": 900})
+            page = context.new_page()
+            page.goto(served.url + "/calibrate")
+            page.fill("#admin-token", service.admin_token)
+            page.click("#token-form button")
+            page.wait_for_selector("text=Picture 640 x 360 px", timeout=WAIT_MS)
+            box = page.locator("#frame").bounding_box()
+            scale = box["width"] / 640
+            for x, y in ((100, 300), (540, 300), (540, 60), (100, 60)):
+                page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+            assert page.locator("#marks circle").count() == 4
+            page.click("#send")
+            page.wait_for_selector("text=The referee now uses these corners", timeout=WAIT_MS)
+            context.close()
+        finally:
+            served.close()

@@ -1,0 +1,160 @@
+"""The JSON API: the snapshot, the commands (moves, new game, undo, corners), the camera
+frame for calibration and the game records for download.
+
+Reading the game needs no token; a seat's hidden information needs that seat's player
+token; commands need the admin token, except a move, which the player whose turn it is
+may also make with their own token (the per-player phone links).
+"""
+from __future__ import annotations
+
+import json
+import logging
+
+from flask import Blueprint, Response, jsonify, request
+
+from controller.games import GAMES, game_class
+
+from .payload import (ApiError, body, given_token, int_field, is_admin, points_field, require_admin,
+                      seat_of, service, text_field)
+
+api = Blueprint("api", __name__)
+log = logging.getLogger("referee.web")
+
+
+def _result(result: dict):
+    """A command's result: 200 when the referee accepted it, 422 (with the referee's
+    reason in `error`) when the game refused it."""
+    return jsonify(result), 200 if result.get("ok") else 422
+
+
+@api.get("/state")
+def state():
+    if "seat" not in request.args and "token" not in request.args:
+        return jsonify(service().snapshot())
+    seat = int_field(request.args, "seat")
+    public = service().snapshot()
+    seats = public.get("seats") or []
+    if not 0 <= seat < len(seats):
+        raise ApiError(400, f"field 'seat' is {seat}; this game has seats 0-{len(seats) - 1}"
+                       if seats else "field 'seat': no game is running")
+    if seat_of(given_token(request.args), public) != seat:
+        raise ApiError(403, f"wrong player token for seat {seat}")
+    return jsonify(service().snapshot(viewer=seat))
+
+
+@api.get("/status")
+def status():
+    return jsonify(service().status())
+
+
+@api.get("/catalogue")
+def catalogue():
+    """The games this version can start, with their variants (for the new-game form)."""
+    out = []
+    for name in GAMES:
+        try:
+            cls = game_class(name)
+        except Exception as exc:  # one broken game module must not hide the others
+            log.warning("web: game %s cannot be offered: %s", name, exc)
+            continue
+        out.append({"game": name, "title": cls.title, "variants": list(cls.variants)})
+    return jsonify(out)
+
+
+@api.post("/move")
+def move():
+    data = body()
+    text = text_field(data, "text")
+    token = given_token(data)
+    if is_admin(token):
+        return _result(service().submit("move", text=text, seat=int_field(data, "seat", required=False)))
+    if token is None:
+        raise ApiError(403, "a move needs the admin token or the player token of the seat to move")
+    snap = service().snapshot()
+    seat = seat_of(token, snap)
+    if seat is None:
+        raise ApiError(403, "wrong token: neither the admin token nor a player token of this game")
+    turn = (snap.get("prompt") or {}).get("seat")
+    if turn != seat:
+        whose = "nobody's (the game is over)" if turn is None else f"{snap['seats'][turn]}'s"
+        raise ApiError(403, f"it is {whose} turn, not {snap['seats'][seat]}'s")
+    return _result(service().submit("move", text=text, seat=seat))
+
+
+@api.post("/new-game")
+def new_game():
+    data = body()
+    require_admin(data)
+    game = text_field(data, "game")
+    if game not in GAMES:
+        raise ApiError(400, f"field 'game' is {game!r}; expected one of {', '.join(GAMES)}")
+    return _result(service().submit("new_game", game=game, variant=text_field(data, "variant", required=False)))
+
+
+@api.post("/undo")
+def undo():
+    require_admin(body())
+    return _result(service().submit("undo"))
+
+
+@api.post("/corners")
+def corners():
+    data = body()
+    require_admin(data)
+    return _result(service().submit("corners", points=points_field(data)))
+
+
+@api.get("/player-links")
+def player_links():
+    """Each seat's phone link for the current game (admin only: the links are the keys)."""
+    require_admin()
+    snap = service().snapshot()
+    root = request.host_url.rstrip("/")
+    return jsonify([{"seat": i, "name": name, "url": f"{root}/seat/{service().player_token(i)}"}
+                    for i, name in enumerate(snap.get("seats") or [])])
+
+
+@api.get("/frame.jpg")
+def frame():
+    """The camera's latest frame for the calibration view (admin only: it shows the room)."""
+    require_admin()
+    jpeg = service().frame_jpeg()
+    if jpeg is None:
+        raise ApiError(404, "no camera frame yet (is the camera on?)")
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@api.get("/games")
+def games():
+    return jsonify(service().journal.games())
+
+
+def _game(game_id: int) -> dict:
+    info = next((g for g in service().journal.games() if g["id"] == game_id), None)
+    if info is None:
+        raise ApiError(404, f"no game {game_id} in the journal")
+    return info
+
+
+def _download(text: str, mimetype: str, filename: str) -> Response:
+    return Response(text, mimetype=mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@api.get("/games/<int:game_id>/export.json")
+def export_json(game_id: int):
+    _game(game_id)
+    record = service().journal.export(game_id)
+    return _download(json.dumps(record, indent=1), "application/json", f"game-{game_id}.json")
+
+
+@api.get("/games/<int:game_id>/export.pgn")
+def export_pgn(game_id: int):
+    info = _game(game_id)
+    if info["game"] != "chess":
+        raise ApiError(404, f"game {game_id} is {info['game']}; PGN is for chess games only")
+    try:
+        from controller.pgn import export_pgn as to_pgn
+    except ImportError:
+        raise ApiError(404, "PGN export is not available in this version") from None
+    return _download(to_pgn(service().journal, game_id), "application/x-chess-pgn", f"game-{game_id}.pgn")

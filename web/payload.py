@@ -1,0 +1,135 @@
+"""Reading request bodies and tokens for the JSON API.
+
+Every malformed request gets a 400 whose message names the field and what was expected,
+and every wrong token a 403: a phone with a typo must learn what to fix, and nothing a
+client sends may end in a traceback. Bodies may be JSON objects or HTML form fields, so
+the controls also work from a plain form without JavaScript.
+"""
+from __future__ import annotations
+
+import hmac
+import json
+import math
+
+from flask import current_app, request
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def service():
+    return current_app.extensions["referee_service"]
+
+
+def body() -> dict:
+    """The request's fields: form fields, or else a JSON object (an empty body is {})."""
+    if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        return request.form.to_dict()
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, f"the request body must be a JSON object, not {_kind(data)}")
+    return data
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    return {int: "a number", float: "a number", str: "a string", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def text_field(data: dict, name: str, required: bool = True) -> str | None:
+    value = data.get(name)
+    if value is None or value == "":
+        if required:
+            raise ApiError(400, f"field '{name}' is required")
+        return None
+    if not isinstance(value, str):
+        raise ApiError(400, f"field '{name}' must be a string, not {_kind(value)}")
+    if required and not value.strip():
+        raise ApiError(400, f"field '{name}' must not be blank")
+    return value.strip()
+
+
+def int_field(data: dict, name: str, required: bool = True) -> int | None:
+    value = data.get(name)
+    if value is None or value == "":
+        if required:
+            raise ApiError(400, f"field '{name}' is required")
+        return None
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(400, f"field '{name}' must be a whole number, not {_kind(value)}")
+    return value
+
+
+def points_field(data: dict, name: str = "points") -> list[list[float]]:
+    """Four [x, y] points: a JSON list of pairs, or a form's text "x,y x,y x,y x,y"."""
+    value = data.get(name)
+    if value is None or value == "":
+        raise ApiError(400, f"field '{name}' is required: four [x, y] points")
+    if isinstance(value, str):
+        try:
+            value = [[float(v) for v in p.split(",")] for p in value.split()]
+        except ValueError:
+            raise ApiError(400, f"field '{name}' must read \"x,y x,y x,y x,y\"") from None
+    if not isinstance(value, list) or len(value) != 4:
+        raise ApiError(400, f"field '{name}' must be a list of four [x, y] points")
+    points = []
+    for i, p in enumerate(value):
+        if (not isinstance(p, list) or len(p) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in p)):
+            raise ApiError(400, f"field '{name}' point {i + 1} must be [x, y] with two numbers, got {p!r}")
+        points.append([float(p[0]), float(p[1])])
+    return points
+
+
+# --- tokens ----------------------------------------------------------------------------
+def given_token(data=None) -> str | None:
+    """The token from `Authorization: Bearer <token>`, else the `token` field of `data`
+    (a body, or the query string where a link carries it)."""
+    header = request.headers.get("Authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip() or None
+    if data is not None and isinstance(data.get("token"), str):
+        return data["token"] or None
+    return None
+
+
+def _same(a: str | None, b: str | None) -> bool:
+    return bool(a) and bool(b) and hmac.compare_digest(a.encode(), b.encode())
+
+
+def is_admin(token: str | None) -> bool:
+    return _same(token, service().admin_token)
+
+
+def seat_of(token: str | None, snapshot: dict) -> int | None:
+    """The seat whose player token this is in the current game, if any."""
+    if not token:
+        return None
+    for seat in range(len(snapshot.get("seats") or [])):
+        if _same(token, service().player_token(seat)):
+            return seat
+    return None
+
+
+def require_admin(data: dict | None = None) -> None:
+    token = given_token(data)
+    if token is None:
+        raise ApiError(403, "this needs the admin token (Authorization: Bearer <token> or field 'token')")
+    if not is_admin(token):
+        raise ApiError(403, "wrong admin token")
