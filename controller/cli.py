@@ -127,13 +127,7 @@ def cmd_play(args) -> int:
         return 2
 
     def flush():
-        for event in out:
-            if args.json:
-                print(json.dumps(event.to_json()), flush=True)
-            else:
-                print(_human(event), flush=True)
-            if event.kind in ("move", "undo") and args.json:
-                print(json.dumps({"type": "state", **referee.snapshot()}), flush=True)
+        print_events(out, referee, args.json)
         out.clear()
 
     flush()
@@ -143,9 +137,25 @@ def cmd_play(args) -> int:
             referee.enter(text)
             flush()
     if not args.json:
-        outcome = referee.snapshot()["outcome"]
-        print("result: " + (outcome["reason"] if outcome else "game not finished"))
+        print_result(referee)
     return 0
+
+
+def print_events(events, referee, as_json: bool) -> None:
+    """The output contract of `play` and `replay`: one JSON object per event, and after
+    each move or undo the state (the same JSON as /api/state); or one line of text each."""
+    for event in events:
+        if as_json:
+            print(json.dumps(event.to_json()), flush=True)
+            if event.kind in ("move", "undo"):
+                print(json.dumps({"type": "state", **referee.snapshot()}), flush=True)
+        else:
+            print(_human(event), flush=True)
+
+
+def print_result(referee) -> None:
+    outcome = referee.snapshot()["outcome"]
+    print("result: " + (outcome["reason"] if outcome else "game not finished"))
 
 
 def _human(event) -> str:

@@ -186,6 +186,12 @@ def validate(config: Config) -> None:
     if config.camera.corners and (len(config.camera.corners) != 4 or not all(
             isinstance(c, str) and len(c.split(",")) == 2 for c in config.camera.corners)):
         raise ConfigError(f"{p}: [camera] corners must be four points \"x,y\"")
+    colours = config.camera.colours
+    if not 2 <= len(colours) <= 3 or not all(
+            isinstance(c, str) and len(c) == 7 and c[0] == "#" and all(h in "0123456789abcdefABCDEF" for h in c[1:])
+            for c in colours):
+        raise ConfigError(f"{p}: [camera] colours is {colours!r}; expected two or three \"#rrggbb\" "
+                          "colours: first player, second player, and optionally the blocker")
     for key in ("width", "height"):
         if getattr(config.camera, key) <= 0:
             raise ConfigError(f"{p}: [camera] {key} must be positive")

@@ -68,9 +68,8 @@ class Service:
         from vision.watch import Watcher
 
         c = self.config.camera
-        corners = [tuple(float(v) for v in p.split(",")) for p in c.corners] or None
         self.camera = open_camera(c.source, width=c.width, height=c.height, fps=c.fps, frames=frames)
-        self.watcher = Watcher(self.referee.game.name, corners=corners, colours=c.colours, still_s=c.still_s)
+        self.watcher = Watcher(self.referee.game.name, corners=c.corners or None, colours=c.colours, still_s=c.still_s)
         self._learn_start()
 
     def _learn_start(self) -> None:
@@ -117,8 +116,16 @@ class Service:
         self.journal.close()
 
     def _camera_loop(self) -> None:
+        from vision.camera import CameraError
+
         while not self._stop.is_set():
-            got = self.camera.read()
+            try:
+                got = self.camera.read()
+            except CameraError as exc:  # a camera that stops giving frames: say so, keep the game
+                log.error("camera: %s", exc)
+                self.bus.publish(Event("notice", {"text": f"camera stopped: {exc}"}))
+                self.notes.append(f"camera stopped: {exc}")
+                return
             if got is None:
                 log.info("camera: end of %s", self.camera.name)
                 return
@@ -165,7 +172,7 @@ class Service:
         elif command == "corners":
             if self.watcher is None:
                 return {"ok": False, "error": "no camera in this service", "event": None}
-            self.watcher.set_corners([tuple(map(float, p)) for p in kw["points"]])
+            self.watcher.set_corners(kw["points"])
             return {"ok": True, "error": None, "event": None}
         else:
             return {"ok": False, "error": f"unknown command {command!r}", "event": None}

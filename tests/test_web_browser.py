@@ -227,9 +227,6 @@ def test_a_lost_die_module_shows_on_the_page(page, served):
     assert page.locator("#status dd.warn").count() == 0
 
 
-# strict: when the watcher learns set_corners this fails, and the marker must go
-@pytest.mark.xfail(reason="vision.watch.Watcher has no set_corners yet, which the service's "
-                          "'corners' command calls", strict=True)
 def test_calibration_sends_the_four_clicked_corners(browser, tmp_path):
     import cv2
     import numpy as np

@@ -60,14 +60,27 @@ def arm_polygon(tip: tuple[float, float], size: tuple[int, int], width: float = 
     return np.int32(pts)
 
 
+def draw_arm(frame: np.ndarray, tip: tuple[float, float], from_edge: str = "bottom",
+             light: float = 1.0) -> None:
+    """Paint a sleeve and hand reaching from a frame edge to `tip`, in place. `light`
+    scales its colours, for drawing onto a frame that is already lit."""
+    h, w = frame.shape[:2]
+    poly = arm_polygon(tip, (w, h), from_edge=from_edge)
+    sleeve, skin = (tuple(float(c) * light for c in col) for col in (SLEEVE, SKIN))
+    cv2.fillPoly(frame, [poly[[0, 1, 3, 4]]], sleeve)
+    cv2.fillPoly(frame, [poly[1:4]], skin)
+    cv2.circle(frame, (int(tip[0]), int(tip[1])), 40, skin, -1)
+
+
 def photograph(plane: np.ndarray, shot: Shot, *, background: tuple[int, int, int] = (70, 80, 90),
                light: float = 1.0, noise: float = 3.0, blur: float = 0.8,
                arm_tip: tuple[float, float] | None = None, overlay=None,
-               rng: np.random.Generator | None = None) -> np.ndarray:
+               rng: np.random.Generator | None = None, arm_from: str = "bottom") -> np.ndarray:
     """Render `plane` (BGR uint8) as the camera would see it in `shot`.
 
     `overlay(frame)` may draw things standing up off the plane (pieces) in frame
-    coordinates before the arm, which is drawn last because it is nearest the camera.
+    coordinates before the arm, which is drawn last because it is nearest the camera;
+    `arm_from` is the frame edge it reaches in from ("bottom", "top", "left", "right").
     """
     rng = rng or np.random.default_rng(0)
     w, h = shot.size
@@ -81,10 +94,7 @@ def photograph(plane: np.ndarray, shot: Shot, *, background: tuple[int, int, int
     if overlay is not None:
         overlay(frame)
     if arm_tip is not None:
-        poly = arm_polygon(arm_tip, shot.size)
-        cv2.fillPoly(frame, [poly[[0, 1, 3, 4]]], SLEEVE)
-        cv2.fillPoly(frame, [poly[1:4]], SKIN)
-        cv2.circle(frame, (int(arm_tip[0]), int(arm_tip[1])), 40, SKIN, -1)
+        draw_arm(frame, arm_tip, arm_from)
     out = frame.astype(np.float32) * light
     if noise:
         out += rng.normal(0.0, noise, out.shape).astype(np.float32)

@@ -1,0 +1,96 @@
+"""Finding the board: its own four ArUco markers, or four corners given by the user;
+the printable marker sheet; `referee read` on one picture."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import locate, markers
+from vision import render_connect4 as rc
+from vision.watch import Watcher
+
+ROOT = Path(__file__).resolve().parents[1]
+POSITION = {**rc.empty_grid(), (3, 0): "p0", (3, 1): "p1", (4, 0): "p0", (0, 0): "p1", (6, 0): "p0"}
+
+
+def hole_area_corners(shot):
+    """Where the hole area's corners (BL, BR, TR, TL) are in the frame."""
+    left, top = rc.BORDER, rc.BORDER
+    right, bottom = left + rc.COLS * rc.PITCH, top + rc.ROWS * rc.PITCH
+    return rc.to_frame(shot, [(left, bottom), (right, bottom), (right, top), (left, top)])
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_markers_give_the_corners_of_the_hole_area(seed):
+    shot = rc.camera_shot((1280, 720), seed=seed)
+    grey = cv2.cvtColor(rc.render(POSITION, shot=shot, rng=np.random.default_rng(seed)), cv2.COLOR_BGR2GRAY)
+    found = locate.find_markers(grey, "connect4")
+    assert found is not None
+    assert np.abs(found - hole_area_corners(shot)).max() < 2.0
+
+
+def test_another_boards_markers_are_not_taken_for_this_one():
+    grey = cv2.cvtColor(rc.render(POSITION), cv2.COLOR_BGR2GRAY)
+    assert markers.board_of(markers.detect(grey)) == "connect4"
+    assert locate.find_markers(grey, "chess") is None
+
+
+def test_given_corner_hole_centres_read_a_grid_without_markers():
+    shot = rc.camera_shot((1280, 720), seed=3)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in rc.hole_centres_in_frame(shot))
+    img = rc.render(POSITION, shot=shot, markers=False)
+    assert locate.find_markers(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), "connect4") is None
+    view = Watcher("connect4", corners=corners).read_frame(img)
+    assert {c: lab for c, (lab, _) in view.cells.items()} == POSITION
+
+
+@pytest.mark.parametrize("text", ["1,2 3,4 5,6", "1,2 3,4 5,6 7", "a,b c,d e,f g,h", ""])
+def test_bad_corners_say_what_is_expected(text):
+    with pytest.raises(locate.CornersError, match="four points"):
+        locate.parse_corners(text)
+
+
+def test_corners_from_config_strings_or_pairs():
+    assert locate.parse_corners(["1,2", "3,4", "5,6", "7,8"]).tolist() == [[1, 2], [3, 4], [5, 6], [7, 8]]
+    assert locate.parse_corners([(1, 2), (3, 4), (5, 6), (7, 8)]).shape == (4, 2)
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+
+
+def test_marker_sheet_holds_the_boards_four_markers(tmp_path):
+    out = tmp_path / "chess-markers.png"
+    run = run_cli("markers", "--game", "chess", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    sheet = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
+    assert set(markers.detect(sheet)) == set(markers.BOARD_MARKERS["chess"])
+    bad = run_cli("markers", "--game", "chess", "--out", str(tmp_path / "no" / "such" / "dir.png"))
+    assert bad.returncode == 2 and "dir.png" in bad.stderr
+
+
+def test_referee_read_reports_every_hole_with_a_confidence(tmp_path):
+    image = tmp_path / "grid.png"
+    cv2.imwrite(str(image), rc.render(POSITION, shot=rc.camera_shot((1280, 720), seed=2)))
+    run = run_cli("read", str(image), "--game", "connect4", "--json")
+    assert run.returncode == 0, run.stderr
+    cells = json.loads(run.stdout)["cells"]
+    assert len(cells) == 42
+    assert {tuple(c["cell"]): c["label"] for c in cells} == POSITION
+    assert all(c["confidence"] >= 0.6 for c in cells)
+    text = run_cli("read", str(image), "--game", "connect4")
+    assert text.stdout.splitlines()[5] == "O . . X X . X"  # the bottom row, as the grid shows it
+
+
+def test_referee_read_names_a_missing_image_and_a_picture_without_the_board(tmp_path):
+    run = run_cli("read", str(tmp_path / "nothing.png"), "--game", "connect4")
+    assert run.returncode == 2 and "nothing.png" in run.stderr
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((360, 640, 3), 128, np.uint8))
+    run = run_cli("read", str(blank), "--game", "connect4")
+    assert run.returncode == 2 and "blank.png" in run.stderr and "markers" in run.stderr

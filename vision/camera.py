@@ -1,0 +1,170 @@
+"""Camera sources behind one small interface: `read()` gives (t seconds, BGR frame).
+
+- "picamera2": the Raspberry Pi's CSI camera (picamera2 comes from apt on the Pi and is
+  imported only here, only when asked for, because it cannot be installed elsewhere);
+- "0", "1", ...: a V4L2 device (USB webcam) through cv2.VideoCapture;
+- a video file or URL: cv2.VideoCapture; t is frame index / the file's frame rate, so a
+  replay runs on the recording's clock, not the wall clock;
+- a folder of images: sorted by name, t is index / fps;
+- "synthetic": frames the caller supplies as (t, frame) pairs (the demo rig renders
+  them).
+
+Opening a source that is not there raises CameraError with a message naming it. Black
+or frozen frames are not errors here: the Watcher reports them in its status.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import cv2
+import numpy as np
+
+IMAGE_TYPES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+class CameraError(RuntimeError):
+    """A camera source that cannot be opened or read; the message names it."""
+
+
+class Camera:
+    name = "camera"
+    frame_count: int | None = None  # known for files and folders (for progress bars)
+
+    def read(self) -> tuple[float, np.ndarray] | None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __iter__(self) -> Iterator[tuple[float, np.ndarray]]:
+        while (item := self.read()) is not None:
+            yield item
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class CaptureCamera(Camera):
+    """cv2.VideoCapture on a device index, a file or a URL."""
+
+    def __init__(self, source: str, width: int, height: int, fps: float):
+        self.name = source
+        self.live = source.isdigit()
+        self.cap = cv2.VideoCapture(int(source) if self.live else source)
+        if not self.cap.isOpened():
+            what = f"camera device {source}" if self.live else f"video {source!r}"
+            raise CameraError(f"{what} cannot be opened" +
+                              (" (is a camera plugged in?)" if self.live else
+                               " (no such file, or not a video OpenCV can decode)"))
+        if self.live:
+            self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+            self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+            self.cap.set(cv2.CAP_PROP_FPS, fps)
+            self.t0 = time.monotonic()
+        else:
+            self.fps = self.cap.get(cv2.CAP_PROP_FPS) or fps
+            n = int(self.cap.get(cv2.CAP_PROP_FRAME_COUNT))
+            self.frame_count = n if n > 0 else None
+        self.index = 0
+
+    def read(self):
+        ok, frame = self.cap.read()
+        if not ok:
+            if self.live:
+                raise CameraError(f"camera device {self.name} stopped giving frames")
+            return None
+        t = time.monotonic() - self.t0 if self.live else self.index / self.fps
+        self.index += 1
+        return t, frame
+
+    def close(self):
+        self.cap.release()
+
+
+class FolderCamera(Camera):
+    def __init__(self, folder: Path, fps: float):
+        self.name = str(folder)
+        self.files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_TYPES)
+        if not self.files:
+            raise CameraError(f"folder {self.name!r} holds no images "
+                              f"({', '.join(sorted(IMAGE_TYPES))})")
+        self.frame_count = len(self.files)
+        self.fps, self.index = fps, 0
+
+    def read(self):
+        if self.index >= len(self.files):
+            return None
+        path = self.files[self.index]
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise CameraError(f"image {str(path)!r} cannot be read")
+        t = self.index / self.fps
+        self.index += 1
+        return t, frame
+
+
+class SyntheticCamera(Camera):
+    name = "synthetic"
+
+    def __init__(self, frames: Iterable[tuple[float, np.ndarray]]):
+        self.frames = iter(frames)
+
+    def read(self):
+        return next(self.frames, None)
+
+
+class PiCamera(Camera):
+    name = "picamera2"
+
+    def __init__(self, width: int, height: int, fps: float):
+        try:
+            from picamera2 import Picamera2  # apt's python3-picamera2, only on a Pi
+        except ImportError as exc:
+            raise CameraError(f"camera 'picamera2' is not available here ({exc}); on a Raspberry "
+                              "Pi install python3-picamera2 with apt and make the venv with "
+                              "--system-site-packages (see hardware.md)") from None
+        try:
+            self.cam = Picamera2()
+            config = self.cam.create_video_configuration(
+                main={"size": (width, height), "format": "RGB888"},
+                controls={"FrameRate": fps})
+            self.cam.configure(config)
+            self.cam.start()
+        except Exception as exc:  # libcamera raises its own types
+            raise CameraError(f"camera 'picamera2' cannot be started: {exc}") from exc
+        self.t0 = time.monotonic()
+
+    def read(self):
+        # libcamera's "RGB888" is laid out B, G, R in memory: OpenCV's order
+        frame = self.cam.capture_array("main")
+        return time.monotonic() - self.t0, frame
+
+    def close(self):
+        self.cam.stop()
+        self.cam.close()
+
+
+def open_camera(source: str, *, width: int = 1280, height: int = 720, fps: float = 30.0,
+                frames: Iterable[tuple[float, np.ndarray]] | None = None) -> Camera:
+    """Open a camera source by name (see the module docstring)."""
+    source = str(source)
+    if source == "synthetic":
+        if frames is None:
+            raise CameraError("camera 'synthetic' needs the frames to show (the demo rig renders them)")
+        return SyntheticCamera(frames)
+    if source == "picamera2":
+        return PiCamera(width, height, fps)
+    if source.isdigit():
+        return CaptureCamera(source, width, height, fps)
+    if "://" not in source:
+        path = Path(source)
+        if not path.exists():
+            raise CameraError(f"camera source {source!r}: no such file or folder")
+        if path.is_dir():
+            return FolderCamera(path, fps)
+    return CaptureCamera(source, width, height, fps)

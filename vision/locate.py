@@ -1,0 +1,71 @@
+"""Where the playing area is in a camera frame: from the board's markers or four corners.
+
+The result is always four reference points in the frame, bottom-left, bottom-right,
+top-right, top-left, and the plane points they stand for; `plane_homography` turns them
+into the frame -> plane warp a reader wants. Markers are searched on a downscaled grey
+copy first (about four times cheaper than full resolution) and at full resolution only
+when that misses one.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from . import markers
+
+
+class CornersError(ValueError):
+    """Corner text that is not four points; the message says what was expected."""
+
+
+def parse_corners(text) -> np.ndarray:
+    """'x,y x,y x,y x,y', four 'x,y' strings (as in referee.toml) or four (x, y) pairs
+    -> a 4x2 array."""
+    parts = text.split() if isinstance(text, str) else list(text)
+    try:
+        pts = [tuple(float(v) for v in (p.split(",") if isinstance(p, str) else p)) for p in parts]
+    except (ValueError, TypeError):
+        pts = []
+    if len(pts) != 4 or any(len(p) != 2 for p in pts):
+        raise CornersError(f"corners {text!r}: expected four points 'x,y x,y x,y x,y' "
+                           "(bottom-left, bottom-right, top-right, top-left)")
+    return np.float32(pts)
+
+
+def inner_corners(found: dict[int, np.ndarray], board: str) -> np.ndarray | None:
+    """The inner corners of the board's four markers, BL, BR, TR, TL; None unless all
+    four were found."""
+    ids = markers.BOARD_MARKERS[board]
+    if not all(i in found for i in ids):
+        return None
+    return np.float32([found[i][markers.INNER_CORNER[k]] for k, i in enumerate(ids)])
+
+
+def find_markers(grey: np.ndarray, board: str, det=None, scale: float = 0.5) -> np.ndarray | None:
+    """The board's marker inner corners in `grey` (full-frame pixels), or None."""
+    det = det or markers.detector()
+    if scale < 1.0:
+        small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        pts = inner_corners(markers.detect(small, det), board)
+        if pts is not None:
+            # refine on the full frame: a downscaled corner is off by up to 1/scale px
+            pts = (pts + 0.5) / scale - 0.5
+            return refine(grey, pts)
+    return inner_corners(markers.detect(grey, det), board)
+
+
+def refine(grey: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = pts.reshape(-1, 1, 2).astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+    cv2.cornerSubPix(grey, pts, (3, 3), (-1, -1), crit)
+    return pts.reshape(4, 2)
+
+
+def plane_homography(points: np.ndarray, anchors) -> np.ndarray:
+    """Frame -> plane: the four frame `points` go to the four plane `anchors`."""
+    return cv2.getPerspectiveTransform(np.float32(points), np.float32(anchors))
+
+
+def scaled(H: np.ndarray, scale: float) -> np.ndarray:
+    """The same warp into the plane scaled by `scale` (a smaller copy of the plane)."""
+    return np.diag([scale, scale, 1.0]) @ H

@@ -1,0 +1,236 @@
+"""The Watcher: camera frames in, a BoardView out whenever the board settles differently.
+
+Per frame it does as little as a frame needs (the figures are in bench/vision.py):
+1. a sparse sample of the frame says whether the feed is black or frozen;
+2. the playing area is warped, small, into a colour plane and compared with the last
+   frame's: any motion over the board (a hand, an arm, a chip still falling) holds the
+   reading back and marks the time (`moved_at`);
+3. once nothing has moved for `still_s`, the playing area is warped at the size the
+   reader wants. If the board may have moved (the patches around the markers changed, or
+   the board's never-changing parts look different from the last reading), the markers
+   are searched again (on a downscaled grey frame); a hand held still over the board
+   keeps holding the reading back (for up to PATIENCE_S: what stays that long without a
+   tremor is a shadow). Then the reader reads the plane. A view is returned only when
+   that reading differs from the last view returned (or is the first).
+Markers are searched on every frame only while none have been found, and then at most
+twice a second.
+
+Geometry. Four reference points in the frame, in the order bottom-left, bottom-right,
+top-right, top-left, map to four points in the reader's plane: the inner corners of the
+board's four markers (vision/markers.py) go to the plane's corners, and corners given by
+the user or the config go to the reader's `anchors` (for Connect 4 the centres of the
+corner holes; for chess the outer corners a1, h1, h8, a8, the plane's corners).
+
+A reader (one per board type, listed in READERS as "module:Class") has:
+- `plane_size`: (width, height) of the warped playing area it wants to read;
+- `cells`: the cell keys it reports, in a fixed order;
+- `read(plane_bgr) -> {cell: (label, confidence 0..1)}` for every cell;
+- `learn(plane_bgr, expected: {cell: label})`: the board as it stands at game start (the
+  empty grid, the start position), to learn colours and what an empty cell looks like;
+- optionally `anchors` (4x2 plane points for given corners, BL, BR, TR, TL; default the
+  plane's corners) and `static_mask` (bool array of plane size: where the board never
+  changes in play; used to tell a hand held still over the board; default none).
+A reader is built as `Reader(colours=...)` with the colours from config ("#rrggbb" list).
+"""
+from __future__ import annotations
+
+import importlib
+
+import cv2
+import numpy as np
+
+from . import locate, markers
+from .stable import FrameHealth, MotionGate, occluded
+from .view import BoardView
+
+READERS = {
+    "connect4": "vision.read_holes:HoleReader",
+    "chess": "vision.read_squares:SquareReader",
+    "labyrinth": "vision.read_tiles:TileReader",
+    "smb": "vision.read_spaces:SpaceReader",
+    "monopoly": "vision.read_spaces:SpaceReader",
+}
+MOTION_SCALE = 0.5  # the motion plane is the reader's plane at this scale
+SEARCH_EVERY_S = 0.5  # while no markers are in view
+REREAD_S = 1.0  # re-read a still board this often, in case a reading was unsure
+SURE = 0.6  # the referee's default confidence: a change across it is a new view
+PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view moved
+PATIENCE_S = 3.0  # a "hand" that stays this long without moving is a shadow: read
+
+
+def load_reader(board: str, colours=None):
+    try:
+        module, cls = READERS[board].split(":")
+    except KeyError:
+        raise ValueError(f"no camera reader for board {board!r}; expected one of "
+                         f"{', '.join(READERS)}") from None
+    try:
+        reader_class = getattr(importlib.import_module(module), cls)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"the camera reader for {board!r} ({READERS[board]}) is not available: {exc}") from None
+    return reader_class(colours=colours)
+
+
+class Watcher:
+    def __init__(self, board: str, *, corners=None, colours=None, still_s: float = 0.25, reader=None):
+        self.board = board
+        self.reader = reader or load_reader(board, colours)
+        w, h = self.reader.plane_size
+        self.plane_corners = np.float32([[0, h], [w, h], [w, 0], [0, 0]])  # BL, BR, TR, TL
+        self.anchors = np.float32(getattr(self.reader, "anchors", self.plane_corners))
+        self.small_size = (max(8, int(w * MOTION_SCALE)), max(8, int(h * MOTION_SCALE)))
+        self.static_mask = getattr(self.reader, "static_mask", None)
+        self.health = FrameHealth()
+        self.gate = MotionGate(still_s)
+        self.detector = markers.detector()
+        self.given = corners is not None and len(corners) > 0
+        self.H: np.ndarray | None = None
+        self.quad: np.ndarray | None = None  # the four reference points in the frame
+        self.patches: list = []
+        self.reference: np.ndarray | None = None  # the plane at the last good reading
+        self._blocked_since: float | None = None
+        self.status = "no markers in view"
+        self.last_frame: np.ndarray | None = None
+        self.last_plane: np.ndarray | None = None
+        self.last_view: BoardView | None = None
+        self._searched_at: float | None = None
+        self._read_at: float | None = None
+        self._pending_learn: dict | None = None
+        if self.given:
+            self._set_geometry(locate.parse_corners(corners), self.anchors)
+            self.status = "ok"
+
+    # --- geometry ----------------------------------------------------------------------
+    def _set_geometry(self, points: np.ndarray, anchors: np.ndarray, grey: np.ndarray | None = None) -> None:
+        self.quad = np.float32(points)
+        self.H = locate.plane_homography(points, anchors)
+        self.H_small = locate.scaled(self.H, MOTION_SCALE)
+        self.patches = [] if grey is None else self._marker_patches(grey)
+
+    def set_corners(self, points) -> None:
+        """Corners clicked on the page's calibration view: from now on they place the
+        board instead of the markers (order as for `corners`)."""
+        self.given = True
+        self._set_geometry(locate.parse_corners(points), self.anchors)
+        self.gate = MotionGate(self.gate.still_s)
+        self.status = "ok"
+
+    def _marker_patches(self, grey: np.ndarray) -> list:
+        """Small grey patches around the markers, to notice when the view moves."""
+        out = []
+        h, w = grey.shape
+        centre = self.quad.mean(axis=0)
+        for p in self.quad:
+            # the marker lies outside its inner corner, away from the board's middle
+            c = p + (p - centre) / np.linalg.norm(p - centre) * 12
+            x0, y0 = int(max(0, c[0] - 24)), int(max(0, c[1] - 24))
+            x1, y1 = int(min(w, c[0] + 24)), int(min(h, c[1] + 24))
+            if x1 > x0 and y1 > y0:
+                out.append(((y0, y1, x0, x1), grey[y0:y1, x0:x1].astype(np.float32)))
+        return out
+
+    def _view_moved(self, frame: np.ndarray) -> bool:
+        """Does any marker patch differ from when the markers were found (the light level
+        divided out)?"""
+        for (y0, y1, x0, x1), ref in self.patches:
+            cur = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+            cur *= float(ref.mean()) / max(float(cur.mean()), 1.0)
+            if float(np.abs(cur - ref).mean()) > PATCH_STEP:
+                return True
+        return False
+
+    def _search(self, t: float, frame: np.ndarray) -> bool:
+        """Look for the board's markers; True when all four were found."""
+        self._searched_at = t
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        pts = locate.find_markers(grey, self.board, self.detector)
+        if pts is None:
+            return False
+        self._set_geometry(pts, self.plane_corners, grey)
+        return True
+
+    # --- the per-frame path ----------------------------------------------------------
+    def learn(self, expected: dict) -> None:
+        """The board holds `expected` now (game start): the next stable view teaches the
+        reader what it looks like."""
+        self._pending_learn = dict(expected)
+        self._read_at = None
+
+    def small_plane(self, frame: np.ndarray) -> np.ndarray:
+        """The playing area, small, in colour: a red chip on a green backdrop of the same
+        brightness is motion too."""
+        return cv2.warpPerspective(frame, self.H_small, self.small_size, flags=cv2.INTER_LINEAR)
+
+    def feed(self, t: float, frame: np.ndarray) -> BoardView | None:
+        """One camera frame; a BoardView when the board has just settled differently."""
+        self.last_frame = frame
+        problem = self.health.check(t, frame)
+        if problem == "camera frame is black":
+            self.status = problem
+            return None
+        if self.H is None:
+            if self._searched_at is not None and t - self._searched_at < SEARCH_EVERY_S:
+                return None
+            if not self._search(t, frame):
+                self.status = "no markers in view"
+                return None
+            self.gate.reset(t)
+        if self.gate.update(t, self.small_plane(frame)):
+            self.status = "hand over the board"
+            self._read_at = None
+            return None
+        if problem:
+            self.status = problem
+        if not self.gate.still(t) or (self._read_at is not None and t - self._read_at < REREAD_S):
+            return None
+        plane = self.plane(frame)
+        if self._blocked(plane) or (self.patches and self._view_moved(frame)):
+            searchable = self._searched_at is None or t - self._searched_at >= SEARCH_EVERY_S
+            if not self.given and searchable and self._search(t, frame):
+                plane = self.plane(frame)
+                self.gate.previous = self.small_plane(frame)
+            if self._blocked(plane):
+                self._blocked_since = t if self._blocked_since is None else self._blocked_since
+                if t - self._blocked_since < PATIENCE_S:
+                    self.status = "hand over the board"
+                    return None
+                # unchanged for that long: a shadow or a moved lamp, not a hand
+        self._blocked_since = None
+        self.status = problem or "ok"
+        return self._read(t, plane)
+
+    def plane(self, frame: np.ndarray) -> np.ndarray:
+        """The playing area at the size the reader wants."""
+        return cv2.warpPerspective(frame, self.H, tuple(self.reader.plane_size), flags=cv2.INTER_LINEAR)
+
+    def _blocked(self, plane: np.ndarray) -> bool:
+        return self.reference is not None and occluded(plane, self.reference, self.static_mask)
+
+    def _read(self, t: float, plane: np.ndarray) -> BoardView | None:
+        self._read_at = t
+        self.last_plane = plane
+        if self._pending_learn is not None:
+            self.reader.learn(plane, self._pending_learn)
+            self._pending_learn = None
+            self.last_view = None
+        if self.static_mask is not None:
+            self.reference = plane.astype(np.float32)
+        cells = self.reader.read(plane)
+        view = BoardView(cells, t=t, moved_at=self.gate.moved_at, source=self.board)
+        if self.last_view is not None and _same(self.last_view.cells, cells):
+            return None
+        self.last_view = view
+        return view
+
+    def read_frame(self, frame: np.ndarray, t: float = 0.0) -> BoardView:
+        """Read one picture at once, without waiting for stillness (`referee read`).
+        Raises ValueError when the board cannot be found in it."""
+        self.last_frame = frame
+        if self.H is None and not self._search(t, frame):
+            raise ValueError(f"the {self.board} markers (ids {markers.BOARD_MARKERS.get(self.board)}) "
+                             "are not all in view; give the corners instead")
+        return self._read(t, self.plane(frame)) or self.last_view
+
+
+def _same(a, b) -> bool:
+    return all(a[c][0] == b[c][0] and (a[c][1] >= SURE) == (b[c][1] >= SURE) for c in b)
