@@ -97,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--bowser", choices=["on", "off"], default="on")
     sp.add_argument("--cards", choices=["on", "off"], default="on")
     sp.add_argument("--turns", type=int, default=None)
+    sp.add_argument("--players", type=int, choices=[2, 3, 4], default=None)
     sp.add_argument("--json", action="store_true")
     return p
 

@@ -47,7 +47,7 @@ READERS = {
     "connect4": "vision.read_holes:HoleReader",
     "chess": "vision.read_squares:SquareReader",
     "labyrinth": "vision.read_tiles:TileReader",
-    "smb": "vision.read_spaces:SpaceReader",
+    "smb": "vision.read_spaces:SmbSpaceReader",
     "monopoly": "vision.read_spaces:SpaceReader",
 }
 MOTION_SCALE = 0.5  # the motion plane is the reader's plane at this scale

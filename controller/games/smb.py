@@ -1,0 +1,692 @@
+"""Super Mario Bros. board game (Milton Bradley / Nintendo, 1988), refereed.
+
+Rules: shared/rules/super-mario-bros-board-game.txt; readings: shared/RULINGS.md section 4.
+The four World boards and the 36-card mix are data (controller/games/smb_board.py; the
+bundled Worlds are a stand-in, see there). All players move the one Mario piece; seat 0
+is the youngest player and play goes clockwise (seat 1 is to seat 0's left).
+
+Text notation (seats 1-4 as on the page, spaces by their id, e.g. ``w1-04``):
+- ``roll red`` | ``roll yellow`` | ``roll red/yellow`` | ``roll stop``  a die roll (the
+  referee's die draws it; the die definition is "smb");
+- ``move w1-04``  Mario put on a space: after a roll (one of the nearest spaces of the
+  rolled colour), on the next World's START after a link space (the board swap), and
+  onto the Princess after a winning roll in the King Bowser phase;
+- ``buy`` | ``pass``  after a STOP or a lost life: trade 4 coins for an extra life and
+  roll again, or end the turn;
+- ``card 2 goomba``  seat 2 announces a hazard card (after the player has rolled and
+  moved at least once; one card per player per roll); the card goes to the discards;
+- ``token w1-09``  the announced hazard's token is put on a space;
+- ``fireball w1-09``  the player to roll plays a Fireball and takes the token off w1-09.
+
+Coins (mushroom 4, coins inside 2, coin on top 1) and the card under a question block
+are collected automatically on landing. The shuffle order of the deck is in the setup
+(``{"players": n, "deck": [36 kinds] | null, "seed": s}``; a null deck is a physical
+deck the referee cannot see: hands are then counts only, and a card's identity is
+checked against the 36-card mix when it is played). A reshuffle of the discards is a
+permutation derived from the setup's seed and the reshuffle's number, so the game stays
+a pure function of its journal.
+
+What the camera sees on each space: "mario", "hazard" or "empty" (every space of the
+four Worlds; only the board under the camera is read).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
+from .smb_board import Worlds, bundled_worlds, load_worlds
+
+FACES = ("red", "yellow", "red/yellow", "stop")
+ROLL_COLOURS = {"red": ("red",), "yellow": ("yellow",), "red/yellow": ("red", "yellow"), "stop": ()}
+EXTRA_LIFE = 4
+COIN_PAY = (("mushroom", 4), ("coins_inside", 2), ("coin_on_top", 1))
+LOSE_LIFE = ("water", "fire_bar", "king_bowser")
+NO_TOKEN = ("link", "start", "princess", "king_bowser")
+HAND_SIZE = 3
+UNKNOWN = "?"  # a card the referee cannot see (physical deck)
+
+
+# --- actions -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Roll:
+    face: str
+
+
+@dataclass(frozen=True)
+class Move:
+    space: str
+
+
+@dataclass(frozen=True)
+class Buy:
+    pass
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True)
+class Card:
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class Token:
+    space: str
+
+
+@dataclass(frozen=True)
+class Fireball:
+    space: str
+
+
+@dataclass(frozen=True)
+class SMBState:
+    names: tuple[str, ...]
+    coins: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    pile: tuple[str, ...]
+    mario: str
+    seed: int = 0
+    known_deck: bool = True
+    turn: int = 0
+    world: int = 1
+    # "roll", "move" (after a colour roll), "link" (the board swap), "token" (an announced
+    # hazard waits for its token), "extra" (buy an extra life?) or "over"
+    phase: str = "roll"
+    roll: str | None = None
+    targets: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    tokens: tuple[tuple[str, str], ...] = ()  # (space, hazard kind), sorted
+    moved: bool = False  # the player has rolled and moved at least once this turn
+    played: tuple[int, ...] = ()  # seats that played a card since the last roll
+    fireball_used: bool = False
+    pending: tuple[int, str] | None = None  # (seat, hazard kind) waiting for its token
+    bowser: bool = False  # the King Bowser end phase
+    reshuffles: int = 0
+    lives_lost: tuple[int, ...] = ()
+    turns: int = 1
+    rolls: int = 0
+    note: str = ""
+    returned: tuple[str, ...] = ()  # spaces whose tokens the last action sent back to the pile
+    outcome: Outcome | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    def token_at(self, space: str) -> str | None:
+        return next((k for s, k in self.tokens if s == space), None)
+
+
+class SuperMarioBros(Game):
+    name = "smb"
+    title = "Super Mario Bros. board game (1988)"
+    max_actions_per_view = 2  # a link space and the next World's START in one view
+    SETTINGS = {"players": 2, "bowser_red": "ends_turn", "board": None}
+
+    def __init__(self, variant=None, settings=None):
+        super().__init__(variant, settings)
+        unknown = set(self.settings) - set(self.SETTINGS)
+        if unknown:
+            raise ValueError(f"smb has no setting {', '.join(sorted(unknown))}; "
+                             f"expected {', '.join(self.SETTINGS)}")
+        self.settings = {**self.SETTINGS, **self.settings}
+        if self.settings["bowser_red"] not in ("ends_turn", "rolls_again"):
+            raise ValueError("smb setting bowser_red must be 'ends_turn' or 'rolls_again'")
+        board = self.settings["board"]
+        self.worlds: Worlds = load_worlds(board) if board else bundled_worlds()
+
+    # --- setup ---------------------------------------------------------------------
+    def new_setup(self, rng) -> dict:
+        deck = self.worlds.deck()
+        rng.shuffle(deck)
+        return {"players": self.settings["players"], "deck": deck, "seed": rng.getrandbits(48)}
+
+    def start(self, setup: Mapping | None = None) -> SMBState:
+        setup = dict(setup or {})
+        n = setup.get("players", self.settings["players"])
+        if not isinstance(n, int) or not 2 <= n <= 4:
+            raise ValueError(f"smb setup: players must be 2 to 4, not {n!r}")
+        names = setup.get("names") or [f"Player {i + 1}" for i in range(n)]
+        if len(names) != n:
+            raise ValueError(f"smb setup: {len(names)} names for {n} players")
+        deck = setup.get("deck")
+        known = deck is not None
+        if known and sorted(deck) != sorted(self.worlds.deck()):
+            mix = ", ".join(f"{kind} x{info['count']}" for kind, info in self.worlds.cards.items())
+            raise ValueError(f"smb setup: \"deck\" must hold the 36 cards of the mix ({mix})")
+        deck = list(deck) if known else [UNKNOWN] * len(self.worlds.deck())
+        hands = tuple(tuple(deck[i + j * n] for j in range(HAND_SIZE)) for i in range(n))
+        return SMBState(names=tuple(names), coins=(0,) * n, hands=hands,
+                        pile=tuple(deck[HAND_SIZE * n:]), mario=self.worlds.worlds[1].start,
+                        seed=int(setup.get("seed", 0)), known_deck=known, lives_lost=(0,) * n)
+
+    def seats(self, state: SMBState) -> list[str]:
+        return list(state.names)
+
+    def rulings(self) -> list[Ruling]:
+        red = self.settings["bowser_red"]
+        return [
+            Ruling("die", "2 red, 2 yellow, 1 red/yellow, 1 STOP",
+                   "The die has six faces: two red, two yellow, one red/yellow, one STOP."),
+            Ruling("next_space", "nearest", "The next red (yellow) space is every nearest one ahead "
+                   "with none of that colour between; where there are several, the player chooses."),
+            Ruling("passed_tokens", "any_branch", "A hazard token on any space between Mario and "
+                   "where he lands is passed over and goes back to the pile."),
+            Ruling("lives", "not_counted", "Losing a life ends the turn and Mario stays; lives are "
+                   "not counted down. 4 coins buy an extra life after a STOP or a lost life, as "
+                   "often as the coins allow."),
+            Ruling("hazard_timing", "after_first_move", "Each opponent may play one card per roll, "
+                   "once the player has rolled and moved; a hazard token needs a matching token "
+                   "left in the pile."),
+            Ruling("old_world_tokens", "returned", "Hazard tokens left on a finished World go back "
+                   "to the pile when Mario moves to the next World."),
+            Ruling("coins", "unlimited", "The coin pile never runs out (\"no limit to the number "
+                   "of coins you can have\")."),
+            Ruling("bowser_red", red, "In the King Bowser phase a red roll cannot move Mario: "
+                   + ("the turn ends as after a STOP (coins may extend it)." if red == "ends_turn"
+                      else "the player rolls again.")),
+        ]
+
+    # --- notation ------------------------------------------------------------------
+    _RE = re.compile(r"^(roll|move|card|token|fireball|buy|pass)(?:\s+(.*))?$")
+
+    def parse(self, state: SMBState, text: str):
+        t = " ".join(text.strip().lower().split())
+        m = self._RE.match(t)
+        if not m:
+            raise NotationError(f"{text.strip()!r} is not a Super Mario Bros. action: expected "
+                                "'roll red|yellow|red/yellow|stop', 'move <space>', 'buy', 'pass', "
+                                "'card <seat> <hazard>', 'token <space>' or 'fireball <space>'")
+        verb, arg = m[1], (m[2] or "")
+        if verb in ("buy", "pass"):
+            if arg:
+                raise NotationError(f"'{verb}' takes nothing after it")
+            return Buy() if verb == "buy" else Pass()
+        if verb == "roll":
+            if arg not in FACES:
+                raise NotationError(f"{arg!r} is not a face of the die: red, yellow, red/yellow or stop")
+            return Roll(arg)
+        if verb == "card":
+            parts = arg.split()
+            if len(parts) != 2 or not parts[0].isdigit():
+                raise NotationError("a card is played as 'card <seat> <hazard>', e.g. 'card 2 goomba'")
+            seat, kind = int(parts[0]) - 1, parts[1]
+            if not 0 <= seat < state.players:
+                raise NotationError(f"seat {parts[0]} does not exist: seats are 1-{state.players}")
+            if kind == "fireball":
+                raise NotationError("a Fireball is played as 'fireball <space>' by the player to roll")
+            if kind not in self.worlds.hazards:
+                raise NotationError(f"{kind!r} is not a hazard card: {', '.join(self.worlds.hazards)}")
+            return Card(seat, kind)
+        if self.worlds.world_of(arg) is None:
+            raise NotationError(f"{arg!r} is not a space on the World boards")
+        return {"move": Move, "token": Token, "fireball": Fireball}[verb](arg)
+
+    def notation(self, state: SMBState, action) -> str:
+        if isinstance(action, Roll):
+            return f"roll {action.face}"
+        if isinstance(action, Card):
+            return f"card {action.seat + 1} {action.kind}"
+        if isinstance(action, (Buy, Pass)):
+            return "buy" if isinstance(action, Buy) else "pass"
+        verb = {Move: "move", Token: "token", Fireball: "fireball"}[type(action)]
+        return f"{verb} {action.space}"
+
+    def describe(self, state: SMBState, action) -> str:
+        who = state.names[state.turn]
+        if isinstance(action, (Roll, Move)):  # with what the roll or the landing brings
+            note = self.apply(state, action).note
+            text = (f"{who} rolls {action.face.upper() if action.face == 'stop' else action.face}"
+                    if isinstance(action, Roll) else f"{who} moves Mario to {self._space(action.space).name()}")
+            return text + (f": {note}" if note else "")
+        if isinstance(action, Buy):
+            return f"{who} trades 4 coins for an extra life"
+        if isinstance(action, Pass):
+            return f"{who} ends the turn"
+        if isinstance(action, Card):
+            return f"{state.names[action.seat]} plays a {action.kind} card"
+        if isinstance(action, Token):
+            seat, kind = state.pending
+            return f"{state.names[seat]} puts the {kind} token on {self._space(action.space).name()}"
+        return f"{who} plays a Fireball on the token at {self._space(action.space).name()}"
+
+    def cell_name(self, cell) -> str:
+        return self._space(cell).name()
+
+    def _space(self, space_id: str):
+        return self.worlds.space(space_id)
+
+    # --- what is waited for ----------------------------------------------------------
+    def prompt(self, state: SMBState) -> Prompt:
+        who = state.names[state.turn]
+        if state.outcome:
+            return Prompt("move", None, "game over: " + state.outcome.reason)
+        if state.phase == "move":
+            colour = "the Princess" if state.bowser else f"the next {' or '.join(ROLL_COLOURS[state.roll])} space"
+            if len(state.targets) == 1:
+                return Prompt("move", state.turn, f"{who}: move Mario to {colour}: "
+                              f"{self._space(state.targets[0]).name()}")
+            return Prompt("choice", state.turn, f"{who}: move Mario to {colour}: one of "
+                          + ", ".join(self._space(t).name() for t in state.targets),
+                          options=tuple(f"move {t}" for t in state.targets))
+        if state.phase == "link":
+            nxt = state.targets[0]
+            return Prompt("move", state.turn, f"{who}: Mario reached a link space: put the World "
+                          f"{state.world + 1} board under the camera and Mario on its START ({nxt})")
+        if state.phase == "token":
+            seat, kind = state.pending
+            return Prompt("move", seat, f"{state.names[seat]}: put the {kind} token on a path space")
+        if state.phase == "extra":
+            return Prompt("choice", state.turn, f"{who}: buy an extra life for {EXTRA_LIFE} coins "
+                          f"(you have {state.coins[state.turn]}) and roll again?", options=("buy", "pass"))
+        text = f"{who}: roll the die" + (" (King Bowser phase: yellow or red/yellow wins)" if state.bowser else "")
+        if self._fireball_spaces(state):
+            text += "; a Fireball may be played first"
+        if any(self._card_kinds(state, s) for s in range(state.players)):
+            text += "; opponents may play a hazard card"
+        return Prompt("roll", state.turn, text, die="smb")
+
+    # --- checking --------------------------------------------------------------------
+    def check(self, state: SMBState, action) -> None:
+        if state.outcome:
+            raise IllegalAction(f"the game is over: {state.outcome.reason}")
+        who = state.names[state.turn]
+        if isinstance(action, Roll):
+            if state.phase != "roll":
+                raise IllegalAction(f"no roll now: {self.prompt(state).text}")
+            return
+        if isinstance(action, Move):
+            if state.phase not in ("move", "link"):
+                raise IllegalAction(self._no_move_now(state), [action.space])
+            if action.space not in state.targets:
+                raise IllegalAction(self._wrong_destination(state, action.space), [action.space])
+            return
+        if isinstance(action, (Buy, Pass)):
+            if state.phase != "extra":
+                raise IllegalAction("an extra life is bought only after a STOP or a lost life")
+            if isinstance(action, Buy) and state.coins[state.turn] < EXTRA_LIFE:
+                raise IllegalAction(f"{who} has {state.coins[state.turn]} coins; an extra life costs {EXTRA_LIFE}")
+            return
+        if isinstance(action, Card):
+            self._check_card(state, action)
+            return
+        if isinstance(action, Token):
+            if state.phase != "token":
+                raise IllegalAction("a hazard token is put on the path only after its card is played",
+                                    [action.space])
+            why = self._token_problem(state, action.space)
+            if why:
+                raise IllegalAction(why, [action.space])
+            return
+        self._check_fireball(state, action)
+
+    def _check_card(self, state: SMBState, action: Card) -> None:
+        name = state.names[action.seat]
+        if state.phase != "roll" or state.bowser:
+            raise IllegalAction("hazard cards are played between rolls, not now")
+        if action.seat == state.turn:
+            raise IllegalAction(f"{name} cannot play a hazard card on their own turn: "
+                                "hazards are played on an opponent")
+        if not state.moved:
+            raise IllegalAction(f"wait until {state.names[state.turn]} has rolled the die and moved at least once")
+        if action.seat in state.played:
+            raise IllegalAction(f"{name} has already played a card on this roll: one card per player per roll")
+        if not self._holds(state, action.seat, action.kind):
+            raise IllegalAction(f"{name} holds no {action.kind} card")
+        only = self.worlds.hazards[action.kind].get("world")
+        if only and only != state.world:
+            raise IllegalAction(f"the {action.kind} card is played only on the World {only} board, "
+                                f"and Mario is on World {state.world}")
+        if self._tokens_left(state, action.kind) == 0:
+            raise IllegalAction(f"all {action.kind} tokens are already on the path")
+        if not self._token_spaces(state):
+            raise IllegalAction(f"no path space on World {state.world} can take a hazard token now")
+
+    def _check_fireball(self, state: SMBState, action: Fireball) -> None:
+        who = state.names[state.turn]
+        if state.phase != "roll":
+            raise IllegalAction("a Fireball is played before rolling the die")
+        if state.fireball_used:
+            raise IllegalAction("only one Fireball per die roll")
+        if not self._holds(state, state.turn, "fireball"):
+            raise IllegalAction(f"{who} holds no Fireball card")
+        if self._space(action.space).has("king_bowser"):
+            raise IllegalAction("Fireballs have no effect on the King Bowser space", [action.space])
+        if state.token_at(action.space) is None:
+            raise IllegalAction(f"there is no hazard token on {self._space(action.space).name()}", [action.space])
+
+    def _holds(self, state: SMBState, seat: int, kind: str) -> bool:
+        hand = state.hands[seat]
+        if kind in hand:
+            return True
+        if UNKNOWN not in hand:
+            return False
+        seen = state.discard.count(kind) + sum(h.count(kind) for h in state.hands)
+        return seen < self.worlds.cards[kind]["count"]
+
+    def _tokens_left(self, state: SMBState, kind: str) -> int:
+        return self.worlds.hazards[kind]["tokens"] - sum(1 for _, k in state.tokens if k == kind)
+
+    def _token_problem(self, state: SMBState, space_id: str) -> str | None:
+        """Why a hazard token may not go on this space (rule text, 'Playing your cards')."""
+        sp = self._space(space_id)
+        if sp.world != state.world:
+            return f"{sp.name()} is on World {sp.world}; the token goes on the World {state.world} board"
+        if space_id == state.mario:
+            return "a hazard token cannot go on the space Mario is on"
+        if state.token_at(space_id):
+            return f"{sp.name()} already has a hazard token"
+        if sp.has("link") or sp.has("start"):
+            return "a hazard token cannot go on a link space or a start space"
+        if sp.has("princess") or sp.has("king_bowser"):
+            return "a hazard token cannot go on the Princess space or the King Bowser space"
+        if not sp.is_path:
+            return f"{sp.name()} is not a path space"
+        return None
+
+    def _token_spaces(self, state: SMBState) -> list[str]:
+        taken = {s for s, _ in state.tokens} | {state.mario}
+        return [s for s in self.worlds.token_spaces[state.world] if s not in taken]
+
+    def _card_kinds(self, state: SMBState, seat: int) -> list[str]:
+        """The hazard cards `seat` may play now."""
+        if state.phase != "roll" or state.bowser or seat == state.turn or not state.moved \
+                or seat in state.played:
+            return []
+        out = []
+        for kind, info in self.worlds.hazards.items():
+            if info.get("world") in (None, state.world) and self._holds(state, seat, kind) \
+                    and self._tokens_left(state, kind) > 0:
+                out.append(kind)
+        return out if out and len(self.worlds.token_spaces[state.world]) > len(state.tokens) + 1 else []
+
+    def _fireball_spaces(self, state: SMBState) -> list[str]:
+        if state.phase != "roll" or state.fireball_used or not self._holds(state, state.turn, "fireball"):
+            return []
+        return [s for s, _ in state.tokens]
+
+    # --- wording a wrong move -------------------------------------------------------
+    def _no_move_now(self, state: SMBState) -> str:
+        if state.phase == "roll":
+            return f"roll the die first: Mario moves only after a roll ({state.names[state.turn]} to roll)"
+        if state.phase == "extra":
+            return f"{state.names[state.turn]} first buys an extra life or passes"
+        if state.phase == "token":
+            return f"{state.names[state.pending[0]]} first puts the {state.pending[1]} token on the path"
+        return "Mario does not move now"
+
+    def _wrong_destination(self, state: SMBState, space_id: str) -> str:
+        got = self._space(space_id)
+        want = " or ".join(self._space(t).name() for t in state.targets)
+        if state.phase == "link":
+            return f"Mario goes on to the START space of World {state.world + 1}: {want}, not {got.name()}"
+        if state.bowser:
+            return f"a winning roll moves Mario onto the Princess: {want}, not {got.name()}"
+        face = state.roll
+        goes = {"red": "the next red space", "yellow": "the next yellow space",
+                "red/yellow": "the next red or the next yellow space"}[face]
+        text = f"a {face} roll goes to {goes}: {want}, not {got.name()}"
+        if got.world != state.world:
+            text += f" (that space is on World {got.world})"
+        elif got.is_path and got.colour in ROLL_COLOURS[face]:
+            text += " (it is not the nearest one ahead)"
+        elif got.is_path:
+            text += f" (that space is {got.colour})"
+        return text
+
+    # --- applying --------------------------------------------------------------------
+    def apply(self, state: SMBState, action) -> SMBState:
+        after = self._apply(state, action)
+        gone = {s for s, _ in state.tokens} - {s for s, _ in after.tokens}
+        return _evolve(after, returned=tuple(sorted(gone)))
+
+    def _apply(self, state: SMBState, action) -> SMBState:
+        if isinstance(action, Roll):
+            return self._roll(state, action.face)
+        if isinstance(action, Move):
+            return self._move(state, action.space)
+        if isinstance(action, Buy):
+            coins = _set(state.coins, state.turn, state.coins[state.turn] - EXTRA_LIFE)
+            return _evolve(state, coins=coins, phase="roll", note="extra life bought: roll again")
+        if isinstance(action, Pass):
+            return self._next_turn(state, "")
+        if isinstance(action, Card):
+            hand = _without(state.hands[action.seat], action.kind)
+            return _evolve(state, hands=_set(state.hands, action.seat, hand),
+                           discard=state.discard + (action.kind,), played=state.played + (action.seat,),
+                           pending=(action.seat, action.kind), phase="token", note="")
+        if isinstance(action, Token):
+            tokens = tuple(sorted(state.tokens + ((action.space, state.pending[1]),)))
+            return _evolve(state, tokens=tokens, pending=None, phase="roll", note="")
+        hand = _without(state.hands[state.turn], "fireball")
+        return _evolve(state, hands=_set(state.hands, state.turn, hand), discard=state.discard + ("fireball",),
+                       tokens=tuple(t for t in state.tokens if t[0] != action.space), fireball_used=True,
+                       note=f"the Fireball removes the token on {action.space}")
+
+    def _roll(self, state: SMBState, face: str) -> SMBState:
+        rolled = dict(rolls=state.rolls + 1, roll=face, played=(), fireball_used=False, note="")
+        if state.bowser:
+            if face in ("yellow", "red/yellow"):
+                princess = self.worlds.worlds[4].with_feature("princess")[0]
+                return _evolve(state, phase="move", targets=(princess,), **rolled)
+            if face == "red" and self.settings["bowser_red"] == "rolls_again":
+                return _evolve(state, **{**rolled, "note": "red cannot move Mario past King Bowser: roll again"})
+            return self._turn_over(_evolve(state, **rolled), "no yellow: the turn is over")
+        if face == "stop":
+            return self._turn_over(_evolve(state, **rolled), "the turn is over")
+        world = self.worlds.worlds[state.world]
+        targets = sorted({st.target for c in ROLL_COLOURS[face] for st in world.ahead(state.mario, c)})
+        if not targets:
+            return _evolve(state, **{**rolled, "note": f"no {face} space ahead: Mario stays; roll again"})
+        return _evolve(state, phase="move", targets=tuple(targets), **rolled)
+
+    def _move(self, state: SMBState, space_id: str) -> SMBState:
+        if state.phase == "link":
+            # the old board is set aside: its tokens go back to the pile (ruling)
+            return _evolve(state, world=state.world + 1, mario=space_id, tokens=(), phase="roll",
+                           targets=(), note=f"World {state.world + 1}: continue the turn")
+        sp = self._space(space_id)
+        world = self.worlds.worlds[state.world]
+        passed = set()
+        if not state.bowser:
+            for c in ROLL_COLOURS[state.roll]:
+                passed |= {s for st in world.ahead(state.mario, c) if st.target == space_id for s in st.passed}
+        jumped = [s for s, _ in state.tokens if s in passed]
+        tokens = tuple(t for t in state.tokens if t[0] not in passed)
+        notes = [f"jumped over the hazard token on {', '.join(jumped)}: it goes back to the pile"] if jumped else []
+        state = _evolve(state, mario=space_id, tokens=tokens, targets=(), moved=True, phase="roll")
+        who = state.names[state.turn]
+        if sp.has("princess"):
+            return _evolve(state, phase="over", note="; ".join(notes + ["Mario saves the Princess"]),
+                           outcome=Outcome(state.turn, f"{who} moves Mario onto the Princess space", who))
+        if sp.has("link"):
+            return _evolve(state, phase="link", targets=(self.worlds.worlds[state.world + 1].start,),
+                           note="; ".join(notes + [f"a link to World {state.world + 1}"]))
+        if state.token_at(space_id):
+            state = _evolve(state, tokens=tuple(t for t in state.tokens if t[0] != space_id))
+            return self._lose_life(state, notes + ["landed on a hazard token: it goes back to the "
+                                                   "pile; no coins or cards here"])
+        for feature in LOSE_LIFE:
+            if sp.has(feature):
+                if feature == "king_bowser":
+                    state = _evolve(state, bowser=True)
+                    notes.append("King Bowser! From now on each player in turn rolls: yellow or "
+                                 "red/yellow saves the Princess")
+                return self._lose_life(state, notes + [f"landed on {sp.name()}"])
+        gain = sum(pay for feature, pay in COIN_PAY if sp.has(feature))
+        if gain:
+            state = _evolve(state, coins=_set(state.coins, state.turn, state.coins[state.turn] + gain))
+            notes.append(f"{who} collects {gain} coin{'s' if gain > 1 else ''}")
+        if sp.has("question_block"):
+            state, drew = self._draw(state, state.turn)
+            notes.append(f"{who} draws a card" if drew else "no card left to draw")
+        return _evolve(state, note="; ".join(notes))
+
+    def _lose_life(self, state: SMBState, notes: list[str]) -> SMBState:
+        lost = _set(state.lives_lost, state.turn, state.lives_lost[state.turn] + 1)
+        return self._turn_over(_evolve(state, lives_lost=lost), "; ".join(notes + ["a life is lost"]))
+
+    def _turn_over(self, state: SMBState, note: str) -> SMBState:
+        """After a STOP or a lost life: an extra life may extend the turn."""
+        if state.coins[state.turn] >= EXTRA_LIFE:
+            return _evolve(state, phase="extra", targets=(), note=note)
+        return self._next_turn(state, note)
+
+    def _next_turn(self, state: SMBState, note: str) -> SMBState:
+        return _evolve(state, turn=(state.turn + 1) % state.players, phase="roll", moved=False,
+                       played=(), fireball_used=False, targets=(), turns=state.turns + 1, note=note)
+
+    def _draw(self, state: SMBState, seat: int) -> tuple[SMBState, bool]:
+        """Top card of the drawpile to `seat`; an empty drawpile is the shuffled discards."""
+        if not state.pile:
+            if not state.discard:
+                return state, False
+            state = _evolve(state, pile=self._reshuffled(state), discard=(), reshuffles=state.reshuffles + 1)
+        card, pile = state.pile[0], state.pile[1:]
+        hands = _set(state.hands, seat, state.hands[seat] + (card,))
+        return _evolve(state, pile=pile, hands=hands), True
+
+    def _reshuffled(self, state: SMBState) -> tuple[str, ...]:
+        """The discards in the order the setup's seed gives this reshuffle: pure and
+        replayable, and unknowable to the players as a shuffle is."""
+        if not state.known_deck:
+            return (UNKNOWN,) * len(state.discard)
+
+        def key(i: int) -> bytes:
+            return hashlib.blake2b(f"{state.seed}:{state.reshuffles}:{i}".encode(), digest_size=8).digest()
+        order = sorted(range(len(state.discard)), key=key)
+        return tuple(state.discard[i] for i in order)
+
+    def outcome(self, state: SMBState) -> Outcome | None:
+        return state.outcome
+
+    # --- all legal actions (the simulator and the camera use them) ------------------
+    def legal_actions(self, state: SMBState) -> list:
+        if state.outcome:
+            return []
+        if state.phase in ("move", "link"):
+            return [Move(t) for t in state.targets]
+        if state.phase == "token":
+            return [Token(s) for s in self._token_spaces(state)]
+        if state.phase == "extra":
+            return [Buy(), Pass()] if state.coins[state.turn] >= EXTRA_LIFE else [Pass()]
+        acts: list = [Roll(f) for f in FACES]
+        acts += [Fireball(s) for s in self._fireball_spaces(state)]
+        acts += [Card(seat, kind) for seat in range(state.players) for kind in self._card_kinds(state, seat)]
+        return acts
+
+    def observable_actions(self, state: SMBState) -> Iterable:
+        if state.outcome or state.phase not in ("move", "link", "token"):
+            return []
+        return self.legal_actions(state)
+
+    # --- the page and the camera ----------------------------------------------------
+    def snapshot(self, state: SMBState, viewer: int | None = None) -> dict:
+        mario = self._space(state.mario)
+        return {
+            "world": state.world,
+            "mario": state.mario,
+            "mario_space": mario.name(),
+            "turn": state.turn,
+            "phase": state.phase,
+            "roll": state.roll,
+            "targets": list(state.targets),
+            "bowser_phase": state.bowser,
+            "coins": {state.names[i]: c for i, c in enumerate(state.coins)},
+            "cards": {state.names[i]: len(h) for i, h in enumerate(state.hands)},
+            "hand": list(state.hands[viewer]) if viewer is not None else None,
+            "drawpile": len(state.pile),
+            "discards": list(state.discard),
+            "hazard_tokens": [{"space": s, "kind": k} for s, k in state.tokens],
+            "lives_lost": {state.names[i]: n for i, n in enumerate(state.lives_lost)},
+            "turns": state.turns,
+            "rolls": state.rolls,
+            "note": state.note,
+            "board": self.settings["board"] or "stand-in (controller/games/data/smb_worlds.json)",
+        }
+
+    def board(self, state: SMBState) -> dict:
+        view = {s: "empty" for w in self.worlds.worlds.values() for s in w.spaces}
+        for s, _ in state.tokens:
+            view[s] = "hazard"
+        view[state.mario] = "mario"
+        return view
+
+    def explain(self, state: SMBState, seen: Mapping) -> IllegalAction:
+        """A camera view that no legal action explains, in words: Mario's space first,
+        then hazard tokens."""
+        now = self.board(state)
+        changed = [c for c in now if seen.get(c, now[c]) != now[c]]
+        marios = [c for c in changed if seen[c] == "mario"]
+        new_tokens = [c for c in changed if seen[c] == "hazard" and now[c] == "empty"]
+        gone_tokens = [c for c in changed if now[c] == "hazard" and seen[c] == "empty"]
+        if state.outcome and changed:
+            return IllegalAction(f"the game is over: {state.outcome.reason}", changed)
+        if marios:
+            where = marios[0]
+            if state.phase in ("move", "link"):
+                if state.phase == "move" and where in state.targets:
+                    passed = self._apply_move_tokens(state, where)
+                    left = [s for s, _ in state.tokens if s not in passed and seen.get(s) == "empty"]
+                    stay = [s for s in passed if seen.get(s) == "hazard"]
+                    if stay:
+                        return IllegalAction(f"Mario passed over the hazard token on {', '.join(stay)}: "
+                                             "return it to the pile", stay)
+                    if left:
+                        return IllegalAction(f"the hazard token on {', '.join(left)} was taken away: "
+                                             "only a token Mario passes over goes back", left)
+                return IllegalAction(self._wrong_destination(state, where), [where])
+            return IllegalAction(self._no_move_now(state) + f" (Mario is seen on {self._space(where).name()})",
+                                 [where])
+        if seen.get(state.mario) == "empty" and state.mario in changed:
+            return IllegalAction(f"Mario is missing from {self._space(state.mario).name()}", [state.mario])
+        back = [c for c in new_tokens if c in state.returned]
+        if back:
+            return IllegalAction(f"the hazard token on {', '.join(back)} went back to the pile: "
+                                 "take it off the board", back)
+        if new_tokens:
+            where = new_tokens[0]
+            if state.phase != "token":
+                return IllegalAction(f"a hazard token appeared on {self._space(where).name()}: "
+                                     "play its card on the page first", new_tokens)
+            why = self._token_problem(state, where)
+            if why:
+                return IllegalAction(why, [where])
+            if len(new_tokens) > 1:
+                return IllegalAction("one hazard token per card", new_tokens)
+        if gone_tokens:
+            return IllegalAction(f"the hazard token on {', '.join(gone_tokens)} was taken away: only passing "
+                                 "over it or a Fireball played on the page removes it", gone_tokens)
+        return super().explain(state, seen)
+
+    def _apply_move_tokens(self, state: SMBState, target: str) -> set[str]:
+        """Spaces whose tokens go back when Mario moves to `target` from here."""
+        after = self.apply(state, Move(target))
+        return {s for s, _ in state.tokens} - {s for s, _ in after.tokens}
+
+
+def _evolve(state: SMBState, **changes) -> SMBState:
+    """A copy of `state` with `changes`: what dataclasses.replace does, without running
+    __init__ over some 25 fields again; the simulator makes a few hundred per game and
+    replace was half of its time."""
+    new = object.__new__(SMBState)
+    new.__dict__.update(state.__dict__, **changes)
+    return new
+
+
+def _set(values: tuple, i: int, value) -> tuple:
+    return values[:i] + (value,) + values[i + 1:]
+
+
+def _without(hand: tuple[str, ...], kind: str) -> tuple[str, ...]:
+    """The hand less one `kind` card (or one unseen card)."""
+    i = hand.index(kind) if kind in hand else hand.index(UNKNOWN)
+    return hand[:i] + hand[i + 1:]

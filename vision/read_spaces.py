@@ -1,0 +1,228 @@
+"""A reader for track boards: what stands on each space of a path (the Super Mario Bros.
+World boards, Monopoly's 40 spaces), and how sure that is.
+
+A track board is a picture with spaces at known places, not a grid: the spaces' centres
+in plane pixels come from the board data (the rules' board file, never from vision) and
+every space has its own printed look (a red disc, a pipe top, a property's colour bar).
+So the reader learns at game start, from the known start position:
+- each empty space's own look, pixel by pixel (blurred, so a warp that is off by a pixel
+  or two does not matter), which makes a printed mushroom or a coin read as "empty";
+- each piece's colours, from the spaces the start position says it stands on (Mario on
+  START; Monopoly's tokens on GO), as a small histogram of Lab colours;
+and reads a space as:
+1. the share of its disc that differs from its learned empty look (after the board-wide
+   light change is taken out: the median brightness ratio over all spaces, which are
+   mostly empty). Little change: "empty". Much change: something stands there;
+2. whatever stands there is the learned piece whose colours it matches best, or, when
+   it matches none, `other_label` (a hazard token: its picture is not known at start).
+A space whose empty look was never seen (START under Mario at game start) is compared
+with the pieces only, and reads "empty" with a middling confidence when none matches.
+Every later call of `learn` (for instance with the board the referee has just accepted)
+fills in and refreshes the empty looks, which also follows slow light changes.
+
+Confidences reflect the margins, so the referee waits on a space that is half covered
+or that looks like nothing it knows, instead of sounding a false alarm.
+
+The interface is the one vision/watch.py describes: `plane_size`, `cells`,
+`read(plane_bgr)`, `learn(plane_bgr, expected)`. `SmbSpaceReader` is this reader for one
+World board of the Super Mario Bros. board game, built from the board file.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Hashable, Mapping
+
+import cv2
+import numpy as np
+
+from .read_holes import hex_bgr, lab
+
+LIGHTNESS_WEIGHT = 0.5
+CHANGE = 16.0  # Lab distance (lightness counting half) of a pixel that changed
+EMPTY_SHARE, FULL_SHARE = 0.12, 0.30  # changed share of a disc: surely empty, surely taken
+MATCH = 0.55  # histogram distance under which a space's middle matches a piece
+BINS = (3, 6, 6)  # L, a, b bins of a colour histogram
+BLUR = 2.0
+UNSEEN_EMPTY = 0.65  # confidence of "empty" on a space whose empty look is unknown
+
+
+def _hist(labs: np.ndarray) -> np.ndarray:
+    """Normalised L,a,b histogram of some Lab pixels (N x 3)."""
+    if len(labs) == 0:
+        return np.zeros(int(np.prod(BINS)), np.float32)
+    h, _ = np.histogramdd(labs, bins=BINS, range=((0, 100), (-80, 80), (-80, 80)))
+    h = h.ravel().astype(np.float32)
+    return h / h.sum()
+
+
+def _hist_distance(a: np.ndarray, b: np.ndarray) -> float:
+    return float(1.0 - np.minimum(a, b).sum())
+
+
+class SpaceReader:
+    """Per-space reader for a track board (see the module docstring)."""
+
+    def __init__(self, points: Mapping[Hashable, tuple[float, float]], plane_size: tuple[int, int],
+                 radius: float, *, pieces: tuple[str, ...] = ("p0", "p1"), other_label: str | None = None,
+                 colours=None):
+        self.plane_size = (int(plane_size[0]), int(plane_size[1]))
+        self.cells = list(points)
+        self.pieces = tuple(pieces)
+        self.other_label = other_label
+        self.labels = ("empty",) + self.pieces + ((other_label,) if other_label else ())
+        self.radius = float(radius)
+        self._index(points)
+        self.empty_ref: np.ndarray | None = None  # Lab of every disc pixel when empty (NaN: unseen)
+        self.grey_ref: np.ndarray | None = None
+        # nominal piece colours from config until the start position teaches better ones
+        self.piece_hist: dict[str, np.ndarray] = {}
+        for label, colour in zip(self.pieces, colours or ()):
+            c = lab(hex_bgr(colour)[None, :])
+            self.piece_hist[label] = _hist(np.repeat(c, 10, axis=0))
+
+    def _index(self, points: Mapping) -> None:
+        """Flat pixel indices of all spaces' discs, one after the other (`_cut` marks
+        where each starts), and of each disc's inner part (where a piece hides the space)."""
+        w, h = self.plane_size
+        r = self.radius
+        oy, ox = np.mgrid[-int(r):int(r) + 1, -int(r):int(r) + 1]
+        d = np.hypot(ox, oy)
+        discs, self._inner = [], []
+        for cell in self.cells:
+            cx, cy = points[cell]
+            xs, ys = np.round(cx + ox).astype(int), np.round(cy + oy).astype(int)
+            inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+            if not inside[d <= r].any():
+                raise ValueError(f"space {cell!r} at {points[cell]} lies off the {w}x{h} plane")
+            keep = inside & (d <= r)
+            discs.append((ys * w + xs)[keep])
+            self._inner.append(((d <= 0.7 * r) & inside)[keep])
+        self._cut = np.cumsum([0] + [len(x) for x in discs])[:-1]
+        self._owner = np.repeat(np.arange(len(discs)), [len(x) for x in discs])
+        self._all = np.concatenate(discs)
+
+    # --- measuring -------------------------------------------------------------------
+    def _pixels(self, plane: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Lab and grey of every disc pixel (blurred), and each space's mean grey."""
+        if plane.shape[1::-1] != self.plane_size:
+            raise ValueError(f"plane is {plane.shape[1]}x{plane.shape[0]}, the reader wants "
+                             f"{self.plane_size[0]}x{self.plane_size[1]}")
+        bgr = cv2.GaussianBlur(plane, (0, 0), BLUR).reshape(-1, 3)[self._all].astype(np.float32)
+        grey = bgr.mean(axis=1)
+        means = np.add.reduceat(grey, self._cut) / np.diff(np.append(self._cut, len(grey)))
+        return bgr, means
+
+    def _light(self, means: np.ndarray) -> float:
+        """The board-wide light now relative to when the empty looks were learned: the
+        median over all spaces, which are mostly empty."""
+        if self.grey_ref is None:
+            return 1.0
+        return float(np.clip(np.median(means / np.maximum(self.grey_ref, 1.0)), 0.3, 3.0))
+
+    def _disc(self, values: np.ndarray, k: int) -> np.ndarray:
+        end = self._cut[k + 1] if k + 1 < len(self._cut) else len(values)
+        return values[self._cut[k]:end]
+
+    # --- the reader interface ------------------------------------------------------
+    def learn(self, plane: np.ndarray, expected: Mapping) -> None:
+        """The board holds `expected` now: learn the empty spaces' looks and the pieces'
+        colours (a piece's colours are those of the discs it stands on)."""
+        bgr, means = self._pixels(plane)
+        light = self._light(means)
+        labs = lab(bgr / light)
+        if self.grey_ref is None:
+            self.grey_ref = means.copy()
+            self.empty_ref = np.full_like(labs, np.nan)
+        samples: dict[str, list] = {}
+        for k, cell in enumerate(self.cells):
+            label = expected.get(cell)
+            if label == "empty":
+                sl = slice(self._cut[k], self._cut[k] + len(self._inner[k]))
+                self.empty_ref[sl] = labs[sl]
+                self.grey_ref[k] = means[k] / light
+            elif label in self.pieces:
+                samples.setdefault(label, []).append(self._disc(labs, k)[self._inner[k]])
+        for label, parts in samples.items():
+            self.piece_hist[label] = _hist(np.concatenate(parts))
+
+    def read(self, plane: np.ndarray) -> dict:
+        """cell -> (label, confidence) for every space."""
+        bgr, means = self._pixels(plane)
+        labs = lab(bgr / self._light(means))
+        if self.empty_ref is None:
+            return {c: self._unseen(self._disc(labs, k)[self._inner[k]]) for k, c in enumerate(self.cells)}
+        diff = labs - self.empty_ref
+        diff[:, 0] *= LIGHTNESS_WEIGHT
+        changed = np.sqrt((diff ** 2).sum(axis=1)) > CHANGE  # NaN (never seen) is False
+        share = np.add.reduceat(changed.astype(np.float32), self._cut) / np.diff(np.append(self._cut, len(labs)))
+        seen = ~np.isnan(np.add.reduceat(self.empty_ref[:, 0], self._cut))
+        out = {}
+        for k, cell in enumerate(self.cells):
+            if not seen[k]:
+                out[cell] = self._unseen(self._disc(labs, k)[self._inner[k]])
+            elif share[k] <= EMPTY_SHARE:
+                out[cell] = ("empty", float(1.0 - 0.5 * share[k] / EMPTY_SHARE))
+            else:
+                label, conf = self._what(self._disc(labs, k)[self._inner[k]])
+                if share[k] < FULL_SHARE:  # partly covered: something, but not surely
+                    conf = min(conf, 0.5)
+                out[cell] = (label, conf)
+        return out
+
+    def _what(self, inner: np.ndarray) -> tuple[str, float]:
+        """The piece whose colours the space's middle matches, or `other_label`."""
+        h = _hist(inner)
+        dists = sorted((_hist_distance(h, ph), label) for label, ph in self.piece_hist.items())
+        if dists and dists[0][0] < MATCH:
+            d, label = dists[0]
+            margin = (dists[1][0] - d) / MATCH if len(dists) > 1 else 1.0
+            return label, float(np.clip(1.0 - 0.5 * d / MATCH, 0.5, 1.0) * np.clip(0.5 + margin, 0.5, 1.0) ** 0.5)
+        if self.other_label:
+            d = dists[0][0] if dists else 1.0
+            return self.other_label, float(np.clip(0.5 + (d - MATCH) * 2.0, 0.5, 0.95))
+        return (dists[0][1] if dists else "empty"), 0.3
+
+    def _unseen(self, inner: np.ndarray) -> tuple[str, float]:
+        """A space whose empty look is unknown: a piece if it matches one, else empty."""
+        h = _hist(inner)
+        dists = sorted((_hist_distance(h, ph), label) for label, ph in self.piece_hist.items())
+        if dists and dists[0][0] < MATCH:
+            return dists[0][1], float(1.0 - 0.5 * dists[0][0] / MATCH)
+        return "empty", UNSEEN_EMPTY
+
+
+BOARD_FILE = Path(__file__).resolve().parents[1] / "controller" / "games" / "data" / "smb_worlds.json"
+PX_PER_UNIT = 0.5  # plane pixels per board unit (mm)
+SPACE_RADIUS = 16.0  # board units
+
+
+def world_data(world: int = 1, path: str | Path | None = None) -> dict:
+    """One World's plain data from the board file (read as data: vision imports no rules)."""
+    data = json.loads(Path(path or BOARD_FILE).read_text(encoding="utf-8"))
+    return next(w for w in data["worlds"] if w["world"] == world)
+
+
+def world_of_markers(found_ids, path: str | Path | None = None) -> int | None:
+    """Which World board is under the camera: the one whose four markers (board file,
+    "markers") are the most numerous among the marker ids seen; None if none is seen."""
+    data = json.loads(Path(path or BOARD_FILE).read_text(encoding="utf-8"))
+    found = set(int(i) for i in found_ids)
+    count = {w["world"]: len(found & set(w.get("markers", ()))) for w in data["worlds"]}
+    best = max(count, key=count.get)
+    return best if count[best] else None
+
+
+class SmbSpaceReader(SpaceReader):
+    """The reader for one World board of the Super Mario Bros. board game: labels
+    "empty", "mario" and "hazard" on each of its spaces (ids as in the board file)."""
+
+    def __init__(self, colours=None, world: int = 1, path: str | Path | None = None,
+                 scale: float = PX_PER_UNIT):
+        data = world_data(world, path)
+        w, h = data["size"]
+        points = {s["id"]: (s["at"][0] * scale, s["at"][1] * scale) for s in data["spaces"]}
+        super().__init__(points, (round(w * scale), round(h * scale)), SPACE_RADIUS * scale,
+                         pieces=("mario",), other_label="hazard", colours=(colours or ())[:1])
+        self.world = world
+        self.markers = tuple(data.get("markers", ()))
