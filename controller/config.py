@@ -183,6 +183,9 @@ def validate(config: Config) -> None:
             pins[value] = f.name
     _one_of(p, "[gpio] factory", config.gpio.factory, ["auto", "mock"])
     _one_of(p, "[gpio] buzzer_kind", config.gpio.buzzer_kind, ["tonal", "active"])
+    _one_of(p, "[gpio] die", config.gpio.die, ["off", "pips", "rgb", "both"])
+    if config.gpio.debounce_s < 0:
+        raise ConfigError(f"{p}: [gpio] debounce_s is {config.gpio.debounce_s}; expected 0 or more seconds")
     if config.camera.corners and (len(config.camera.corners) != 4 or not all(
             isinstance(c, str) and len(c.split(",")) == 2 for c in config.camera.corners)):
         raise ConfigError(f"{p}: [camera] corners must be four points \"x,y\"")

@@ -53,6 +53,7 @@ class Service:
         self.watcher = None
         self.camera = None
         self.panel = None
+        self.gpio_die = None
         self.die = None
         self.bus.subscribe(self._on_event)
         if not self.referee.resume():
@@ -82,6 +83,13 @@ class Service:
         from .devices.gpio import Panel
 
         self.panel = Panel(self.config.gpio, self.bus, on_new_game=lambda: self.submit("new_game", wait=False))
+        self.panel.ready(self.referee.game.outcome(self.referee.state) is None)
+        if self.config.gpio.die != "off":
+            from .devices.gpio import GpioDie
+
+            # the GPIO die: the roll button, and the faces shown when the module is away
+            self.gpio_die = GpioDie(self.config.gpio, on_press=lambda: self.submit("roll", wait=False),
+                                    panel=self.panel)
         port = self.config.die_module.port
         if port != "off":
             from .devices.link import DieLink
@@ -110,7 +118,7 @@ class Service:
         self._inbox.put(None)
         for t in self._threads:
             t.join(timeout=5)
-        for part in (self.die, self.panel, self.camera):
+        for part in (self.die, self.gpio_die, self.panel, self.camera):
             if part is not None:
                 part.close()
         self.journal.close()
@@ -191,8 +199,8 @@ class Service:
             return None
         result = roll(prompt.die)
         event = self.referee.enter(result.notation, source="die")
-        for shower in (self.die, self.panel):
-            if shower is not None and hasattr(shower, "show"):
+        for shower in (self.die, self.gpio_die):
+            if shower is not None:
                 shower.show(result)
         return event
 
