@@ -1,0 +1,124 @@
+"""Monopoly through the camera: rendered views of the board read by the Monopoly reader
+(vision/read_monopoly.py, on read_spaces' empty-or-taken reading) and matched by the
+referee against the token placements it expects; a token on the wrong space is put into
+words. The renderer draws tokens in colours a little off the reader's nominal ones."""
+import random
+
+import pytest
+
+from controller.events import Bus
+from controller.journal import Journal
+from controller.referee import Referee
+from controller.simulations.monopoly import random_action
+from vision import render_monopoly as rm
+from vision import synth
+from vision.read_monopoly import MonopolyReader, space_box
+from vision.watch import Watcher
+
+SIZE = (960, 720)
+DRAWN = {"p0": (50, 40, 200), "p1": (60, 155, 50), "p2": (180, 125, 235)}  # BGR, not the nominal ones
+
+
+class Table:
+    """A referee and a camera over the board: `show` renders tokens where `labels` say,
+    lets the watcher settle, and hands the view to the referee."""
+
+    def __init__(self, seed: int):
+        bus = Bus()
+        self.events = []
+        bus.subscribe(self.events.append)
+        self.referee = Referee(Journal(":memory:"), bus)
+        self.referee.new_game("monopoly", setup={"players": 3, "decks": {
+            "question_block": list(range(16)), "bowser_fury": list(range(16))}})
+        spaces = self.referee.game.b.spaces
+        self.kinds, self.sets = [s.kind for s in spaces], [s.set for s in spaces]
+        self.shot = synth.tilted(size=SIZE, margin=0.05, tilt=0.06, seed=seed)
+        self.watcher = Watcher("monopoly", reader=MonopolyReader())
+        self.seed, self.t = seed, 0.0
+        self.watcher.learn(self.board())
+        assert self.look(self.board()) is not None
+
+    def board(self) -> dict:
+        return self.referee.game.board(self.referee.state)
+
+    def look(self, labels, light=1.0):
+        view = None
+        for _ in range(2):
+            frame = rm.render(labels, self.kinds, self.sets, shot=self.shot, light=light,
+                              seed=self.seed, colours=DRAWN)
+            view = self.watcher.feed(self.t, frame) or view
+            self.t += 0.3
+        return view
+
+    def show(self, changes: dict, light=1.0):
+        labels = {**self.board(), **changes}
+        view = self.look(labels, light)
+        assert view is not None
+        return self.referee.observe(view), view
+
+
+def test_geometry_runs_clockwise_from_go_in_the_bottom_right():
+    assert space_box(0)[2:] == (440, 440)  # GO: bottom-right corner
+    assert space_box(10)[0] == 0 and space_box(10)[3] == 440  # Jail: bottom-left
+    assert space_box(20)[:2] == (0, 0) and space_box(30)[1] == 0
+    assert space_box(5)[0] < space_box(4)[0] and space_box(15)[1] < space_box(14)[1]
+    with pytest.raises(ValueError, match="not on the board"):
+        space_box(40)
+
+
+@pytest.mark.parametrize("seed,light", [(1, 0.85), (2, 1.1)])
+def test_a_placement_is_accepted_and_a_token_on_the_wrong_space_is_flagged(seed, light):
+    table = Table(seed)
+    table.referee.enter("roll 4 1")  # Bowser 20 -> 24; Mario's Cap 0 -> 5, a Warp Pipe: on to 15
+    event, view = table.show({20: "empty", 24: "bowser"}, light)
+    assert event is not None and event.kind == "move" and event.data["notation"] == "put bowser@24"
+    # Mario's Cap put on Question Block 2 instead of Warp Pipe 2
+    event, view = table.show({0: "p1+p2", 12: "p0"}, light)
+    assert view.cells[12] == ("p0", pytest.approx(0.9)) and view.cells[0][0] == "p1+p2"
+    assert event.kind == "illegal"
+    assert event.data["reason"] == "Mario's Cap should be on Warp Pipe 2, not on Question Block 2"
+    assert table.referee.snapshot()["alarm"]["cells"] == ["Question Block 2"]
+    # moved on to the right space: accepted, and it is Luigi's turn to roll
+    event, view = table.show({0: "p1+p2", 15: "p0"}, light)
+    assert event.kind == "move" and event.data["notation"] == "put p0@15"
+    assert table.referee.snapshot()["prompt"]["seat"] == 1
+
+
+def test_two_tokens_moved_between_views_are_both_placed():
+    table = Table(3)
+    table.referee.enter("roll 2 1")  # Bowser 20 -> 22; Mario's Cap 0 -> 3
+    event, view = table.show({20: "empty", 22: "bowser", 0: "p1+p2", 3: "p0"})
+    assert event.kind == "move" and table.referee.history[-2:] == ["put bowser@22", "put p0@3"]
+
+
+def test_a_random_game_through_the_camera_has_no_false_alarms():
+    """Dice and choices at random; every token move is rendered as the rules expect and
+    must be accepted from the camera view alone (shared spaces, Bowser among tokens, GO
+    with several tokens, light changing)."""
+    table = Table(4)
+    rng = random.Random(6)
+    game, placed = table.referee.game, 0
+    while placed < 14:
+        state = table.referee.state
+        if game.prompt(state).kind != "move":
+            action = random_action(game, state, rng)
+            assert table.referee.enter(game.notation(state, action)).kind == "move"
+            continue
+        after = game.board(game.apply(state, game.observable_actions(state)[-1]))
+        view = table.look(after, light=rng.choice((0.7, 1.0, 1.2)))
+        event = table.referee.observe(view)
+        assert event is not None and event.kind == "move", (event and event.data, view.cells)
+        placed += 1
+
+
+def test_light_far_brighter_than_at_the_start_makes_the_reader_unsure_not_wrong():
+    """Pale spaces clip at 1.35 times the start's light: the reader cannot tell, so the
+    referee waits instead of sounding a false alarm; back in normal light it goes on."""
+    table = Table(2)
+    table.referee.enter("roll 4 1")
+    labels = {**table.board(), 20: "empty", 24: "bowser"}
+    view = table.look(labels, light=1.35)
+    assert view is not None and any(conf < 0.6 for _, conf in view.cells.values())
+    assert table.referee.observe(view) is None
+    event = table.referee.observe(table.look(labels, light=1.0))
+    assert event.kind == "move" and event.data["notation"] == "put bowser@24"
