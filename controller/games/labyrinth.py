@@ -1,0 +1,754 @@
+"""Super Mario Labyrinth (Ravensburger), read as shared/RULINGS.md section 3 says.
+
+The board is 7x7 tiles. Sixteen are printed on the board (every other row and column,
+counting from the corners); the other 33 and one spare tile move. A turn is: push the
+spare tile in at one of the 12 arrows (turned any way), which pushes the tile at the far
+end out; then move one's pawn along an unbroken passage, or stay. A pawn pushed off the
+board goes onto the tile just pushed in, on the opposite side. Each player has secret
+targets (treasure pictures); the first to find all of theirs and get back to their own
+start corner wins.
+
+Cells. A cell is (row, col), both from 0 at the top left, where "top" is the edge with
+the arrows N2, N4, N6. Cells are named like chess squares: column letter a-g from the
+left, row number 1-7 from the top: a1 is the top-left corner (red's start), g1 top-right
+(yellow), g7 bottom-right (green), a7 bottom-left (blue). Play goes clockwise in that
+order, starting with the seat the setup names first.
+
+Tiles are written by their open sides, in the order N E S W, and an optional treasure
+after a colon: ``NS`` (straight), ``ES`` (corner), ``NES`` (T), ``NES:Mario``.
+
+Arrows are named by the board edge they stand on and the row or column number they push:
+N2 N4 N6 push columns b, d, f downwards from the top edge; S2 S4 S6 push them upwards;
+W2 W4 W6 push rows 2, 4, 6 rightwards from the left edge; E2 E4 E6 push them leftwards.
+The tile may not go back in at the arrow opposite the previous push (after N2: not S2).
+
+Text notation (a colour word in front, ``red push N2 r90``, says whose action it is and
+is checked; without it the action is the current player's):
+- ``push N2 r90``  insert the spare at N2 after turning it 90 degrees clockwise from the
+                   way it came out (r0, r90, r180, r270; r0 may be left out);
+- ``push N2 NES``  the same, giving the sides the inserted tile has open on the board;
+- ``move d4``      move the pawn to d4 along an unbroken passage (ends the turn);
+- ``stay``         leave the pawn where it is (ends the turn);
+- ``found``        paper-cards mode only: the player who just moved declares that the
+                   treasure under their pawn is their card (checked, then counted);
+- ``exit a3``      younger players' variant with finish "any_side": leave the maze
+                   through a3's open outer edge once every target is found.
+
+Setup (the JSON journalled at the start, and the file for ``referee play --setup``):
+``{"players": ["red", "yellow", ...], "first": 0, "rows": [7 strings of 7 tiles],
+"spare": "NS", "targets": {"red": ["Mario", ...], ...}}``; ``targets`` is left out in
+the paper-cards mode. ``new_setup`` shuffles the 34 movable tiles of
+data/labyrinth.json, turns each a random way, and deals the 24 targets evenly. For a maze
+laid out on the table, the camera reads it (`printed_board` is what a reader can learn
+colours from before that) and `setup_from_layout` deals for it.
+
+Settings (rulings, shown on the page): ``players`` 2-4 (default 4); ``cards``
+"referee" (the referee deals and spots finds; default) or "paper"; ``targets``
+"secret" (only the top card is known and must be found next; default) or "open" (the
+younger players' variant: any remaining card may be found); ``finish`` "start" (back
+on the start corner; default) or "any_side" (younger variant, by agreement). The
+variant "younger" makes ``targets`` default to "open".
+
+What the camera sees (`board`): each cell (row, col) as ``tile:<open sides>``, the spare
+tile as ``spare:I``/``spare:L``/``spare:T`` (its orientation beside the board means
+nothing), and each pawn as the key ``pawn:<colour>`` with the name of its cell as label,
+so pawns sharing a cell are read and matched independently.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+from dataclasses import dataclass, replace
+from importlib import resources
+from typing import Iterable, Mapping, NamedTuple
+
+from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
+
+SIZE = 7
+N, E, S, W = 1, 2, 4, 8
+SIDE_BITS = (("N", N), ("E", E), ("S", S), ("W", W))
+STEP = {N: (-1, 0), E: (0, 1), S: (1, 0), W: (0, -1)}
+OPPOSITE_SIDE = {N: S, E: W, S: N, W: E}
+COLOURS = ("red", "yellow", "green", "blue")
+CARDS = 24
+MOVABLE_TILES = 34
+
+
+class Tile(NamedTuple):
+    sides: int  # bit mask of open sides
+    treasure: str | None = None
+
+
+def sides_text(sides: int) -> str:
+    return "".join(name for name, bit in SIDE_BITS if sides & bit)
+
+
+def rotate(sides: int, quarter_turns: int) -> int:
+    """Turn a tile clockwise: N->E->S->W->N is a rotate-left of the 4-bit mask."""
+    q = quarter_turns % 4
+    return ((sides << q) | (sides >> (4 - q))) & 0xF
+
+
+def tile_kind(sides: int) -> str:
+    """I (straight), L (corner), T, or the count of open sides for anything else."""
+    n = bin(sides).count("1")
+    if n == 2:
+        return "I" if sides in (N | S, E | W) else "L"
+    return "T" if n == 3 else str(n)
+
+
+def parse_tile(text: str, where: str) -> Tile:
+    """'NES:Mario' -> Tile; `where` names the place in the setup for the message."""
+    if not isinstance(text, str):
+        raise ValueError(f"{where}: expected a tile like 'NES' or 'NES:Mario', got {text!r}")
+    sides_part, _, treasure = text.strip().partition(":")
+    letters = sides_part.upper()
+    if not letters or any(ch not in "NESW" for ch in letters) or len(set(letters)) != len(letters):
+        raise ValueError(f"{where}: {text!r} is not a tile: give its open sides from N, E, S, W "
+                         "(e.g. 'NS', 'ES', 'NES'), then ':' and a treasure name if it has one")
+    mask = sum(bit for name, bit in SIDE_BITS if name in letters)
+    return Tile(mask, treasure.strip() or None)
+
+
+def tile_text(tile: Tile) -> str:
+    return sides_text(tile.sides) + (f":{tile.treasure}" if tile.treasure else "")
+
+
+def cell_text(index: int) -> str:
+    return "abcdefg"[index % SIZE] + str(index // SIZE + 1)
+
+
+_CELL = re.compile(r"^([a-g])([1-7])$")
+
+
+def cell_index(text: str) -> int | None:
+    m = _CELL.match(text.strip().lower())
+    return None if m is None else (int(m[2]) - 1) * SIZE + "abcdefg".index(m[1])
+
+
+FIXED = frozenset(r * SIZE + c for r in range(0, SIZE, 2) for c in range(0, SIZE, 2))
+
+
+def _arrows() -> dict[str, tuple[int, ...]]:
+    """Arrow name -> the cells of its line, from the one the spare goes into to the one
+    that comes out."""
+    out = {}
+    for k in (1, 3, 5):
+        column = tuple(r * SIZE + k for r in range(SIZE))
+        row = tuple(k * SIZE + c for c in range(SIZE))
+        out[f"N{k + 1}"] = column
+        out[f"S{k + 1}"] = column[::-1]
+        out[f"W{k + 1}"] = row
+        out[f"E{k + 1}"] = row[::-1]
+    return out
+
+
+ARROWS = _arrows()
+OPPOSITE_ARROW = {a: {"N": "S", "S": "N", "E": "W", "W": "E"}[a[0]] + a[1] for a in ARROWS}
+
+
+def _neighbours() -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """For each cell: (side bit, neighbour cell, the neighbour's facing side bit)."""
+    table = []
+    for i in range(SIZE * SIZE):
+        r, c = divmod(i, SIZE)
+        links = []
+        for bit, (dr, dc) in STEP.items():
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < SIZE and 0 <= cc < SIZE:
+                links.append((bit, rr * SIZE + cc, OPPOSITE_SIDE[bit]))
+        table.append(tuple(links))
+    return tuple(table)
+
+
+NEIGHBOURS = _neighbours()
+
+
+def reachable(tiles: tuple[Tile, ...], start: int) -> set[int]:
+    """Cells joined to `start` by unbroken passages: both facing sides open. A plain
+    breadth-first search over 49 cells with a precomputed neighbour table."""
+    seen = {start}
+    todo = deque((start,))
+    while todo:
+        i = todo.popleft()
+        open_here = tiles[i].sides
+        for bit, j, back in NEIGHBOURS[i]:
+            if open_here & bit and j not in seen and tiles[j].sides & back:
+                seen.add(j)
+                todo.append(j)
+    return seen
+
+
+def push_tiles(tiles: tuple[Tile, ...], spare: Tile, arrow: str, pawns: tuple[int, ...]):
+    """Insert `spare` (already turned) at `arrow`: returns the new tiles, the tile pushed
+    out, and the pawns, those on the pushed-out tile going onto the inserted one."""
+    line = ARROWS[arrow]
+    new = list(tiles)
+    for k in range(SIZE - 1, 0, -1):
+        new[line[k]] = tiles[line[k - 1]]
+    new[line[0]] = spare
+    where = {cell: pos for pos, cell in enumerate(line)}
+    moved = []
+    for p in pawns:
+        pos = where.get(p)
+        moved.append(p if pos is None else line[(pos + 1) % SIZE])
+    return tuple(new), tiles[line[-1]], tuple(moved)
+
+
+def _load_tile_set() -> dict:
+    with resources.files(__package__).joinpath("data/labyrinth.json").open(encoding="utf-8") as f:
+        return json.load(f)
+
+
+TILE_SET = _load_tile_set()
+STARTS = {colour: cell_index(name) for colour, name in TILE_SET["starts"].items()}
+
+
+# --- actions ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Push:
+    arrow: str
+    turns: int  # quarter turns clockwise from the spare's orientation as it came out
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class MovePawn:
+    cell: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Stay:
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class DeclareFound:
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Leave:
+    cell: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class LabState:
+    tiles: tuple[Tile, ...]
+    spare: Tile
+    colours: tuple[str, ...]
+    pawns: tuple[int, ...]
+    targets: tuple[tuple[str, ...], ...] | None  # None in the paper-cards mode
+    found: tuple[tuple[str, ...], ...]
+    turn: int = 0
+    phase: str = "push"  # "push" then "move"
+    banned: str | None = None  # the arrow the spare may not go in at this turn
+    last_push: str | None = None
+    last_mover: int | None = None  # who may still declare a find (paper cards)
+    declared: bool = False
+    outcome: Outcome | None = None
+    warnings: tuple[str, ...] = ()
+
+
+class Labyrinth(Game):
+    name = "labyrinth"
+    title = "Super Mario Labyrinth"
+    variants = ("standard", "younger")
+    max_actions_per_view = 2  # a push and the pawn's move may be seen in one stable view
+
+    _CHOICES = {"cards": ("referee", "paper"), "targets": ("secret", "open"),
+                "finish": ("start", "any_side")}
+
+    def __init__(self, variant=None, settings=None):
+        super().__init__(variant, settings)
+        defaults = {"players": 4, "cards": "referee",
+                    "targets": "open" if self.variant == "younger" else "secret", "finish": "start"}
+        unknown = sorted(set(self.settings) - set(defaults))
+        if unknown:
+            raise ValueError(f"labyrinth has no setting {unknown[0]!r}; expected one of "
+                             f"{', '.join(defaults)}")
+        merged = {**defaults, **self.settings}
+        for key, allowed in self._CHOICES.items():
+            if merged[key] not in allowed:
+                raise ValueError(f"labyrinth setting {key!r} must be one of {', '.join(allowed)}, "
+                                 f"not {merged[key]!r}")
+        if not isinstance(merged["players"], int) or not 2 <= merged["players"] <= 4:
+            raise ValueError(f"labyrinth setting 'players' must be 2, 3 or 4, not {merged['players']!r}")
+        self.settings = merged
+
+    def rulings(self) -> list[Ruling]:
+        s = self.settings
+        return [
+            Ruling("spare_any_orientation", True, "The spare tile may be turned to any of its four "
+                   "orientations before it goes in."),
+            Ruling("cards_per_player", CARDS // s["players"], f"The {CARDS} cards are shared evenly: "
+                   f"{CARDS // s['players']} each for {s['players']} players."),
+            Ruling("cards", s["cards"], "The referee deals the secret targets and spots finds itself."
+                   if s["cards"] == "referee" else "Players keep the paper cards and declare each find "
+                   "('found'); the referee checks it against the tile under the pawn."),
+            Ruling("targets", s["targets"], "Only the top card counts; it must be found next."
+                   if s["targets"] == "secret" else "Younger players' variant: all cards are visible "
+                   "and any of them may be found next."),
+            Ruling("finish", s["finish"], "To win, a player with every card found must be back on "
+                   "their start corner." if s["finish"] == "start" else "Younger players' variant: "
+                   "with every card found, leaving the maze on any side wins."),
+            Ruling("tile_count", MOVABLE_TILES, "The referee warns when the setup does not have 34 "
+                   "movable tiles (33 on the board and the spare)."),
+        ]
+
+    # --- setup ---------------------------------------------------------------------
+    def new_setup(self, rng) -> dict:
+        """A random maze (shuffled, randomly turned movable tiles) and the deal."""
+        tiles = [parse_tile(t, "data/labyrinth.json") for t in TILE_SET["movable"]]
+        rng.shuffle(tiles)
+        tiles = [Tile(rotate(t.sides, rng.randrange(4)), t.treasure) for t in tiles]
+        fixed = {cell_index(k): parse_tile(v, f"data/labyrinth.json fixed {k}")
+                 for k, v in TILE_SET["fixed"].items()}
+        movable = iter(tiles)
+        board = [fixed[i] if i in FIXED else next(movable) for i in range(SIZE * SIZE)]
+        rows = [" ".join(tile_text(t) for t in board[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)]
+        return self._with_deal(rows, tile_text(next(movable)), rng)
+
+    def setup_from_layout(self, rows: list[str], rng, spare: str | None = None) -> dict:
+        """A setup for a maze read from the table (sides from the tile reader, pictures
+        named by the treasure catalogue), with the targets dealt from `rng`. Without
+        `spare`, the spare is the tile the set of data/labyrinth.json is missing."""
+        if spare is None:
+            spare = self._missing_tile(rows)
+        return self._with_deal(rows, spare, rng)
+
+    @staticmethod
+    def _missing_tile(rows: list[str]) -> str:
+        """The movable tile of the set that is not on the board: matched by kind and
+        treasure first, then by kind alone (pictures named differently from the data)."""
+        seen = [parse_tile(t, f"row {r + 1}") for r, row in enumerate(rows)
+                for c, t in enumerate(row.split()) if r * SIZE + c not in FIXED]
+        left = [parse_tile(t, "data/labyrinth.json") for t in TILE_SET["movable"]]
+        unmatched = []
+        for t in seen:
+            same = next((x for x in left if tile_kind(x.sides) == tile_kind(t.sides) and x.treasure == t.treasure), None)
+            if same is None:
+                unmatched.append(t)
+            else:
+                left.remove(same)
+        for t in unmatched:
+            kind = next((x for x in left if tile_kind(x.sides) == tile_kind(t.sides)), None)
+            if kind is not None:
+                left.remove(kind)
+        return tile_text(left[0]) if len(left) == 1 else "NS"
+
+    def _with_deal(self, rows: list[str], spare: str, rng) -> dict:
+        colours = list(COLOURS[:self.settings["players"]])
+        setup = {"players": colours, "first": 0, "rows": rows, "spare": spare}
+        if self.settings["cards"] == "referee":
+            tiles = [parse_tile(t, "layout") for row in rows for t in row.split()] + [parse_tile(spare, "spare")]
+            treasures = sorted(t.treasure for t in tiles if t.treasure)
+            rng.shuffle(treasures)
+            each = len(treasures) // len(colours)
+            setup["targets"] = {c: treasures[k * each:(k + 1) * each] for k, c in enumerate(colours)}
+        return setup
+
+    def printed_board(self) -> dict:
+        """What the camera sees before the maze is known: the 16 tiles printed on the
+        board and each pawn on its start corner, for a reader to learn colours from."""
+        cells = {divmod(cell_index(k), SIZE): "tile:" + sides_text(parse_tile(v, k).sides)
+                 for k, v in TILE_SET["fixed"].items()}
+        for colour in COLOURS[:self.settings["players"]]:
+            cells["pawn:" + colour] = TILE_SET["starts"][colour]
+        return cells
+
+    def start(self, setup: Mapping | None = None) -> LabState:
+        if not isinstance(setup, Mapping) or "rows" not in setup:
+            raise ValueError("labyrinth setup needs 'rows' (7 strings of 7 tiles such as 'ES NS ESW:Mario "
+                             "...'), 'spare' and 'players'; start with --seed for a random one")
+        colours = tuple(setup.get("players") or COLOURS[:self.settings["players"]])
+        if not 2 <= len(colours) <= 4 or any(c not in COLOURS for c in colours) or len(set(colours)) != len(colours):
+            raise ValueError(f"setup 'players': expected 2-4 different colours from {', '.join(COLOURS)}, "
+                             f"got {list(colours)}")
+        rows = setup["rows"]
+        if not isinstance(rows, list) or len(rows) != SIZE:
+            raise ValueError("setup 'rows': expected a list of 7 rows")
+        tiles: list[Tile] = []
+        for r, row in enumerate(rows):
+            tokens = row.split() if isinstance(row, str) else row
+            if not isinstance(tokens, list) or len(tokens) != SIZE:
+                raise ValueError(f"setup 'rows' row {r + 1}: expected 7 tiles, got {row!r}")
+            tiles += [parse_tile(t, f"setup row {r + 1} ({cell_text(r * SIZE + c)})")
+                      for c, t in enumerate(tokens)]
+        if "spare" not in setup:
+            raise ValueError("setup has no 'spare' tile")
+        spare = parse_tile(setup["spare"], "setup 'spare'")
+        warnings = []
+        odd = [cell_text(i) for i, t in enumerate(tiles) if tile_kind(t.sides) not in "ILT"]
+        if odd:
+            warnings.append("tiles that are not straight, corner or T: " + ", ".join(odd))
+        movable = [t for i, t in enumerate(tiles) if i not in FIXED] + [spare]
+        kinds = {k: sum(tile_kind(t.sides) == k for t in movable) for k in "ILT"}
+        if len(movable) != MOVABLE_TILES or kinds != {"I": 12, "L": 16, "T": 6}:
+            warnings.append(f"the movable tiles are {kinds['I']} straight, {kinds['L']} corners and "
+                            f"{kinds['T']} T (with the spare); the game has 12, 16 and 6, 34 in all")
+        treasures = [t.treasure for t in tiles + [spare] if t.treasure]
+        doubles = sorted({x for x in treasures if treasures.count(x) > 1})
+        if doubles:
+            raise ValueError("setup: a treasure is on more than one tile: " + ", ".join(doubles))
+        if len(treasures) != CARDS:
+            warnings.append(f"the maze holds {len(treasures)} treasures; the game has {CARDS}")
+        targets = None
+        if self.settings["cards"] == "referee":
+            given = setup.get("targets")
+            if not isinstance(given, Mapping) or set(given) != set(colours):
+                raise ValueError("setup 'targets': expected each player's cards in order, as "
+                                 f"{{colour: [treasure, ...]}} for {', '.join(colours)}")
+            dealt = [x for cards in given.values() for x in cards]
+            for colour, cards in given.items():
+                missing = [x for x in cards if x not in treasures]
+                if missing:
+                    raise ValueError(f"setup 'targets' {colour}: no tile carries {', '.join(missing)}")
+                if not cards:
+                    raise ValueError(f"setup 'targets' {colour}: every player needs at least one card")
+                twice = sorted({x for x in cards if dealt.count(x) > 1})
+                if twice:
+                    raise ValueError(f"setup 'targets' {colour}: {', '.join(twice)} is dealt more than once")
+            targets = tuple(tuple(given[c]) for c in colours)
+        first = setup.get("first", 0)
+        if not isinstance(first, int) or not 0 <= first < len(colours):
+            raise ValueError(f"setup 'first': expected a seat number 0-{len(colours) - 1}, got {first!r}")
+        return LabState(tiles=tuple(tiles), spare=spare, colours=colours,
+                        pawns=tuple(STARTS[c] for c in colours), targets=targets,
+                        found=tuple(() for _ in colours), turn=first, warnings=tuple(warnings))
+
+    # --- names and words -----------------------------------------------------------
+    def seats(self, state: LabState) -> list[str]:
+        return [c.capitalize() for c in state.colours]
+
+    def cell_name(self, cell) -> str:
+        if isinstance(cell, tuple):
+            return cell_text(cell[0] * SIZE + cell[1])
+        if cell == "spare":
+            return "the spare tile"
+        if isinstance(cell, str) and cell.startswith("pawn:"):
+            return f"the {cell[5:]} pawn"
+        return str(cell)
+
+    def _who(self, state: LabState, seat: int) -> str:
+        return state.colours[seat].capitalize()
+
+    def cards_of(self, state: LabState, seat: int) -> int:
+        """How many cards `seat` must find: those dealt, or with paper cards an even
+        share of the 24."""
+        return len(state.targets[seat]) if state.targets is not None else CARDS // len(state.colours)
+
+    def wanted(self, state: LabState, seat: int) -> tuple[str, ...]:
+        """The treasures `seat` may find next: the top card, or with open targets any
+        card not yet found. Empty in the paper-cards mode (the referee does not know)."""
+        if state.targets is None:
+            return ()
+        left = [t for t in state.targets[seat] if t not in state.found[seat]]
+        if self.settings["targets"] == "secret":
+            return tuple(left[:1])
+        return tuple(left)
+
+    # --- notation ------------------------------------------------------------------
+    _ACTION = re.compile(r"^(?:(red|yellow|green|blue)\s*:?\s+)?"
+                         r"(?:push\s+([nesw][246])(?:\s+(?:r?(0|90|180|270)|([nesw]+)))?"
+                         r"|move\s+([a-g][1-7])|exit\s+([a-g][1-7])|(stay)|(found))$")
+
+    def parse(self, state: LabState, text: str):
+        m = self._ACTION.match(" ".join(text.strip().lower().split()))
+        if m is None:
+            raise NotationError(f"{text.strip()!r} is not a Labyrinth action: expected 'push N2 r90' "
+                                "(arrow N2 N4 N6 E2 E4 E6 S2 S4 S6 W2 W4 W6, turn r0 r90 r180 r270 or "
+                                "the open sides such as NES), 'move d4', 'stay', 'found' or 'exit a3', "
+                                "optionally after a colour ('red push N2')")
+        colour, arrow, degrees, sides, move, leave, stay, found = m.groups()
+        seat = None
+        if colour:
+            if colour not in state.colours:
+                raise NotationError(f"{colour} is not playing in this game "
+                                    f"(players: {', '.join(state.colours)})")
+            seat = state.colours.index(colour)
+        if arrow:
+            arrow = arrow.upper()
+            if sides:
+                want = parse_tile(sides.upper(), f"{text.strip()!r}").sides
+                turns = next((q for q in range(4) if rotate(state.spare.sides, q) == want), None)
+                if turns is None:
+                    raise NotationError(f"the spare tile ({sides_text(state.spare.sides)}) cannot be "
+                                        f"turned to be open on {sides_text(want)}")
+                return Push(arrow, turns, seat)
+            return Push(arrow, int(degrees or 0) // 90, seat)
+        if move:
+            return MovePawn(cell_index(move), seat)
+        if leave:
+            return Leave(cell_index(leave), seat)
+        if stay:
+            return Stay(seat)
+        return DeclareFound(seat)
+
+    def notation(self, state: LabState, action) -> str:
+        if isinstance(action, Push):
+            return f"push {action.arrow} r{action.turns * 90}"
+        if isinstance(action, MovePawn):
+            return f"move {cell_text(action.cell)}"
+        if isinstance(action, Leave):
+            return f"exit {cell_text(action.cell)}"
+        return "stay" if isinstance(action, Stay) else "found"
+
+    def describe(self, state: LabState, action) -> str:
+        if isinstance(action, DeclareFound):
+            seat = state.last_mover
+            treasure = state.tiles[state.pawns[seat]].treasure
+            return f"{self._who(state, seat)} has found {treasure}"
+        who = self._who(state, state.turn)
+        if isinstance(action, Push):
+            tile = Tile(rotate(state.spare.sides, action.turns), state.spare.treasure)
+            line = ARROWS[action.arrow]
+            text = (f"{who} pushes the spare tile ({tile_text(tile)}) in at {action.arrow}; "
+                    f"{cell_text(line[-1])}'s tile ({tile_text(state.tiles[line[-1]])}) comes out")
+            bumped = [self._who(state, s) for s, p in enumerate(state.pawns) if p == line[-1]]
+            if bumped:
+                text += f"; {' and '.join(bumped)} go{'es' if len(bumped) == 1 else ''} over to {cell_text(line[0])}"
+            return text
+        if isinstance(action, Leave):
+            return f"{who} leaves the maze at {cell_text(action.cell)}"
+        start = cell_text(state.pawns[state.turn])
+        text = (f"{who} moves from {start} to {cell_text(action.cell)}" if isinstance(action, MovePawn)
+                else f"{who} stays on {start}")
+        after = self.apply(state, action)
+        new = after.found[state.turn][len(state.found[state.turn]):]
+        if new:
+            left = self.cards_of(state, state.turn) - len(after.found[state.turn])
+            text += f" and finds {new[0]} ({left} left)"
+        return text
+
+    # --- rules ---------------------------------------------------------------------
+    def prompt(self, state: LabState) -> Prompt:
+        if state.outcome:
+            return Prompt("move", None, "game over")
+        who = self._who(state, state.turn)
+        if state.phase == "push":
+            ban = f" (not {state.banned})" if state.banned else ""
+            return Prompt("move", state.turn, f"{who}: push the spare tile in at an arrow{ban}")
+        return Prompt("move", state.turn, f"{who}: move the pawn, or stay")
+
+    def _check_seat(self, state: LabState, seat: int | None, expected: int) -> None:
+        if seat is not None and seat != expected:
+            raise IllegalAction(f"it is {self._who(state, expected)}'s turn, not "
+                                f"{self._who(state, seat)}'s")
+
+    def check(self, state: LabState, action) -> None:
+        if state.outcome:
+            raise IllegalAction(f"the game is over: {state.outcome.reason}")
+        if isinstance(action, DeclareFound):
+            self._check_declaration(state, action)
+            return
+        self._check_seat(state, action.seat, state.turn)
+        who = self._who(state, state.turn)
+        if isinstance(action, Push):
+            if action.arrow not in ARROWS:
+                raise IllegalAction(f"there is no arrow {action.arrow}")
+            if state.phase != "push":
+                raise IllegalAction(f"{who} has already changed the maze this turn; now move the "
+                                    "pawn or stay")
+            if action.arrow == state.banned:
+                raise IllegalAction(f"the tile may not go back in at {action.arrow}, where the "
+                                    f"previous push at {state.last_push} just pushed it out")
+            return
+        if state.phase == "push":
+            raise IllegalAction(f"{who} must first change the maze: push the spare tile in at "
+                                "one of the 12 arrows, then move the pawn")
+        here = state.pawns[state.turn]
+        if isinstance(action, (MovePawn, Leave)) and action.cell not in reachable(state.tiles, here):
+            raise IllegalAction(f"{who} cannot reach {cell_text(action.cell)} from {cell_text(here)}: "
+                                "the path there is not connected", [divmod(action.cell, SIZE)])
+        if isinstance(action, Leave):
+            if self.settings["finish"] != "any_side":
+                raise IllegalAction("leaving the maze wins only in the younger players' variant "
+                                    "with the finish 'any_side'")
+            if len(state.found[state.turn]) < self.cards_of(state, state.turn):
+                raise IllegalAction(f"{who} may leave the maze only after finding every card")
+            if not self._exit_sides(state.tiles, action.cell):
+                raise IllegalAction(f"{cell_text(action.cell)} has no open side at the edge of the "
+                                    "board", [divmod(action.cell, SIZE)])
+
+    @staticmethod
+    def _exit_sides(tiles, cell: int) -> int:
+        r, c = divmod(cell, SIZE)
+        edge = (N if r == 0 else 0) | (S if r == SIZE - 1 else 0) | (W if c == 0 else 0) | \
+            (E if c == SIZE - 1 else 0)
+        return tiles[cell].sides & edge
+
+    def _check_declaration(self, state: LabState, action: DeclareFound) -> None:
+        if state.targets is not None:
+            raise IllegalAction("the referee deals the targets in this game and spots each find "
+                                "itself; 'found' is for the paper-cards mode")
+        seat = state.last_mover
+        if seat is None or state.phase != "push" or state.declared:
+            raise IllegalAction("a find is declared by the player who just moved, once, before "
+                                "the next push")
+        self._check_seat(state, action.seat, seat)
+        who = self._who(state, seat)
+        cell = state.pawns[seat]
+        treasure = state.tiles[cell].treasure
+        if treasure is None:
+            raise IllegalAction(f"{who}'s pawn is on {cell_text(cell)}, which shows no treasure",
+                                [divmod(cell, SIZE)])
+        for s, got in enumerate(state.found):
+            if treasure in got:
+                raise IllegalAction(f"{treasure} has already been found by {self._who(state, s)}",
+                                    [divmod(cell, SIZE)])
+        if len(state.found[seat]) >= self.cards_of(state, seat):
+            raise IllegalAction(f"{who} has already found all {self.cards_of(state, seat)} cards")
+
+    def apply(self, state: LabState, action) -> LabState:
+        if isinstance(action, Push):
+            spare = Tile(rotate(state.spare.sides, action.turns), state.spare.treasure)
+            tiles, out, pawns = push_tiles(state.tiles, spare, action.arrow, state.pawns)
+            return replace(state, tiles=tiles, spare=out, pawns=pawns, phase="move",
+                           banned=OPPOSITE_ARROW[action.arrow], last_push=action.arrow,
+                           last_mover=None)
+        if isinstance(action, DeclareFound):
+            seat = state.last_mover
+            found = list(state.found)
+            found[seat] += (state.tiles[state.pawns[seat]].treasure,)
+            return replace(state, found=tuple(found), declared=True)
+        seat = state.turn
+        who = self._who(state, seat)
+        if isinstance(action, Leave):
+            return replace(state, outcome=Outcome(seat, f"{who} has found every card and left the "
+                                                  "maze", who))
+        pawns = state.pawns
+        if isinstance(action, MovePawn):
+            pawns = pawns[:seat] + (action.cell,) + pawns[seat + 1:]
+        found = state.found
+        treasure = state.tiles[pawns[seat]].treasure
+        if treasure and treasure in self.wanted(state, seat):
+            found = found[:seat] + (found[seat] + (treasure,),) + found[seat + 1:]
+        state = replace(state, pawns=pawns, found=found, phase="push",
+                        turn=(seat + 1) % len(state.colours), last_mover=seat, declared=False)
+        if (self.settings["finish"] == "start" and len(found[seat]) >= self.cards_of(state, seat)
+                and pawns[seat] == STARTS[state.colours[seat]]):
+            state = replace(state, outcome=Outcome(seat, f"{who} has found every card and is back "
+                                                   "on the start corner", who))
+        return state
+
+    def outcome(self, state: LabState) -> Outcome | None:
+        return state.outcome
+
+    def legal_actions(self, state: LabState) -> list:
+        """Every legal action, one per distinct result: turns of the spare that give the
+        same open sides (a straight tile turned 180 degrees) are listed once."""
+        if state.outcome:
+            return []
+        if state.phase == "push":
+            turns = {}
+            for q in range(4):
+                turns.setdefault(rotate(state.spare.sides, q), q)
+            return [Push(a, q) for a in ARROWS if a != state.banned for q in sorted(turns.values())]
+        here = state.pawns[state.turn]
+        cells = sorted(reachable(state.tiles, here) - {here})
+        acts: list = [Stay()] + [MovePawn(c) for c in cells]
+        if self.settings["finish"] == "any_side" and len(state.found[state.turn]) >= self.cards_of(state, state.turn):
+            acts += [Leave(c) for c in sorted(reachable(state.tiles, here))
+                     if self._exit_sides(state.tiles, c)]
+        if state.last_mover is not None and state.targets is None:
+            try:
+                self._check_declaration(state, DeclareFound())
+                acts.append(DeclareFound())
+            except IllegalAction:
+                pass
+        return acts
+
+    def observable_actions(self, state: LabState) -> Iterable:
+        """Pushes and pawn moves change what the camera sees. `stay` does not, but it is
+        listed so that a stay followed by the next player's push is matched as a pair;
+        a find declaration and leaving the maze are entered on the page."""
+        return [a for a in self.legal_actions(state) if not isinstance(a, (DeclareFound, Leave))]
+
+    # --- what the page and the camera see ------------------------------------------
+    def snapshot(self, state: LabState, viewer: int | None = None) -> dict:
+        players = []
+        for seat, colour in enumerate(state.colours):
+            entry = {"colour": colour, "cell": cell_text(state.pawns[seat]),
+                     "start": cell_text(STARTS[colour]), "found": list(state.found[seat]),
+                     "cards": self.cards_of(state, seat)}
+            if viewer == seat and state.targets is not None:
+                entry["targets"] = list(self.wanted(state, seat))
+            players.append(entry)
+        return {
+            "rows": [" ".join(tile_text(t) for t in state.tiles[r * SIZE:(r + 1) * SIZE])
+                     for r in range(SIZE)],
+            "spare": tile_text(state.spare),
+            "players": players,
+            "turn": state.turn,
+            "phase": state.phase,
+            "banned_arrow": state.banned,
+            "warnings": list(state.warnings),
+        }
+
+    def board(self, state: LabState) -> dict:
+        cells = {divmod(i, SIZE): "tile:" + sides_text(t.sides) for i, t in enumerate(state.tiles)}
+        cells["spare"] = "spare:" + tile_kind(state.spare.sides)
+        for colour, p in zip(state.colours, state.pawns):
+            cells["pawn:" + colour] = cell_text(p)
+        return cells
+
+    def explain(self, state: LabState, seen: Mapping) -> IllegalAction:
+        """Put a view no legal action explains into words: first the maze (which push
+        the tiles show), then the pawns."""
+        now = self.board(state)
+        tiles_changed = [c for c in now if isinstance(c, tuple) and seen.get(c, now[c]) != now[c]]
+        ejected: tuple[str, ...] = ()
+        if tiles_changed:
+            if state.phase == "move" and state.outcome is None:
+                state = self.apply(state, Stay())  # a push now is the next player's
+            push = self._push_seen(state, seen)
+            if push is None:
+                return IllegalAction("the maze changed in a way no push explains: " +
+                                     ", ".join(self.cell_name(c) for c in tiles_changed), tiles_changed)
+            try:
+                self.check(state, push)
+            except IllegalAction as exc:
+                return IllegalAction(exc.reason, tiles_changed)
+            out_cell = ARROWS[push.arrow][-1]
+            ejected = tuple(c for c, p in zip(state.colours, state.pawns) if p == out_cell)
+            state = self.apply(state, push)
+            now = self.board(state)
+        moved = [k for k in now if isinstance(k, str) and k.startswith("pawn:") and seen.get(k, now[k]) != now[k]]
+        if not moved:
+            bad = [k for k in now if seen.get(k, now[k]) != now[k]]
+            return IllegalAction("board does not match: " + ", ".join(
+                f"{self.cell_name(k)} shows {seen[k]} where {now[k]} was expected" for k in bad), bad)
+        who = self._who(state, state.turn)
+        colour = moved[0][5:]
+        seat = state.colours.index(colour)
+        target = cell_index(seen[moved[0]]) if isinstance(seen[moved[0]], str) else None
+        if state.outcome:
+            return IllegalAction(f"the game is over: {state.outcome.reason}", moved)
+        if colour in ejected:
+            return IllegalAction(f"the {colour} pawn was pushed off the board: it goes onto the tile "
+                                 f"just pushed in, at {cell_text(state.pawns[seat])}", moved)
+        if seat != state.turn:
+            return IllegalAction(f"it is {who}'s turn: the {colour} pawn may not move now", moved)
+        if state.phase == "push":
+            return IllegalAction(f"{who} must first change the maze: push the spare tile in at one "
+                                 "of the 12 arrows, then move the pawn", moved)
+        if target is None:
+            return IllegalAction(f"the {colour} pawn left the board", moved)
+        return IllegalAction(f"{who} cannot reach {cell_text(target)} from "
+                             f"{cell_text(state.pawns[seat])}: the path there is not connected", moved)
+
+    def _push_seen(self, state: LabState, seen: Mapping) -> Push | None:
+        """The push (legal or not) whose tiles fit the view, if exactly one does."""
+        fits = []
+        for arrow in ARROWS:
+            for q in range(4):
+                tiles, _, _ = push_tiles(state.tiles, Tile(rotate(state.spare.sides, q)), arrow, state.pawns)
+                if all(seen.get(divmod(i, SIZE), "tile:" + sides_text(t.sides)) == "tile:" + sides_text(t.sides)
+                       for i, t in enumerate(tiles)):
+                    fits.append(Push(arrow, q))
+                    break
+        return fits[0] if len(fits) == 1 else None

@@ -1,0 +1,352 @@
+"""Super Mario Labyrinth rules: pushes, rotations, the no-push-back rule, pawns pushed
+off, reachability, targets, the win, the variants and every illegal action in words."""
+import json
+import random
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from controller.games.base import IllegalAction, NotationError
+from controller.games.labyrinth import (ARROWS, OPPOSITE_ARROW, Labyrinth, Tile, cell_index,
+                                        parse_tile, reachable, rotate, sides_text)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def play(game, state, *texts):
+    for text in texts:
+        state = game.play(state, game.parse(state, text))
+    return state
+
+
+def illegal(game, state, text) -> str:
+    with pytest.raises(IllegalAction) as exc:
+        game.check(state, game.parse(state, text))
+    return exc.value.reason
+
+
+def ring_setup(players=("red", "yellow"), targets=None, spare="EW"):
+    """A maze whose border is one closed ring; inside, straight tiles that never join it.
+    Star is on d1 (top edge, also open to the north, out of the maze), Moon on d7 (bottom
+    edge) and Sun on g4 (right edge)."""
+    rows = []
+    for r in range(7):
+        row = []
+        for c in range(7):
+            corner = {(0, 0): "ES", (0, 6): "SW", (6, 6): "NW", (6, 0): "NE"}.get((r, c))
+            if corner:
+                row.append(corner)
+            elif r in (0, 6):
+                row.append("EW" + {(0, 3): ":Star", (6, 3): ":Moon"}.get((r, c), "") if (r, c) != (0, 3) else "NEW:Star")
+            elif c in (0, 6):
+                row.append("NS:Sun" if (r, c) == (3, 6) else "NS")
+            else:
+                row.append("NS")
+        rows.append(" ".join(row))
+    return {"players": list(players), "first": 0, "rows": rows, "spare": spare,
+            "targets": targets or {"red": ["Star"], "yellow": ["Moon"]}}
+
+
+@pytest.fixture
+def game():
+    return Labyrinth()
+
+
+@pytest.fixture
+def state(game):
+    return game.start(game.new_setup(random.Random(7)))
+
+
+# --- setup -----------------------------------------------------------------------------
+@pytest.mark.parametrize("players,each", [(2, 12), (3, 8), (4, 6)])
+def test_new_setup_deals_the_24_cards_evenly_and_is_reproducible(players, each):
+    game = Labyrinth(settings={"players": players})
+    setup = game.new_setup(random.Random(3))
+    assert setup == game.new_setup(random.Random(3))
+    assert setup != game.new_setup(random.Random(4))
+    cards = [t for c in setup["targets"].values() for t in c]
+    assert [len(c) for c in setup["targets"].values()] == [each] * players
+    assert len(set(cards)) == players * each
+    state = game.start(setup)
+    assert state.warnings == ()  # 33 + spare movable tiles of the right kinds, 24 treasures
+    assert list(state.pawns) == [cell_index(c) for c in ("a1", "g1", "g7", "a7")[:players]]
+
+
+def test_setup_with_a_wrong_tile_count_is_played_with_a_warning(game):
+    setup = ring_setup(targets={"red": ["Star"], "yellow": ["Moon"]})
+    state = Labyrinth(settings={"players": 2}).start(setup)
+    assert any("34 in all" in w for w in state.warnings)
+    assert any("3 treasures" in w for w in state.warnings)
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"rows": ["ES"] * 7}, "row 1: expected 7 tiles"),
+    ({"spare": "NX"}, "'NX' is not a tile"),
+    ({"players": ["red", "pink"]}, "2-4 different colours"),
+    ({"targets": {"red": ["Nothing"], "yellow": ["Moon"]}}, "no tile carries Nothing"),
+    ({"targets": {"red": ["Star"]}}, "each player's cards"),
+    ({"first": 5}, "'first'"),
+    ({"targets": {"red": ["Star"], "yellow": []}}, "at least one card"),
+    ({"targets": {"red": ["Star", "Moon"], "yellow": ["Moon"]}}, "Moon is dealt more than once"),
+])
+def test_bad_setup_is_refused_with_a_message_naming_the_place(change, message):
+    with pytest.raises(ValueError, match=message):
+        Labyrinth(settings={"players": 2}).start({**ring_setup(), **change})
+
+
+def test_bad_settings_name_the_key():
+    with pytest.raises(ValueError, match="'players'"):
+        Labyrinth(settings={"players": 5})
+    with pytest.raises(ValueError, match="'cards'"):
+        Labyrinth(settings={"cards": "phone"})
+    with pytest.raises(ValueError, match="no setting 'speed'"):
+        Labyrinth(settings={"speed": 1})
+
+
+# --- tiles and pushes ------------------------------------------------------------------
+@pytest.mark.parametrize("tile,turns", [
+    ("NS", ["NS", "EW", "NS", "EW"]),
+    ("NE", ["NE", "ES", "SW", "NW"]),
+    ("NES", ["NES", "ESW", "NSW", "NEW"]),
+])
+def test_rotations_of_each_tile_type(game, state, tile, turns):
+    mask = parse_tile(tile, "test").sides
+    assert [sides_text(rotate(mask, q)) for q in range(4)] == turns
+    state = replace(state, spare=Tile(mask, "Gem"))
+    for q, sides in enumerate(turns):
+        after = play(game, state, f"push W4 r{q * 90}")
+        assert after.tiles[cell_index("a4")] == Tile(parse_tile(sides, "t").sides, "Gem")
+        # the same push written with the open sides it shows on the board
+        same = game.play(state, game.parse(state, f"push W4 {sides}"))
+        assert same.tiles == after.tiles
+
+
+def test_a_spare_cannot_be_turned_into_another_kind(game, state):
+    state = replace(state, spare=Tile(parse_tile("NS", "t").sides))
+    with pytest.raises(NotationError, match="cannot be turned"):
+        game.parse(state, "push N2 NE")
+
+
+def test_push_shifts_the_line_and_the_far_tile_becomes_the_spare(game, state):
+    column = [state.tiles[i] for i in ARROWS["N4"]]
+    after = play(game, state, "push N4 r0")
+    assert [after.tiles[i] for i in ARROWS["N4"]] == [state.spare] + column[:-1]
+    assert after.spare == column[-1]
+    untouched = [i for i in range(49) if i not in ARROWS["N4"]]
+    assert [after.tiles[i] for i in untouched] == [state.tiles[i] for i in untouched]
+
+
+def test_a_push_that_ejects_two_pawns_puts_both_on_the_inserted_tile(game, state):
+    b7, b1, b3, b4 = map(cell_index, ("b7", "b1", "b3", "b4"))
+    state = replace(state, pawns=(b7, b7, b3, cell_index("g7")))
+    after = play(game, state, "push N2 r0")
+    assert after.pawns == (b1, b1, b4, cell_index("g7"))
+    assert "Red and Yellow go over to b1" in game.describe(state, game.parse(state, "push N2"))
+
+
+def test_pawns_pushed_off_a_row_wrap_to_the_other_side(game, state):
+    a2, g2 = cell_index("a2"), cell_index("g2")
+    state = replace(state, pawns=(a2, g2, 0, 48))
+    after = play(game, state, "push E2")  # pushes row 2 leftwards: a2 falls off
+    assert after.pawns[0] == g2 and after.pawns[1] == cell_index("f2")
+
+
+@pytest.mark.parametrize("arrow", sorted(ARROWS))
+def test_no_push_back_after_each_of_the_12_arrows(game, state, arrow):
+    state = play(game, state, f"push {arrow}", "stay")
+    back = OPPOSITE_ARROW[arrow]
+    assert illegal(game, state, f"push {back}") == (
+        f"the tile may not go back in at {back}, where the previous push at {arrow} just pushed it out")
+    legal_arrows = {a.arrow for a in game.legal_actions(state)}
+    assert legal_arrows == set(ARROWS) - {back}
+    # after another push elsewhere the ban moves on
+    other = next(a for a in sorted(ARROWS) if a not in (arrow, back))
+    state = play(game, state, f"push {other}", "stay")
+    assert back in {a.arrow for a in game.legal_actions(state)}
+
+
+# --- reachability ----------------------------------------------------------------------
+def serpentine_rows():
+    """One path through all 49 cells: along row 1 to the right, down, row 2 to the left..."""
+    order = [(r, c if r % 2 == 0 else 6 - c) for r in range(7) for c in range(7)]
+    sides = {cell: set() for cell in order}
+    for (r1, c1), (r2, c2) in zip(order, order[1:]):
+        d = {(0, 1): ("E", "W"), (0, -1): ("W", "E"), (1, 0): ("S", "N")}[(r2 - r1, c2 - c1)]
+        sides[(r1, c1)].add(d[0])
+        sides[(r2, c2)].add(d[1])
+    return [[Tile(parse_tile("".join(sorted(sides[(r, c)])), "t").sides) for c in range(7)] for r in range(7)]
+
+
+def test_reachability_follows_a_path_through_all_49_cells():
+    tiles = tuple(t for row in serpentine_rows() for t in row)
+    assert reachable(tiles, 0) == set(range(49))
+    assert reachable(tiles, 48) == set(range(49))
+    # break the path in the middle of row 4: only the first half stays reachable
+    broken = list(tiles)
+    broken[cell_index("d4")] = Tile(parse_tile("NS", "t").sides)
+    half = reachable(tuple(broken), 0)
+    assert cell_index("e4") in half and cell_index("d4") not in half and cell_index("a7") not in half
+
+
+def test_reachability_round_a_closed_loop_stops_and_needs_both_sides_open(game):
+    state = Labyrinth(settings={"players": 2}).start(ring_setup())
+    ring = reachable(state.tiles, 0)
+    assert len(ring) == 24 and all(divmod(i, 7)[0] in (0, 6) or divmod(i, 7)[1] in (0, 6) for i in ring)
+    # b2 is open to the north but b1 (EW) is not open to the south: no passage
+    assert cell_index("b2") not in ring
+
+
+# --- turns, targets, the win -----------------------------------------------------------
+def test_a_target_found_then_back_to_start_wins(game):
+    game = Labyrinth(settings={"players": 2})
+    state = game.start(ring_setup())
+    state = play(game, state, "push N2 r0")
+    assert game.wanted(state, 0) == ("Star",)
+    mv = game.parse(state, "move d1")
+    assert "finds Star (0 left)" in game.describe(state, mv)
+    state = game.play(state, mv)
+    assert state.found[0] == ("Star",) and game.outcome(state) is None  # not home yet
+    state = play(game, state, "push N2 EW", "stay", "push N2 EW", "move a1")
+    out = game.outcome(state)
+    assert out.winner == 0 and "back on the start corner" in out.reason
+    assert "the game is over" in illegal(game, state, "push N4")
+
+
+def test_secret_targets_are_found_in_order_and_shown_only_to_their_seat(game):
+    game = Labyrinth(settings={"players": 2})
+    state = game.start(ring_setup(targets={"red": ["Moon", "Star"], "yellow": ["Sun"]}))
+    state = play(game, state, "push N2 r0", "move d1")  # Star is red's second card: not yet
+    assert state.found[0] == ()
+    snap0, snap1, public = (game.snapshot(state, v) for v in (0, 1, None))
+    assert snap0["players"][0]["targets"] == ["Moon"]
+    assert "targets" not in snap1["players"][0] and "targets" not in public["players"][0]
+
+
+def test_younger_variant_any_card_and_leaving_on_any_side():
+    game = Labyrinth("younger", {"players": 2, "finish": "any_side"})
+    state = game.start(ring_setup(targets={"red": ["Moon", "Star"], "yellow": ["Sun"]}))
+    state = play(game, state, "push N2 r0", "move d1")
+    assert state.found[0] == ("Star",)  # open cards: any of them counts
+    assert game.snapshot(state, 0)["players"][0]["targets"] == ["Moon"]  # all cards left, visible
+    assert "only after finding every card" in illegal(game, play(game, state, "push N2 EW", "stay", "push N2 EW"), "exit a1")
+
+
+def test_leaving_the_maze_wins_with_every_card_found():
+    game = Labyrinth("younger", {"players": 2, "finish": "any_side"})
+    state = game.start(ring_setup(targets={"red": ["Star"], "yellow": ["Moon"]}))
+    state = play(game, state, "push N2 EW", "move d1", "push N2 EW", "stay", "push N2 EW")
+    assert "no open side at the edge" in illegal(game, state, "exit c1")
+    standard = Labyrinth(settings={"players": 2})
+    assert "younger players' variant" in illegal(standard, state, "exit d1")
+    out = game.outcome(play(game, state, "exit d1"))
+    assert out.winner == 0 and "left the maze" in out.reason
+
+
+def test_paper_cards_mode_checks_each_declared_find():
+    game = Labyrinth(settings={"players": 2, "cards": "paper"})
+    setup = ring_setup()
+    del setup["targets"]
+    state = game.start(setup)
+    assert "before the next push" in illegal(game, state, "found")
+    state = play(game, state, "push N2 r0", "move c1")
+    assert "shows no treasure" in illegal(game, state, "found")
+    state = play(game, state, "push N2 EW", "stay", "push N2 EW", "move d1")
+    assert illegal(game, state, "yellow found") == "it is Red's turn, not Yellow's"
+    state = play(game, state, "found")
+    assert state.found[0] == ("Star",)
+    assert "before the next push" in illegal(game, state, "found")  # once only
+
+
+# --- illegal actions in words ----------------------------------------------------------
+def test_each_illegal_action_has_its_message(game, state):
+    assert illegal(game, state, "move a2") == ("Red must first change the maze: push the spare "
+                                               "tile in at one of the 12 arrows, then move the pawn")
+    assert illegal(game, state, "stay").startswith("Red must first change the maze")
+    assert illegal(game, state, "blue push N2") == "it is Red's turn, not Blue's"
+    state = play(game, state, "push N2")
+    assert illegal(game, state, "push N4") == ("Red has already changed the maze this turn; now "
+                                               "move the pawn or stay")
+    far = next(i for i in range(49) if i not in reachable(state.tiles, state.pawns[0]))
+    assert illegal(game, state, f"move {'abcdefg'[far % 7]}{far // 7 + 1}").startswith(
+        "Red cannot reach") and "the path there is not connected" in illegal(
+        game, state, f"move {'abcdefg'[far % 7]}{far // 7 + 1}")
+    with pytest.raises(NotationError, match="not a Labyrinth action"):
+        game.parse(state, "jump d4")
+    with pytest.raises(NotationError, match="not playing"):
+        Labyrinth(settings={"players": 2}).parse(
+            Labyrinth(settings={"players": 2}).start(ring_setup()), "blue stay")
+
+
+def test_referee_play_json_reports_each_illegal_action_in_words(tmp_path):
+    game = Labyrinth()
+    setup = game.new_setup(random.Random(7))
+    state = game.start(setup)
+    state = play(game, state, "push N2")
+    far = next(i for i in range(49) if i not in reachable(state.tiles, state.pawns[0]))
+    far_name = "abcdefg"[far % 7] + str(far // 7 + 1)
+    (tmp_path / "setup.json").write_text(json.dumps(setup))
+    moves = f"move a2\npush N2 r0\npush S4\nblue stay\nmove {far_name}\nstay\npush S2  # back\npush Q9\n"
+    run = subprocess.run([sys.executable, "-m", "controller.cli", "play", "--game", "labyrinth",
+                          "--setup", str(tmp_path / "setup.json"), "--json"],
+                         input=moves, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert run.returncode == 0, run.stderr
+    lines = [json.loads(x) for x in run.stdout.splitlines()]
+    reasons = [x["reason"] for x in lines if x["type"] == "illegal"]
+    assert reasons[0].startswith("Red must first change the maze")
+    assert reasons[1] == "Red has already changed the maze this turn; now move the pawn or stay"
+    assert reasons[2] == "it is Red's turn, not Blue's"
+    assert reasons[3] == f"Red cannot reach {far_name} from a1: the path there is not connected"
+    assert reasons[4] == "the tile may not go back in at S2, where the previous push at N2 just pushed it out"
+    assert "not a Labyrinth action" in reasons[5]
+    assert [x["notation"] for x in lines if x["type"] == "move"] == ["push N2 r0", "stay"]
+    last_state = [x for x in lines if x["type"] == "state"][-1]
+    assert last_state["state"]["banned_arrow"] == "S2" and last_state["state"]["phase"] == "push"
+
+
+def test_referee_play_with_a_seed_starts_a_game_and_a_bad_setup_file_is_a_usage_error(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "controller.cli", "play", "--game", "labyrinth",
+                          "--seed", "5", "--json"], input="push W6 r90\n", capture_output=True,
+                         text=True, cwd=ROOT, timeout=60)
+    started = json.loads(run.stdout.splitlines()[0])
+    assert started["type"] == "game_started" and len(started["setup"]["rows"]) == 7
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"rows": ["ES"]}))
+    run = subprocess.run([sys.executable, "-m", "controller.cli", "play", "--game", "labyrinth",
+                          "--setup", str(bad)], input="", capture_output=True, text=True, cwd=ROOT,
+                         timeout=60)
+    assert run.returncode == 2 and "expected a list of 7 rows" in run.stderr
+
+
+def test_a_game_is_rebuilt_from_its_journal_after_a_restart(tmp_path):
+    from controller.journal import Journal
+    from controller.referee import Referee
+    ref = Referee(Journal(tmp_path / "journal.sqlite"))
+    ref.new_game("labyrinth", rng=random.Random(12))
+    rng = random.Random(3)
+    for _ in range(15):
+        action = rng.choice(ref.game.legal_actions(ref.state))
+        assert ref.enter(ref.game.notation(ref.state, action)).kind == "move"
+    again = Referee(Journal(tmp_path / "journal.sqlite"))
+    assert again.resume() and again.state == ref.state and again.history == ref.history
+
+
+def test_views_no_action_explains_are_put_into_words():
+    """What the camera might show, as board labels: each wrong thing named."""
+    game = Labyrinth(settings={"players": 2})
+    state = game.start(ring_setup())
+    b7 = cell_index("b7")
+    state = replace(state, pawns=(state.pawns[0], b7))  # yellow stands on b7
+    pushed = game.apply(state, game.parse(state, "push N2 EW"))  # yellow goes over to b1
+    seen = game.board(pushed) | {"pawn:yellow": "b7"}  # but was left where it fell off
+    assert game.explain(state, seen).reason == ("the yellow pawn was pushed off the board: it goes "
+                                                "onto the tile just pushed in, at b1")
+    far = game.board(pushed) | {"pawn:red": "d4"}  # red pushes, then walks through hedges
+    assert game.explain(state, far).reason == "Red cannot reach d4 from a1: the path there is not connected"
+    start = game.start(ring_setup())  # yellow on g1, not on the line
+    other = game.board(game.apply(start, game.parse(start, "push N2 EW"))) | {"pawn:yellow": "g2"}
+    assert game.explain(start, other).reason == "it is Red's turn: the yellow pawn may not move now"
+    torn = game.board(state) | {(3, 3): "tile:NESW"}
+    assert game.explain(state, torn).reason == "the maze changed in a way no push explains: d4"
