@@ -52,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true")
     sp.add_argument("--seed", type=int, default=None, help="seed for shuffles and deals")
     sp.add_argument("--setup", default=None, help="JSON file with the starting setup (see README)")
+    sp.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                    help="a game setting or ruling (repeatable; the value is read as JSON, else as text)")
 
     sp = sub.add_parser("replay", help="run a recording through the whole pipeline")
     sp.add_argument("video")
@@ -121,7 +123,8 @@ def cmd_play(args) -> int:
             print(f"referee play: --setup {args.setup}: {exc}", file=sys.stderr)
             return 2
     try:
-        referee.new_game(args.game, args.variant, setup=setup,
+        settings = parse_settings(args.setting)
+        referee.new_game(args.game, args.variant, settings, setup=setup,
                          rng=random.Random(args.seed) if args.seed is not None else None)
     except ValueError as exc:
         print(f"referee play: {exc}", file=sys.stderr)
@@ -140,6 +143,20 @@ def cmd_play(args) -> int:
     if not args.json:
         print_result(referee)
     return 0
+
+
+def parse_settings(pairs: list[str]) -> dict:
+    """['players=3', 'mode="paper"'] -> {'players': 3, 'mode': 'paper'}."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--setting {pair!r}: expected KEY=VALUE")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
 
 
 def print_events(events, referee, as_json: bool) -> None:

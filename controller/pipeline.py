@@ -154,12 +154,14 @@ def cmd_read(args) -> int:
     watcher = _watcher(args, camera)
     if watcher is None:
         return 2
+    game = load_game(args.game, args.variant)
+    if hasattr(game, "printed_board"):  # what is on every copy of the board (Labyrinth's fixed tiles)
+        watcher.learn(game.printed_board())
     try:
         view = watcher.read_frame(frame)
     except ValueError as exc:
         print(f"referee read: {args.image}: {exc}", file=sys.stderr)
         return 2
-    game = load_game(args.game, args.variant)
     cells = sorted(view.cells.items(), key=lambda kv: repr(kv[0]))
     if args.json:
         print(json.dumps({"image": args.image, "game": args.game, "cells": [

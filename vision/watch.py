@@ -48,7 +48,7 @@ READERS = {
     "chess": "vision.read_squares:SquareReader",
     "labyrinth": "vision.read_tiles:TileReader",
     "smb": "vision.read_spaces:SmbSpaceReader",
-    "monopoly": "vision.read_spaces:SpaceReader",
+    "monopoly": "vision.read_monopoly:MonopolyReader",
 }
 MOTION_SCALE = 0.5  # the motion plane is the reader's plane at this scale
 SEARCH_EVERY_S = 0.5  # while no markers are in view
