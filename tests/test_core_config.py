@@ -27,6 +27,7 @@ def test_the_example_config_loads():
     ("[gpio]\nbuzzer_kind = 'loud'\n", ["[gpio] buzzer_kind", "tonal"]),
     ("[web\n", ["not valid TOML"]),
     ("[camera]\nwidth = true\n", ["[camera] width", "expected an integer"]),
+    ("[camera]\ncolours = ['red', 'green']\n", ["[camera] colours", "#rrggbb"]),
 ])
 def test_each_error_names_file_key_and_expectation(text, words):
     with pytest.raises(ConfigError) as info:
