@@ -87,13 +87,18 @@ class Referee:
         self.state, self.history, self.alarm = state, moves, None
 
     # --- inputs --------------------------------------------------------------------
-    def enter(self, text: str, source: str = "entry") -> Event:
-        """A move, roll or choice in the game's notation (from the page, CLI or die)."""
+    def enter(self, text: str, source: str = "entry", seat: int | None = None) -> Event:
+        """A move, roll or choice in the game's notation (from the page, CLI or die).
+        `seat`: who sent it (a player's phone); None for the admin, the CLI and the die."""
         if self.game is None:
             return self._emit("illegal", input=text, reason="no game has been started", source=source)
         try:
             action = self.game.parse(self.state, text)
             self.game.check(self.state, action)
+            actor = self.game.actor(self.state, action)
+            if seat is not None and actor is not None and actor != seat:
+                names = self.game.seats(self.state)
+                raise IllegalAction(f"it is {names[actor]}'s turn, not {names[seat]}'s")
         except (NotationError, IllegalAction) as exc:
             return self._emit("illegal", input=text, reason=str(exc), source=source)
         return self._accept([action], source)
@@ -103,7 +108,7 @@ class Referee:
         for action in actions:
             before = self.state
             notation = self.game.notation(before, action)
-            seat = self.game.prompt(before).seat
+            seat = self.game.actor(before, action)
             self.state = self.game.apply(before, action)
             self.history.append(notation)
             event = self._emit("move", notation=notation, text=self.game.describe(before, action),

@@ -162,7 +162,7 @@ class Service:
         if command == "view":
             event = r.observe(kw["view"])
         elif command == "move":
-            event = r.enter(str(kw["text"]), source=kw.get("source", "page"))
+            event = r.enter(str(kw["text"]), source=kw.get("source", "page"), seat=kw.get("seat"))
         elif command == "roll":
             event = self._roll()
         elif command == "new_game":

@@ -446,3 +446,21 @@ def test_a_token_the_fireball_or_a_jump_sent_back_must_leave_the_board():
     assert "w1-05 went back to the pile" in seen(game, s, w1_05="hazard").reason
     s = play(game, s, "roll red")
     assert s.returned == ()
+
+
+def test_an_opponent_plays_a_hazard_card_from_their_own_phone_and_nobody_else_can():
+    """Through the referee, as the page sends it: the sender's seat is checked against
+    who performs the action (Game.actor), not against whose turn it is."""
+    from controller.journal import Journal
+    from controller.referee import Referee
+
+    referee = Referee(Journal(":memory:"))
+    deck = deck_with([["fireball"], ["goomba", "blooper", "koopa"], ["goomba", "hammer_bro", "piranha"]])
+    referee.new_game("smb", settings={"players": 3}, setup={"players": 3, "deck": deck, "seed": 7})
+    referee.enter("roll red", source="die")
+    target = referee.state.targets[0]
+    assert referee.enter(f"move {target}", seat=0).kind == "move"
+    refused = referee.enter("card 2 goomba", seat=2)  # seat 3 cannot play seat 2's card
+    assert refused.kind == "illegal" and refused.data["reason"] == "it is Player 2's turn, not Player 3's"
+    played = referee.enter("card 2 goomba", seat=1)
+    assert played.kind == "move" and played.data["seat"] == 1

@@ -108,7 +108,7 @@ def test_illegal_move_is_refused_with_the_referees_reason(client, service):
 def test_a_player_moves_only_on_their_own_turn(client, service):
     assert client.post("/api/move", json={"text": "3"}, headers=player(service, 0)).status_code == 200
     again = client.post("/api/move", json={"text": "3"}, headers=player(service, 0))
-    assert again.status_code == 403 and again.get_json()["error"] == "it is Luigi's turn, not Mario's"
+    assert again.status_code == 422 and again.get_json()["error"] == "it is Luigi's turn, not Mario's"
     assert client.post("/api/move", json={"text": "3"}, headers=player(service, 1)).status_code == 200
     assert service.snapshot()["moves"] == ["3", "3"]
 

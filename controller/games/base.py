@@ -125,6 +125,12 @@ class Game:
         """The canonical text of an action played from `state`."""
         raise NotImplementedError
 
+    def actor(self, state: State, action: Action) -> int | None:
+        """The seat that performs `action`: by default the seat the game waits for.
+        Games where a player may act out of turn (a hazard card, an auction bid, a trade
+        offer) name that player."""
+        return self.prompt(state).seat
+
     def describe(self, state: State, action: Action) -> str:
         """The action in words, for the page ("Mario drops a chip in column 4")."""
         return self.notation(state, action)

@@ -898,6 +898,14 @@ class Monopoly(Game):
             return f"offer p{action.frm}>p{action.to} {items(action.give)} for {items(action.get)}"
         return "put " + " ".join(f"{k}@{'off' if v is None else v}" for k, v in action.places)
 
+    def actor(self, state, action) -> int | None:
+        """Auction bids and trade offers come from any player, not only the one to move."""
+        if isinstance(action, Bid):
+            return action.seat
+        if isinstance(action, Offer):
+            return action.frm
+        return self.prompt(state).seat
+
     def describe(self, state: MState, action) -> str:
         """The action and everything it set off, in words (every coin with its reason)."""
         s = state

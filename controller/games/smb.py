@@ -240,6 +240,10 @@ class SuperMarioBros(Game):
         verb = {Move: "move", Token: "token", Fireball: "fireball"}[type(action)]
         return f"{verb} {action.space}"
 
+    def actor(self, state, action) -> int | None:
+        """A hazard card is played by the opponent who holds it, out of turn."""
+        return action.seat if isinstance(action, Card) else self.prompt(state).seat
+
     def describe(self, state: SMBState, action) -> str:
         who = state.names[state.turn]
         if isinstance(action, (Roll, Move)):  # with what the roll or the landing brings
