@@ -144,19 +144,21 @@ class Referee:
                 self.alarm = None
                 return self._emit("restored", text="the board is back in the last legal position")
             return None
-        found = self._candidates(sure)
+        seen = view.labels()
+        changed = {c for c in board if seen.get(c, board[c]) != board[c]}
+        found = self._candidates(sure, changed | (unsure & board.keys()))
         boards = {tuple(sorted(b.items(), key=repr)) for _, b in found}
         if len(boards) == 1:
             actions, after = found[0]
-            changed = {c for c in after if after[c] != board.get(c)}
-            if changed & unsure:
-                return None  # the move's own cells are not read surely yet
+            moved = {c for c in after if after[c] != board.get(c)}
+            if any(seen.get(c) != after[c] for c in moved & unsure):
+                return None  # the move's own cells are not yet read as the move leaves them
             delay = round(view.t - view.moved_at, 3) if view.t else None
             return self._accept(actions, "camera", decided_after_s=delay)
         if found:
             return None  # ambiguous: wait for a clearer view
-        if unsure & {c for c in board if board[c] != sure.get(c, board[c])}:
-            return None
+        if any(seen.get(c) != board[c] for c in unsure & board.keys()):
+            return None  # something unsure may still be the move: wait for a clearer view
         problem = self.game.explain(self.state, {**board, **sure})
         if self.alarm and self.alarm["reason"] == problem.reason:
             return None  # the same wrong board, already reported
@@ -167,15 +169,17 @@ class Referee:
     def _fits(board: dict, sure: dict) -> bool:
         return all(board.get(c, lab) == lab for c, lab in sure.items())
 
-    def _candidates(self, sure: dict) -> list[tuple[list, dict]]:
-        """Action sequences (shortest first) whose resulting board fits the view."""
+    def _candidates(self, sure: dict, changed: set) -> list[tuple[list, dict]]:
+        """Action sequences (shortest first) whose resulting board fits the view.
+        `changed`: the cells that differ from the position or are unsure (the game may
+        use it to skip actions that cannot explain the view)."""
         for depth in range(1, self.game.max_actions_per_view + 1):
             found = []
             frontier = [([], self.state)]
             for _ in range(depth):
                 frontier = [(seq + [a], self.game.apply(s, a)) for seq, s in frontier
                             if self.game.outcome(s) is None
-                            for a in self.game.observable_actions(s)]
+                            for a in self.game.observable_actions(s, changed)]
             for seq, s in frontier:
                 after = self.game.board(s)
                 if self._fits(after, sure):

@@ -29,7 +29,9 @@ A reader (one per board type, listed in READERS as "module:Class") has:
   empty grid, the start position), to learn colours and what an empty cell looks like;
 - optionally `anchors` (4x2 plane points for given corners, BL, BR, TR, TL; default the
   plane's corners) and `static_mask` (bool array of plane size: where the board never
-  changes in play; used to tell a hand held still over the board; default none).
+  changes in play; used to tell a hand held still over the board; default none), and
+  `view_from(H, frame_size)`: told the frame->plane homography whenever it changes, before
+  the first `learn`, by readers of tall pieces that lean over the cells behind them.
 A reader is built as `Reader(colours=...)` with the colours from config ("#rrggbb" list).
 """
 from __future__ import annotations
@@ -96,6 +98,7 @@ class Watcher:
         self._searched_at: float | None = None
         self._read_at: float | None = None
         self._pending_learn: dict | None = None
+        self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         if self.given:
             self._set_geometry(locate.parse_corners(corners), self.anchors)
             self.status = "ok"
@@ -209,6 +212,11 @@ class Watcher:
     def _read(self, t: float, plane: np.ndarray) -> BoardView | None:
         self._read_at = t
         self.last_plane = plane
+        if hasattr(self.reader, "view_from") and self._told_H is not self.H:
+            # readers of tall pieces need to know where the camera stands (the lean)
+            h, w = self.last_frame.shape[:2]
+            self.reader.view_from(self.H, (w, h))
+            self._told_H = self.H
         if self._pending_learn is not None:
             self.reader.learn(plane, self._pending_learn)
             self._pending_learn = None

@@ -160,8 +160,11 @@ class Game:
         """What the camera should see on each cell."""
         raise NotImplementedError
 
-    def observable_actions(self, state: State) -> Iterable[Action]:
-        """Legal actions from `state` that change what the camera sees."""
+    def observable_actions(self, state: State, changed: set | None = None) -> Iterable[Action]:
+        """Legal actions from `state` that change what the camera sees. `changed`, when
+        given, holds every cell that differs from the position in the view being
+        matched: a game may leave out actions that could not explain them (speed only;
+        returning more is always correct)."""
         return ()
 
     def explain(self, state: State, seen: Mapping[Cell, str]) -> IllegalAction:

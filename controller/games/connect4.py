@@ -293,7 +293,8 @@ class Connect4(Game):
             legal.append(a)
         return legal
 
-    observable_actions = legal_actions
+    def observable_actions(self, state: C4State, changed: set | None = None) -> list:
+        return self.legal_actions(state)
 
     # --- what the camera sees ------------------------------------------------------
     def board(self, state: C4State) -> dict:

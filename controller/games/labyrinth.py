@@ -662,7 +662,7 @@ class Labyrinth(Game):
                 pass
         return acts
 
-    def observable_actions(self, state: LabState) -> Iterable:
+    def observable_actions(self, state: LabState, changed: set | None = None) -> Iterable:
         """Pushes and pawn moves change what the camera sees. `stay` does not, but it is
         listed so that a stay followed by the next player's push is matched as a pair;
         a find declaration and leaving the maze are entered on the page."""

@@ -1056,7 +1056,7 @@ class Monopoly(Game):
                 cells[space].append(token)
         return {i: "+".join(sorted(v)) if v else "empty" for i, v in cells.items()}
 
-    def observable_actions(self, state: MState) -> list[Put]:
+    def observable_actions(self, state: MState, changed: set | None = None) -> list[Put]:
         s = state
         if s.outcome is not None or s.offer is not None or s.need[0] != "place":
             return []

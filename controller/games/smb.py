@@ -587,7 +587,7 @@ class SuperMarioBros(Game):
         acts += [Card(seat, kind) for seat in range(state.players) for kind in self._card_kinds(state, seat)]
         return acts
 
-    def observable_actions(self, state: SMBState) -> Iterable:
+    def observable_actions(self, state: SMBState, changed: set | None = None) -> Iterable:
         if state.outcome or state.phase not in ("move", "link", "token"):
             return []
         return self.legal_actions(state)
