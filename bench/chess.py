@@ -35,7 +35,7 @@ from vision.render_chess import Camera, Position, render  # noqa: E402
 from vision.view import BoardView  # noqa: E402
 from vision.watch import Watcher  # noqa: E402
 
-PGN = Path("/work/shared/data/pgn/kasparov-deep-blue-1997-game2.pgn")
+PGN = Path(__file__).resolve().parents[2] / "shared" / "data" / "pgn" / "kasparov-deep-blue-1997-game2.pgn"
 
 
 def position(board: chess.Board) -> Position:

@@ -8,7 +8,6 @@ a wrong setting. `referee.example.toml` in the repository shows every key.
 from __future__ import annotations
 
 import tomllib
-import types
 import typing
 from dataclasses import dataclass, field, fields
 from pathlib import Path

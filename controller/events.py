@@ -13,7 +13,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 # Kinds that change a game's state, in the order the journal replays them.

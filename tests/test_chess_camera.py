@@ -10,8 +10,9 @@ from controller.journal import Journal
 from controller.referee import Referee
 from vision.render_chess import Camera, Position, corners_in_frame, render_game
 from vision.watch import Watcher
+from shared_data import SHARED_DATA
 
-PGN = "/work/shared/data/pgn/"
+PGN = f"{SHARED_DATA}/pgn/"
 GAMES = ["kasparov-deep-blue-1997-game1.pgn", "kasparov-deep-blue-1997-game2.pgn",
          "nepomniachtchi-liren-2023-game1.pgn"]
 

@@ -9,6 +9,7 @@ import pytest
 from controller.journal import Journal
 from controller.pgn import export_pgn
 from controller.referee import Referee
+from shared_data import SHARED_DATA
 
 
 def referee_on(path) -> Referee:
@@ -36,7 +37,7 @@ def test_pgn_of_a_game_with_a_promotion_choice_and_a_resignation(tmp_path):
 
 
 def test_pgn_of_a_real_game_reads_back_move_for_move(tmp_path):
-    source = chess.pgn.read_game(open("/work/shared/data/pgn/nepomniachtchi-liren-2023-game1.pgn"))
+    source = chess.pgn.read_game(open(SHARED_DATA / "pgn" / "nepomniachtchi-liren-2023-game1.pgn"))
     referee = referee_on(tmp_path / "journal.sqlite")
     referee.new_game("chess")
     for move in source.mainline_moves():

@@ -9,8 +9,9 @@ import pytest
 
 from vision.read_squares import SquareReader
 from vision.watch import Watcher
+from shared_data import SHARED_DATA
 
-DATA = "/work/shared/data/chess/"
+DATA = f"{SHARED_DATA}/chess/"
 LABELS = json.load(open(DATA + "labels.json"))
 START = [name for name, v in sorted(LABELS.items()) if v["fen"].startswith("rnbqkbnr")]
 EMPTY = [name for name, v in sorted(LABELS.items()) if v["fen"].startswith("8/8")]

@@ -1,12 +1,12 @@
 """Connect 4, classic and Blocker, as shared/RULINGS.md section 2 reads the rules."""
-from pathlib import Path
 
 import pytest
 
 from controller.games.base import IllegalAction, NotationError
 from controller.games.connect4 import ROWS, C4State, Connect4, Drop, PlaceBlocker, RemoveBlocker
+from shared_data import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+DATA = SHARED_DATA / "connect4"
 
 
 def play(game, moves, state=None):

@@ -11,10 +11,11 @@ import cv2
 
 from controller.games.connect4 import Connect4
 from vision import render_connect4 as rc
+from shared_data import SHARED_DATA
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZE = (640, 360)
-SOLVER_GAME = Path("/work/shared/data/connect4/Test_L2_R1").read_text().split()[0]  # 25 moves, no four yet
+SOLVER_GAME = (SHARED_DATA / "connect4" / "Test_L2_R1").read_text().split()[0]  # 25 moves, no four yet
 
 
 def write_video(path: Path, positions, fps: float, seed: int, **kw) -> Path:

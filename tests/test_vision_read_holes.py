@@ -4,7 +4,6 @@ colour sets, and with a chip-green sweater showing through empty holes.
 
 The watcher learns the empty grid first, as at game start, and then sees each position
 built up move by move, as in a game."""
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,8 +11,9 @@ import pytest
 from controller.games.connect4 import Connect4
 from vision import render_connect4 as rc
 from vision.watch import Watcher
+from shared_data import SHARED_DATA
 
-DATA = Path("/work/shared/data/connect4/Test_L2_R1")
+DATA = SHARED_DATA / "connect4" / "Test_L2_R1"
 SIZE = (960, 540)
 
 

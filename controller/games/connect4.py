@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping
+from typing import Mapping
 
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 
