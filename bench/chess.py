@@ -39,12 +39,7 @@ PGN = Path(__file__).resolve().parents[2] / "shared" / "data" / "pgn" / "kasparo
 
 
 def position(board: chess.Board) -> Position:
-    labels = {name: "empty" for name in chess.SQUARE_NAMES}
-    kinds = {}
-    for sq, piece in board.piece_map().items():
-        labels[chess.square_name(sq)] = "p0" if piece.color == chess.WHITE else "p1"
-        kinds[chess.square_name(sq)] = piece.symbol().lower()
-    return Position(labels, kinds)
+    return Position.from_placement({chess.square_name(sq): p.symbol() for sq, p in board.piece_map().items()})
 
 
 def naive_match(board: chess.Board, seen: dict) -> list[chess.Move]:

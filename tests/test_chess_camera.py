@@ -18,12 +18,7 @@ GAMES = ["kasparov-deep-blue-1997-game1.pgn", "kasparov-deep-blue-1997-game2.pgn
 
 
 def position(board: chess.Board) -> Position:
-    labels = {name: "empty" for name in chess.SQUARE_NAMES}
-    kinds = {}
-    for sq, piece in board.piece_map().items():
-        labels[chess.square_name(sq)] = "p0" if piece.color == chess.WHITE else "p1"
-        kinds[chess.square_name(sq)] = piece.symbol().lower()
-    return Position(labels, kinds)
+    return Position.from_placement({chess.square_name(sq): p.symbol() for sq, p in board.piece_map().items()})
 
 
 def positions_of(sans) -> tuple[list[Position], list[str]]:

