@@ -21,11 +21,14 @@ import sys
 import threading
 import time
 from concurrent.futures import Future
+from pathlib import Path
 
 from .config import Config, ConfigError, load
 from .events import Bus, Event
+from .games import game_class, load_game
 from .journal import open_journal
 from .referee import Referee
+from .table_start import TableStart, starts_from_table
 
 log = logging.getLogger("referee")
 
@@ -55,11 +58,18 @@ class Service:
         self.panel = None
         self.gpio_die = None
         self.die = None
+        # a Labyrinth game waits here while its maze is read from the table
+        self.table = TableStart(Path(config.data.folder) / "treasures.npz")
+        self._table_told: str | None = None  # the table start's last notice on the bus
         self.bus.subscribe(self._on_event)
-        if not self.referee.resume():
+        resumed = self.referee.resume()
+        if not resumed:
             self.referee.new_game(config.game.name, config.game.variant or None, config.game.rulings)
         if camera:
             self._open_camera(frames)
+            if not resumed and starts_from_table(game_class(config.game.name)):
+                # the game on the table is the one to referee, not a layout drawn here
+                self._run("new_game", variant=config.game.variant or None)
         if devices:
             self._open_devices()
 
@@ -159,6 +169,8 @@ class Service:
 
     def _run(self, command: str, **kw) -> dict:
         r = self.referee
+        if command == "view" and self.table.active:
+            return self._from_table(self._table_view(kw["view"]))
         if command == "view":
             event = r.observe(kw["view"])
         elif command == "move":
@@ -166,13 +178,19 @@ class Service:
         elif command == "roll":
             event = self._roll()
         elif command == "new_game":
-            event = r.new_game(kw.get("game") or r.game.name, kw.get("variant"),
-                               self.config.game.rulings if not kw.get("game") else None)
+            name = kw.get("game") or r.game.name
+            settings = self.config.game.rulings if not kw.get("game") else None
+            if self.watcher is not None and starts_from_table(game_class(name)):
+                return self._start_from_table(load_game(name, kw.get("variant"), settings))
+            self.table.cancel()
+            event = r.new_game(name, kw.get("variant"), settings)
+            self._watch(r.game.name)
             self._learn_start()
-            if self.watcher is not None and self.watcher.board != r.game.name:
-                self.watcher = type(self.watcher)(r.game.name, colours=self.config.camera.colours,
-                                                  still_s=self.config.camera.still_s)
-                self._learn_start()
+        elif command == "enrol":
+            try:
+                return self._from_table(self.table.enrol(kw["names"]))
+            except ValueError as exc:  # names that do not fit what waits (checked by the page too)
+                return {"ok": False, "error": str(exc), "event": None}
         elif command == "undo":
             event = r.undo()
             if event is None:
@@ -187,6 +205,44 @@ class Service:
         ok = event is None or event.kind != "illegal"
         return {"ok": ok, "error": None if ok else event.data.get("reason"),
                 "event": event.to_json() if event else None}
+
+    # --- a game that starts from the layout on the table (controller/table_start.py) -----
+    def _watch(self, board: str) -> None:
+        """A watcher with the reader for `board`."""
+        if self.watcher is not None and self.watcher.board != board:
+            self.watcher = type(self.watcher)(board, colours=self.config.camera.colours,
+                                              still_s=self.config.camera.still_s)
+
+    def _start_from_table(self, game) -> dict:
+        """The open game goes on until the maze on the table is read (views go to the
+        table start meanwhile); the reader first learns from the printed tiles."""
+        try:
+            expected = self.table.begin(game)
+        except ValueError as exc:  # a damaged catalogue file: say which
+            return {"ok": False, "error": str(exc), "event": None}
+        self._watch(game.name)
+        self.watcher.learn(expected)
+        return self._from_table(None)
+
+    def _table_view(self, view) -> tuple | None:
+        plane = self.watcher.last_plane
+        if view.source != self.table.game.name or plane is None:
+            return None
+        w = self.watcher
+        return self.table.take(plane, w.reader, w.last_frame, w.H, learn=w.learn)
+
+    def _from_table(self, started: tuple | None) -> dict:
+        """Start the game once the table gave (game, setup); else say where it stands."""
+        if started is None:
+            if self.table.message != self._table_told:
+                self._table_told = self.table.message
+                self.bus.publish(Event("notice", {"text": self.table.message}))
+            return {"ok": True, "error": None, "event": None, "waiting": self.table.message}
+        game, setup = started
+        event = self.referee.new_game(game.name, game.variant, game.settings, setup=setup)
+        self._learn_start()  # now from the whole layout
+        self._table_told = None
+        return {"ok": True, "error": None, "event": event.to_json()}
 
     def _roll(self) -> Event | None:
         """A press of a roll button: draw the roll the game waits for, journal it as the
@@ -215,6 +271,11 @@ class Service:
             return future.result(timeout)
         except TimeoutError:
             return {"ok": False, "error": f"{command}: the referee did not answer in {timeout:.0f} s", "event": None}
+
+    @property
+    def enrolment(self) -> TableStart:
+        """The start from the table, for the enrolment view (`public()`, read-only)."""
+        return self.table
 
     def snapshot(self, viewer: int | None = None) -> dict:
         with self._lock:

@@ -12,6 +12,7 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .api import api
+from .enrol import enrol
 from .payload import ApiError
 from .stream import Streams, stream
 from .views import views
@@ -36,6 +37,7 @@ def create_app(service) -> Flask:
     app.register_blueprint(views)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(stream)
+    app.register_blueprint(enrol)
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
