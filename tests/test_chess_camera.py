@@ -75,7 +75,8 @@ def assert_whole_game(pgn_name, style, plies=None):
     assert max(delays) <= 0.5  # recorded within half a second of the hand leaving
 
 
-@pytest.mark.parametrize("pgn_name, style", [(GAMES[0], "mario"), (GAMES[1], "wood")])
+@pytest.mark.parametrize("style", ["mario", "wood"])
+@pytest.mark.parametrize("pgn_name", GAMES)
 def test_first_forty_plies_of_a_master_game_every_move_right(pgn_name, style):
     assert_whole_game(pgn_name, style, plies=40)
 

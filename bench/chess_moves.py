@@ -1,7 +1,7 @@
 """Recognising a chess move from a stable view, on one core: the square reader plus the
 referee's match against the legal moves, beside the per-frame path and a naive match.
 
-    .venv/bin/python bench/chess.py [--plies N] [--style mario|wood]
+    .venv/bin/python bench/chess_moves.py [--plies N] [--style mario|wood]
 
 The positions are a real master game (shared/data/pgn), rendered (not timed), warped by
 the Watcher's homography from the board's markers. For every ply: `read` is
@@ -21,9 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-# this file is bench/chess.py: the repository root replaces bench/ on the path, or
-# `import chess` would import this script instead of python-chess
-sys.path[0] = str(Path(__file__).resolve().parents[1])
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import chess  # noqa: E402
 import chess.pgn  # noqa: E402
