@@ -46,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", type=int, default=None)
     sp.add_argument("--games", type=int, default=0, help="stop after this many games (0: run until Ctrl-C)")
     sp.add_argument("--fast", action="store_true", help="play as fast as frames render, not in real time")
+    sp.add_argument("--turns", type=int, default=0,
+                    help="stop after this many turns shown on the table (0: no limit)")
 
     sp = sub.add_parser("play", help="referee moves read from stdin, without a camera")
     game_args(sp)
