@@ -60,7 +60,8 @@ class Service:
         self.die = None
         # a Labyrinth game waits here while its maze is read from the table
         self.table = TableStart(Path(config.data.folder) / "treasures.npz")
-        self._table_told: str | None = None  # the table start's last notice on the bus
+        self._table_told: str | None = None
+        self._reader_options: dict | None = None  # the board sheet the watcher reads  # the table start's last notice on the bus
         self.bus.subscribe(self._on_event)
         resumed = self.referee.resume()
         if not resumed:
@@ -80,7 +81,8 @@ class Service:
 
         c = self.config.camera
         self.camera = open_camera(c.source, width=c.width, height=c.height, fps=c.fps, frames=frames)
-        self.watcher = Watcher(self.referee.game.name, corners=c.corners or None, colours=c.colours, still_s=c.still_s)
+        self.watcher = Watcher(self.referee.game.name, corners=c.corners or None, colours=c.colours, still_s=c.still_s,
+                               reader_options=self.referee.game.reader_options(self.referee.state))
         self._learn_start()
 
     def _learn_start(self) -> None:
@@ -161,6 +163,7 @@ class Service:
             try:
                 with self._lock:
                     result = self._run(command, **kw)
+                    self._follow_board()
             except Exception as exc:  # a fault in one input must not stop refereeing
                 log.exception("referee: %s failed", command)
                 result = {"ok": False, "error": f"{command}: {exc}", "event": None}
@@ -207,11 +210,24 @@ class Service:
                 "event": event.to_json() if event else None}
 
     # --- a game that starts from the layout on the table (controller/table_start.py) -----
-    def _watch(self, board: str) -> None:
-        """A watcher with the reader for `board`."""
-        if self.watcher is not None and self.watcher.board != board:
+    def _watch(self, board: str, options: dict | None = None) -> None:
+        """A watcher with the reader for `board` (and that board's sheet, `options`)."""
+        if self.watcher is not None and (self.watcher.board != board or options is not None):
             self.watcher = type(self.watcher)(board, colours=self.config.camera.colours,
-                                              still_s=self.config.camera.still_s)
+                                              still_s=self.config.camera.still_s, reader_options=options)
+
+    def _follow_board(self) -> None:
+        """A game that moves to another board sheet (a Super Mario Bros. link space to
+        the next World) gets a watcher for that sheet, which learns it as it stands."""
+        r = self.referee
+        if self.watcher is None or self.table.active or r.game is None:
+            return
+        options = r.game.reader_options(r.state)
+        if options and options != self._reader_options:
+            if self._reader_options is not None:
+                self._watch(r.game.name, options)
+                self.watcher.learn(r.game.board(r.state))
+            self._reader_options = options
 
     def _start_from_table(self, game) -> dict:
         """The open game goes on until the maze on the table is read (views go to the

@@ -32,16 +32,17 @@ def parse_corners(text) -> np.ndarray:
     return np.float32(pts)
 
 
-def inner_corners(found: dict[int, np.ndarray], board: str) -> np.ndarray | None:
+def inner_corners(found: dict[int, np.ndarray], board) -> np.ndarray | None:
     """The inner corners of the board's four markers, BL, BR, TR, TL; None unless all
-    four were found."""
-    ids = markers.BOARD_MARKERS[board]
+    four were found. `board`: a board type, or its four marker ids (a board with
+    several sheets, like the Super Mario Bros. Worlds, names the one in play)."""
+    ids = markers.BOARD_MARKERS[board] if isinstance(board, str) else tuple(board)
     if not all(i in found for i in ids):
         return None
     return np.float32([found[i][markers.INNER_CORNER[k]] for k, i in enumerate(ids)])
 
 
-def find_markers(grey: np.ndarray, board: str, det=None, scale: float = 0.5) -> np.ndarray | None:
+def find_markers(grey: np.ndarray, board, det=None, scale: float = 0.5) -> np.ndarray | None:
     """The board's marker inner corners in `grey` (full-frame pixels), or None."""
     det = det or markers.detector()
     if scale < 1.0:

@@ -60,7 +60,7 @@ PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view move
 PATIENCE_S = 3.0  # a "hand" that stays this long without moving is a shadow: read
 
 
-def load_reader(board: str, colours=None):
+def load_reader(board: str, colours=None, **options):
     try:
         module, cls = READERS[board].split(":")
     except KeyError:
@@ -70,13 +70,14 @@ def load_reader(board: str, colours=None):
         reader_class = getattr(importlib.import_module(module), cls)
     except (ImportError, AttributeError) as exc:
         raise ValueError(f"the camera reader for {board!r} ({READERS[board]}) is not available: {exc}") from None
-    return reader_class(colours=colours)
+    return reader_class(colours=colours, **options)
 
 
 class Watcher:
-    def __init__(self, board: str, *, corners=None, colours=None, still_s: float = 0.25, reader=None):
+    def __init__(self, board: str, *, corners=None, colours=None, still_s: float = 0.25, reader=None,
+                 reader_options: dict | None = None):
         self.board = board
-        self.reader = reader or load_reader(board, colours)
+        self.reader = reader or load_reader(board, colours, **(reader_options or {}))
         w, h = self.reader.plane_size
         self.plane_corners = np.float32([[0, h], [w, h], [w, 0], [0, 0]])  # BL, BR, TR, TL
         self.anchors = np.float32(getattr(self.reader, "anchors", self.plane_corners))
@@ -109,6 +110,12 @@ class Watcher:
         self.H = locate.plane_homography(points, anchors)
         self.H_small = locate.scaled(self.H, MOTION_SCALE)
         self.patches = [] if grey is None else self._marker_patches(grey)
+
+    @property
+    def marker_ids(self) -> tuple:
+        """The four marker ids to look for: the reader's own (one World board of
+        several) or the board type's."""
+        return tuple(getattr(self.reader, "markers", None) or markers.BOARD_MARKERS[self.board])
 
     def set_corners(self, points) -> None:
         """Corners clicked on the page's calibration view: from now on they place the
@@ -146,7 +153,7 @@ class Watcher:
         """Look for the board's markers; True when all four were found."""
         self._searched_at = t
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        pts = locate.find_markers(grey, self.board, self.detector)
+        pts = locate.find_markers(grey, self.marker_ids, self.detector)
         if pts is None:
             return False
         self._set_geometry(pts, self.plane_corners, grey)
@@ -235,7 +242,7 @@ class Watcher:
         Raises ValueError when the board cannot be found in it."""
         self.last_frame = frame
         if self.H is None and not self._search(t, frame):
-            raise ValueError(f"the {self.board} markers (ids {markers.BOARD_MARKERS.get(self.board)}) "
+            raise ValueError(f"the {self.board} markers (ids {self.marker_ids}) "
                              "are not all in view; give the corners instead")
         return self._read(t, self.plane(frame)) or self.last_view
 

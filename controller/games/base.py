@@ -167,6 +167,11 @@ class Game:
         returning more is always correct)."""
         return ()
 
+    def reader_options(self, state: State) -> dict:
+        """Which sheet of the board the camera should read now, for the reader (the
+        Super Mario Bros. World in play); {} for a game with one board."""
+        return {}
+
     def explain(self, state: State, seen: Mapping[Cell, str]) -> IllegalAction:
         """Why a stable view that differs from `board(state)` matches no legal action."""
         changed = sorted(self.cell_name(c) for c, v in seen.items() if self.board(state).get(c) != v)

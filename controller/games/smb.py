@@ -240,6 +240,10 @@ class SuperMarioBros(Game):
         verb = {Move: "move", Token: "token", Fireball: "fireball"}[type(action)]
         return f"{verb} {action.space}"
 
+    def reader_options(self, state) -> dict:
+        """The camera reads the World board in play; a link space swaps the boards."""
+        return {"world": state.world}
+
     def actor(self, state, action) -> int | None:
         """A hazard card is played by the opponent who holds it, out of turn."""
         return action.seat if isinstance(action, Card) else self.prompt(state).seat
