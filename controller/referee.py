@@ -14,8 +14,9 @@ fit is left for the next view.
 """
 from __future__ import annotations
 
-import secrets
 import random
+import secrets
+from dataclasses import replace
 from typing import Iterable
 
 from vision.view import BoardView
@@ -41,8 +42,12 @@ class Referee:
         self.alarm: dict | None = None  # the standing illegal-move report, until put right
 
     # --- events --------------------------------------------------------------------
-    def _emit(self, kind: str, **data) -> Event:
+    def _emit(self, kind: str, public: dict | None = None, **data) -> Event:
+        """Journal the event whole, then announce it; `public` replaces fields that not
+        everyone may see (the deal of secret targets) in what is announced."""
         event = self.journal.append(Event(kind, data, self.game_id))
+        if public:
+            event = replace(event, data={**event.data, **public})
         self.bus.publish(event)
         return event
 
@@ -59,8 +64,8 @@ class Referee:
             self.journal.end_game(self.game_id, "abandoned")
         self.game, self.state, self.setup, self.history, self.alarm = game, state, setup, [], None
         self.game_id = self.journal.start_game(name, game.variant)
-        return self._emit("game_started", game=name, variant=game.variant, settings=game.settings,
-                          setup=setup)
+        return self._emit("game_started", public={"setup": game.public_setup(setup)}, game=name,
+                          variant=game.variant, settings=game.settings, setup=setup)
 
     def resume(self) -> bool:
         """Rebuild the open game from the journal; False when there is none."""
@@ -96,8 +101,10 @@ class Referee:
             action = self.game.parse(self.state, text)
             self.game.check(self.state, action)
             actor = self.game.actor(self.state, action)
+            names = self.game.seats(self.state)
+            if seat is not None and not 0 <= seat < len(names):
+                raise IllegalAction(f"seat {seat} is not in this game (seats 0-{len(names) - 1})")
             if seat is not None and actor is not None and actor != seat:
-                names = self.game.seats(self.state)
                 raise IllegalAction(f"it is {names[actor]}'s turn, not {names[seat]}'s")
         except (NotationError, IllegalAction) as exc:
             return self._emit("illegal", input=text, reason=str(exc), source=source)

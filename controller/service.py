@@ -32,6 +32,8 @@ from .table_start import TableStart, starts_from_table
 
 log = logging.getLogger("referee")
 
+CAMERA_FAILURES = 50  # frames in a row that fail before the camera is given up
+
 
 class Service:
     """Owns the journal, the referee and its thread, and the optional camera and devices.
@@ -136,21 +138,32 @@ class Service:
         self.journal.close()
 
     def _camera_loop(self) -> None:
-        from vision.camera import CameraError
-
+        """Frames -> watcher -> the referee's inbox. A fault in one frame is reported and
+        the next frame tried; a camera that keeps failing is given up, the game kept."""
+        failures, status = 0, None
         while not self._stop.is_set():
             try:
                 got = self.camera.read()
-            except CameraError as exc:  # a camera that stops giving frames: say so, keep the game
-                log.error("camera: %s", exc)
-                self.bus.publish(Event("notice", {"text": f"camera stopped: {exc}"}))
-                self.notes.append(f"camera stopped: {exc}")
-                return
-            if got is None:
-                log.info("camera: end of %s", self.camera.name)
-                return
-            t, frame = got
-            view = self.watcher.feed(t, frame)
+                if got is None:
+                    log.info("camera: end of %s", self.camera.name)
+                    return
+                t, frame = got
+                view = self.watcher.feed(t, frame)
+                failures = 0
+            except Exception as exc:  # a camera or vision fault must not end refereeing
+                failures += 1
+                text = f"camera {self.camera.name}: {type(exc).__name__}: {exc}"
+                log.error("%s", text)
+                if failures == 1 or failures >= CAMERA_FAILURES:
+                    self.bus.publish(Event("notice", {"text": text}))
+                if failures >= CAMERA_FAILURES:
+                    self.notes.append(f"{text} ({failures} frames in a row): camera given up")
+                    return
+                time.sleep(0.1)
+                continue
+            if self.panel is not None and self.watcher.status != status:
+                status = self.watcher.status
+                self.panel.busy(status != "ok")  # a hand over the board, or no board
             if view is not None:
                 self._inbox.put(("view", {"view": view}, None))
 
@@ -181,12 +194,15 @@ class Service:
         elif command == "roll":
             event = self._roll()
         elif command == "new_game":
+            # the configured rulings hold for the configured game; the variant stays
+            # unless another is asked for (the new-game button asks for none)
             name = kw.get("game") or r.game.name
-            settings = self.config.game.rulings if not kw.get("game") else None
+            settings = self.config.game.rulings if name == self.config.game.name else None
+            variant = kw.get("variant") or (r.game.variant if name == r.game.name else None)
             if self.watcher is not None and starts_from_table(game_class(name)):
-                return self._start_from_table(load_game(name, kw.get("variant"), settings))
+                return self._start_from_table(load_game(name, variant, settings))
             self.table.cancel()
-            event = r.new_game(name, kw.get("variant"), settings)
+            event = r.new_game(name, variant, settings)
             self._watch(r.game.name)
             self._learn_start()
         elif command == "enrol":
@@ -213,7 +229,8 @@ class Service:
     def _watch(self, board: str, options: dict | None = None) -> None:
         """A watcher with the reader for `board` (and that board's sheet, `options`)."""
         if self.watcher is not None and (self.watcher.board != board or options is not None):
-            self.watcher = type(self.watcher)(board, colours=self.config.camera.colours,
+            corners = self.config.camera.corners if board == self.config.game.name else None
+            self.watcher = type(self.watcher)(board, corners=corners or None, colours=self.config.camera.colours,
                                               still_s=self.config.camera.still_s, reader_options=options)
 
     def _follow_board(self) -> None:

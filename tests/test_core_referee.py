@@ -99,3 +99,14 @@ def test_game_over_is_announced_and_recorded():
     referee.observe(view(referee, [((0, 3), "p0")]))
     assert events[-1].kind == "game_over" and events[-1].data["winner"] == 0
     assert referee.journal.open_game() is None
+
+
+def test_only_the_player_who_dropped_into_the_top_row_may_remove_the_blocker():
+    referee, _ = setup("blocker")
+    for m in "b1/2 7 7 7 7 7 1 2 1 2 1 7".split():  # Luigi's chip lands in the top row
+        referee.enter(m)
+    assert referee.state.may_remove == 1 and referee.state.turn == 0
+    refused = referee.enter("x", seat=0)
+    assert refused.kind == "illegal" and refused.data["reason"] == "it is Luigi's turn, not Mario's"
+    removed = referee.enter("x", seat=1)
+    assert removed.kind == "move" and removed.data["seat"] == 1

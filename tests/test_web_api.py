@@ -207,7 +207,9 @@ def test_camera_endpoints_without_a_camera(client, service):
 def test_game_records_download(client, service):
     client.post("/api/move", json={"text": "4"}, headers=admin(service))
     assert [g["game"] for g in client.get("/api/games").get_json()] == ["connect4"]
-    record = client.get("/api/games/1/export.json")
+    # while the game is open its record (with the whole setup) is for the admin only
+    assert client.get("/api/games/1/export.json").status_code == 403
+    record = client.get("/api/games/1/export.json", headers=admin(service))
     assert record.headers["Content-Disposition"] == 'attachment; filename="game-1.json"'
     kinds = [e["type"] for e in json.loads(record.get_data())["events"]]
     assert kinds == ["game_started", "move"]
@@ -217,7 +219,7 @@ def test_game_records_download(client, service):
 
 
 def test_a_chess_game_downloads_as_pgn(client, service):
-    chess_pgn = pytest.importorskip("chess.pgn")
+    import chess.pgn as chess_pgn
     client.post("/api/new-game", json={"game": "chess"}, headers=admin(service))
     for san in ("e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7"):
         assert client.post("/api/move", json={"text": san}, headers=admin(service)).status_code == 200
@@ -282,3 +284,27 @@ def test_streams_are_capped_below_the_thread_count_and_end_on_shutdown(service):
     again = client.get("/events", buffered=False)
     assert again.status_code == 200
     again.close()
+
+
+def test_secret_targets_are_never_announced_nor_exported_to_watchers(client, service):
+    """A Labyrinth deal stays in the journal: the event stream's game_started and the
+    record of an open game show the maze, never another player's targets."""
+    import queue
+
+    q = service.bus.subscribe(queue.Queue())
+    assert client.post("/api/new-game", json={"game": "labyrinth"}, headers=admin(service)).status_code == 200
+    started = q.get(timeout=5)
+    service.bus.unsubscribe(q)
+    assert started.kind == "game_started" and "rows" in started.data["setup"]
+    assert "targets" not in started.data["setup"]
+    game_id = service.snapshot()["game_id"]
+    assert client.get(f"/api/games/{game_id}/export.json").status_code == 403
+    journalled = service.journal.events(game_id)[0]
+    assert "targets" in journalled.data["setup"]  # the journal keeps the whole deal
+
+
+def test_a_seat_that_is_not_a_number_or_not_in_the_game_is_a_clear_400_or_refusal(client, service):
+    assert client.get("/api/state?seat=--1&token=x").status_code == 400
+    assert "whole number" in client.get("/api/state?seat=%C2%B2&token=x").get_json()["error"]
+    refused = client.post("/api/move", json={"text": "4", "seat": 5}, headers=admin(service))
+    assert refused.status_code == 422 and "seat 5 is not in this game" in refused.get_json()["error"]

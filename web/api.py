@@ -140,7 +140,9 @@ def _download(text: str, mimetype: str, filename: str) -> Response:
 
 @api.get("/games/<int:game_id>/export.json")
 def export_json(game_id: int):
-    _game(game_id)
+    if _game(game_id)["ended"] is None:
+        # the record holds the whole setup (secret targets, deck order) until the game ends
+        require_admin()
     record = service().journal.export(game_id)
     return _download(json.dumps(record, indent=1), "application/json", f"game-{game_id}.json")
 

@@ -69,8 +69,11 @@ def int_field(data: dict, name: str, required: bool = True) -> int | None:
         if required:
             raise ApiError(400, f"field '{name}' is required")
         return None
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip(), 10)
+        except ValueError:
+            raise ApiError(400, f"field '{name}' must be a whole number, not {value!r}") from None
     if isinstance(value, bool) or not isinstance(value, int):
         raise ApiError(400, f"field '{name}' must be a whole number, not {_kind(value)}")
     return value

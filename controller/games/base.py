@@ -106,6 +106,11 @@ class Game:
         referee and journalled with the game's start. JSON-serialisable."""
         return {}
 
+    def public_setup(self, setup: Mapping[str, Any]) -> dict:
+        """What of a new game's setup every watcher may see: the rest (a deal of secret
+        targets, the order of a deck) stays in the journal. By default nothing."""
+        return {}
+
     def start(self, setup: Mapping[str, Any] | None = None) -> State:
         raise NotImplementedError
 

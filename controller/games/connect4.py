@@ -141,6 +141,10 @@ class Connect4(Game):
             return f"b{action.col + 1}/{action.row + 1}"
         return "x"
 
+    def actor(self, state: C4State, action) -> int | None:
+        """A removal is made by the player who just dropped into the top row."""
+        return state.may_remove if isinstance(action, RemoveBlocker) else state.turn
+
     def describe(self, state: C4State, action) -> str:
         if isinstance(action, RemoveBlocker):
             seat = state.may_remove
