@@ -74,11 +74,21 @@ class Journal:
         self._db.close()
 
     # --- writing -------------------------------------------------------------------
-    def start_game(self, game: str, variant: str, t: float | None = None) -> int:
+    def start_game(self, game: str, variant: str, first: Event) -> Event:
+        """A new game and its first event (game_started), in one transaction: a power
+        cut leaves both or neither. Returns the event with its game id and number."""
         with self._lock:
-            cur = self._db.execute("INSERT INTO games(game, variant, started) VALUES (?, ?, ?)",
-                                   (game, variant, t or time.time()))
-            return cur.lastrowid
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                game_id = self._db.execute("INSERT INTO games(game, variant, started) VALUES (?, ?, ?)",
+                                           (game, variant, first.t)).lastrowid
+                seq = self._db.execute("INSERT INTO events(game_id, t, kind, data) VALUES (?, ?, ?, ?)",
+                                       (game_id, first.t, first.kind, json.dumps(first.data))).lastrowid
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            return Event(first.kind, first.data, game_id, seq, first.t)
 
     def append(self, event: Event) -> Event:
         """Commit the event; return it with its sequence number."""

@@ -40,14 +40,11 @@ class Referee:
         self.history: list[str] = []  # notation of each accepted action
         self.setup: dict = {}
         self.alarm: dict | None = None  # the standing illegal-move report, until put right
+        self.notes: list[str] = []  # what went wrong while resuming, for the page
 
     # --- events --------------------------------------------------------------------
-    def _emit(self, kind: str, public: dict | None = None, **data) -> Event:
-        """Journal the event whole, then announce it; `public` replaces fields that not
-        everyone may see (the deal of secret targets) in what is announced."""
+    def _emit(self, kind: str, **data) -> Event:
         event = self.journal.append(Event(kind, data, self.game_id))
-        if public:
-            event = replace(event, data={**event.data, **public})
         self.bus.publish(event)
         return event
 
@@ -63,21 +60,34 @@ class Referee:
         if self.game_id is not None and self.game.outcome(self.state) is None:
             self.journal.end_game(self.game_id, "abandoned")
         self.game, self.state, self.setup, self.history, self.alarm = game, state, setup, [], None
-        self.game_id = self.journal.start_game(name, game.variant)
-        return self._emit("game_started", public={"setup": game.public_setup(setup)}, game=name,
-                          variant=game.variant, settings=game.settings, setup=setup)
+        event = self.journal.start_game(name, game.variant, Event(
+            "game_started", {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
+        self.game_id = event.game_id
+        event = replace(event, data={**event.data, "setup": game.public_setup(setup)})
+        self.bus.publish(event)
+        return event
 
     def resume(self) -> bool:
-        """Rebuild the open game from the journal; False when there is none."""
+        """Rebuild the open game from the journal; False when there is none, or when its
+        record cannot be replayed (then it is closed as unreadable, kept as it is, and
+        `notes` says which game and why)."""
         info = self.journal.open_game()
         if info is None:
             return False
         self.game_id = info["id"]
-        self._rebuild(self.journal.events(info["id"]))
+        try:
+            self._rebuild(self.journal.events(info["id"]))
+        except Exception as exc:  # a record this version cannot replay must not stop the service
+            self.notes.append(f"{self.journal.path}: game {info['id']} ({info['game']}) cannot be "
+                              f"resumed: {type(exc).__name__}: {exc}; its record is kept, a new game starts")
+            self.journal.end_game(info["id"], "unreadable")
+            self.game = self.game_id = self.state = None
+            return False
         return True
 
     def _rebuild(self, events: Iterable[Event]) -> None:
         moves: list[str] = []
+        self.game = None
         for e in events:
             if e.kind == "game_started":
                 self.game = load_game(e.data["game"], e.data["variant"], e.data.get("settings"))
@@ -86,6 +96,8 @@ class Referee:
                 moves.append(e.data["notation"])
             elif e.kind == "undo" and moves:
                 moves.pop()
+        if self.game is None:
+            raise ValueError("the record has no game_started event")
         state = self.game.start(self.setup)
         for text in moves:
             state = self.game.play(state, self.game.parse(state, text))

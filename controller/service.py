@@ -66,6 +66,9 @@ class Service:
         self._reader_options: dict | None = None  # the board sheet the watcher reads  # the table start's last notice on the bus
         self.bus.subscribe(self._on_event)
         resumed = self.referee.resume()
+        for note in self.referee.notes:
+            log.warning("journal: %s", note)
+        self.notes += self.referee.notes
         if not resumed:
             self.referee.new_game(config.game.name, config.game.variant or None, config.game.rulings)
         if camera:

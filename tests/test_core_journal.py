@@ -103,3 +103,31 @@ def test_journal_from_a_newer_version_is_refused(tmp_path):
         raise AssertionError("a newer journal was opened")
     journal, notes = open_journal(tmp_path)
     assert journal.path != str(path) and "newer version" in notes[0]
+
+
+def test_a_record_that_cannot_be_replayed_is_kept_closed_and_named(tmp_path):
+    import sqlite3
+
+    journal = Journal(tmp_path / "j.sqlite")
+    referee = Referee(journal)
+    referee.new_game("connect4", "classic")
+    referee.enter("4")
+    journal.close()
+    db = sqlite3.connect(tmp_path / "j.sqlite")
+    db.execute("UPDATE events SET data = ? WHERE kind = 'move'", (json.dumps({"notation": "9"}),))
+    db.commit()
+    db.close()
+    journal = Journal(tmp_path / "j.sqlite")
+    fresh = Referee(journal)
+    assert not fresh.resume()
+    assert "game 1 (connect4) cannot be resumed" in fresh.notes[0] and "j.sqlite" in fresh.notes[0]
+    assert journal.games()[0]["result"] == "unreadable" and len(journal.events(1)) == 2
+    fresh.new_game("connect4", "classic")  # play goes on in a new game
+    assert fresh.enter("4").kind == "move"
+
+
+def test_a_game_and_its_start_are_written_together(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    event = Referee(journal).new_game("connect4", "blocker")
+    assert (event.game_id, event.seq) == (1, 1)
+    assert [e.kind for e in journal.events(1)] == ["game_started"] and journal.open_game()["id"] == 1
