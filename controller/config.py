@@ -170,6 +170,10 @@ def validate(config: Config) -> None:
     variants = game_class(config.game.name).variants
     if config.game.variant:
         _one_of(p, "[game] variant", config.game.variant, list(variants))
+    try:
+        game_class(config.game.name)(config.game.variant or None, config.game.rulings)
+    except ValueError as exc:
+        raise ConfigError(f"{p}: [game] rulings: {exc}") from None
     pins: dict[int, str] = {}
     for f in fields(GpioSettings):
         value = getattr(config.gpio, f.name)
@@ -185,9 +189,18 @@ def validate(config: Config) -> None:
     _one_of(p, "[gpio] die", config.gpio.die, ["off", "pips", "rgb", "both"])
     if config.gpio.debounce_s < 0:
         raise ConfigError(f"{p}: [gpio] debounce_s is {config.gpio.debounce_s}; expected 0 or more seconds")
-    if config.camera.corners and (len(config.camera.corners) != 4 or not all(
-            isinstance(c, str) and len(c.split(",")) == 2 for c in config.camera.corners)):
-        raise ConfigError(f"{p}: [camera] corners must be four points \"x,y\"")
+    if config.camera.corners:
+        from vision.locate import CornersError, parse_corners
+
+        try:
+            parse_corners(config.camera.corners)
+        except CornersError as exc:
+            raise ConfigError(f"{p}: [camera] {exc}") from None
+    for section, key, low, strict in (("camera", "fps", 0, True), ("camera", "still_s", 0, False),
+                                      ("die_module", "heartbeat_s", 0, True), ("die_module", "missed_heartbeats", 1, False)):
+        value = getattr(getattr(config, section), key)
+        if value < low or (strict and value == low):
+            raise ConfigError(f"{p}: [{section}] {key} is {value}; expected {'more than' if strict else 'at least'} {low}")
     colours = config.camera.colours
     if not 2 <= len(colours) <= 3 or not all(
             isinstance(c, str) and len(c) == 7 and c[0] == "#" and all(h in "0123456789abcdefABCDEF" for h in c[1:])

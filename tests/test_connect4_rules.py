@@ -3,7 +3,7 @@
 import pytest
 
 from controller.games.base import IllegalAction, NotationError
-from controller.games.connect4 import ROWS, C4State, Connect4, Drop, PlaceBlocker, RemoveBlocker
+from controller.games.connect4 import ROWS, C4State, Connect4, Drop, KeepBlocker, PlaceBlocker, RemoveBlocker
 from shared_data import SHARED_DATA
 
 DATA = SHARED_DATA / "connect4"
@@ -220,3 +220,21 @@ def test_legal_actions_cover_drops_removals_and_placements():
     assert Drop(0) in acts and PlaceBlocker(0, 1) in acts and PlaceBlocker(0, 0) not in acts
     assert not any(isinstance(a, RemoveBlocker) for a in acts)
     assert len([a for a in acts if isinstance(a, PlaceBlocker)]) == 41
+
+
+def test_declining_the_removal_when_the_opponent_has_no_move_left_is_a_draw():
+    """Mario fills the last reachable hole with a top-row drop while Luigi's blocker is in
+    the grid: the only way on is to remove it ('x') or leave it in ('-'); left in, Luigi
+    has no hole and no blocker: a draw."""
+    cols = (("B1", "0", "1", "0", "1", ""),) + tuple(tuple(p) for p in
+                                                     ("101010", "101010", "010101", "010101", "101010", "101010"))
+    state = C4State(cols=cols, turn=0, blockers=("removed", "placed"))
+    state = play(blocker, "1", state)
+    assert state.may_remove == 0 and blocker.outcome(state) is None
+    assert blocker.legal_actions(state) == [RemoveBlocker()]
+    assert "or leave it ('-')" in blocker.prompt(state).text
+    assert blocker.actor(state, KeepBlocker()) == 0
+    drawn = play(blocker, "-", state)
+    assert blocker.outcome(drawn).winner is None
+    assert blocker.outcome(drawn).reason == "draw: Luigi has no reachable hole and no blocker to place"
+    assert "no blocker removal to decline" in illegal(blocker, drawn.__class__(cols=cols), "-")

@@ -9,9 +9,17 @@ from controller.config import ConfigError, load, parse
 EXAMPLE = Path(__file__).resolve().parents[1] / "referee.example.toml"
 
 
-def test_the_example_config_loads():
-    config = load(EXAMPLE)
-    assert config.game.name == "connect4" and config.web.port == 8000
+def test_the_example_config_loads_and_shows_the_defaults():
+    """Every value in the example is the default, except the two lines it marks."""
+    from dataclasses import asdict
+
+    from controller.config import Config
+
+    config, default = asdict(load(EXAMPLE)), asdict(Config())
+    differ = {(s, k) for s in default if isinstance(default[s], dict)
+              for k in default[s] if config[s][k] != default[s][k]}
+    assert differ == {("game", "variant"), ("camera", "source")}
+    assert "(default" in EXAMPLE.read_text()
 
 
 @pytest.mark.parametrize("text, words", [
@@ -24,6 +32,13 @@ def test_the_example_config_loads():
     ("[game]\nvariant = 'speed'\n", ["[game] variant", "classic", "blocker"]),
     ("[web]\nport = 70000\n", ["[web] port", "1-65535"]),
     ("[camera]\ncorners = ['1,2']\n", ["[camera] corners", "four points"]),
+    ("[camera]\ncorners = ['a,b', '1,2', '3,4', '5,6']\n", ["[camera] corners", "four points"]),
+    ("[camera]\nfps = 0\n", ["[camera] fps", "more than 0"]),
+    ("[camera]\nstill_s = -1.0\n", ["[camera] still_s", "at least 0"]),
+    ("[die_module]\nheartbeat_s = 0\n", ["[die_module] heartbeat_s", "more than 0"]),
+    ("[die_module]\nmissed_heartbeats = 0\n", ["[die_module] missed_heartbeats", "at least 1"]),
+    ("[game]\nrulings = {nonsense = 1}\n", ["[game] rulings", "'nonsense'"]),
+    ("[game]\nname = 'chess'\nrulings = {nonsense = 1}\n", ["[game] rulings", "nonsense"]),
     ("[gpio]\nbuzzer_kind = 'loud'\n", ["[gpio] buzzer_kind", "tonal"]),
     ("[web\n", ["not valid TOML"]),
     ("[camera]\nwidth = true\n", ["[camera] width", "expected an integer"]),

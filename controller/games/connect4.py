@@ -9,8 +9,10 @@ Text notation (columns 1-7 from the left, rows 1-6 from the bottom):
              opponent's blocker in the same turn;
 - ``x``      remove the opponent's blocker right after one's own top-row drop (the
              camera sees the drop and the removal one after the other);
-- ``b4/3``   push one's blocker into column 4, row 3 (the whole turn).
-A top-row drop that is not followed by ``x`` ends its turn when the opponent moves.
+- ``b4/3``   push one's blocker into column 4, row 3 (the whole turn);
+- ``-``      leave the opponent's blocker in after one's own top-row drop.
+A top-row drop that is not followed by ``x`` ends its turn when the opponent moves (or
+with ``-``, which is needed only when the opponent then has no move left: a draw).
 
 What the camera sees in each hole: "empty", "p0", "p1" or "blocker" (the two blockers
 look alike; the rules know which is whose from where they went in).
@@ -44,6 +46,11 @@ class PlaceBlocker:
 @dataclass(frozen=True)
 class RemoveBlocker:
     pass
+
+
+@dataclass(frozen=True)
+class KeepBlocker:
+    """The removal declined (the camera sees nothing: it is entered)."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +108,12 @@ class Connect4(Game):
     title = "Connect 4"
     variants = ("classic", "blocker")
 
+    def __init__(self, variant: str | None = None, settings: Mapping | None = None):
+        super().__init__(variant, settings)
+        if self.settings:
+            raise ValueError(f"Connect 4 has no settings; {', '.join(map(repr, self.settings))} "
+                             "is not one (its rulings are fixed: see shared/RULINGS.md section 2)")
+
     def start(self, setup: Mapping | None = None) -> C4State:
         blockers = ("hand", "hand") if self.variant == "blocker" else ("none", "none")
         return C4State(cols=tuple((EMPTY,) * ROWS for _ in range(COLS)), blockers=blockers)
@@ -126,29 +139,32 @@ class Connect4(Game):
         t = text.strip().lower()
         if t == "x":
             return RemoveBlocker()
+        if t == "-":
+            return KeepBlocker()
         if m := self._DROP.match(t):
             return Drop(int(m[1]) - 1, bool(m[2]))
         if m := self._PLACE.match(t):
             return PlaceBlocker(int(m[1]) - 1, int(m[2]) - 1)
         raise NotationError(f"{text.strip()!r} is not a Connect 4 move: expected a column 1-7 "
-                            "('4'), a drop with removal ('4x'), a removal ('x') or a blocker "
-                            "placement ('b4/3' = column 4, row 3)")
+                            "('4'), a drop with removal ('4x'), a removal ('x'), no removal ('-') or "
+                            "a blocker placement ('b4/3' = column 4, row 3)")
 
     def notation(self, state: C4State, action) -> str:
         if isinstance(action, Drop):
             return f"{action.col + 1}{'x' if action.remove else ''}"
         if isinstance(action, PlaceBlocker):
             return f"b{action.col + 1}/{action.row + 1}"
-        return "x"
+        return "-" if isinstance(action, KeepBlocker) else "x"
 
     def actor(self, state: C4State, action) -> int | None:
         """A removal is made by the player who just dropped into the top row."""
-        return state.may_remove if isinstance(action, RemoveBlocker) else state.turn
+        return state.may_remove if isinstance(action, (RemoveBlocker, KeepBlocker)) else state.turn
 
     def describe(self, state: C4State, action) -> str:
-        if isinstance(action, RemoveBlocker):
+        if isinstance(action, (RemoveBlocker, KeepBlocker)):
             seat = state.may_remove
-            return f"{NAMES[seat]} removes {NAMES[1 - seat]}'s blocker"
+            verb = "removes" if isinstance(action, RemoveBlocker) else "leaves in"
+            return f"{NAMES[seat]} {verb} {NAMES[1 - seat]}'s blocker"
         who = NAMES[state.turn]
         if isinstance(action, PlaceBlocker):
             return f"{who} pushes the blocker into {self.cell_name((action.col, action.row))}"
@@ -165,7 +181,7 @@ class Connect4(Game):
         who = NAMES[state.turn]
         text = f"{who} to move ({CHIP_COLOUR[state.turn]} chip)"
         if state.may_remove is not None:
-            text += f"; {NAMES[state.may_remove]} may first remove {who}'s blocker"
+            text += f"; {NAMES[state.may_remove]} may first remove {who}'s blocker ('x') or leave it ('-')"
         return Prompt("move", state.turn, text)
 
     def check(self, state: C4State, action) -> None:
@@ -173,6 +189,10 @@ class Connect4(Game):
             raise IllegalAction(f"the game is over: {state.outcome.reason}")
         if isinstance(action, RemoveBlocker):
             self._check_removal(state, state.may_remove)
+            return
+        if isinstance(action, KeepBlocker):
+            if state.may_remove is None:
+                raise IllegalAction("there is no blocker removal to decline")
             return
         seat = state.turn
         if isinstance(action, PlaceBlocker):
@@ -217,6 +237,8 @@ class Connect4(Game):
     def apply(self, state: C4State, action) -> C4State:
         if isinstance(action, RemoveBlocker):
             return self._remove(state, state.may_remove)
+        if isinstance(action, KeepBlocker):
+            return self._finish(replace(state, may_remove=None), state.may_remove)
         seat = state.turn
         state = replace(state, may_remove=None)
         if isinstance(action, PlaceBlocker):
