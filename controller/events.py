@@ -5,8 +5,9 @@ where it belongs (game id, sequence number in the journal). The journal writes a
 first; only then does the bus hand it to the page (SSE), the devices (buzzer, LEDs) and
 anyone else listening.
 
-Kinds the referee writes: game_started, move, illegal, restored, waiting, roll,
-game_over, undo. Devices write link and notice events (not part of any game's record).
+Kinds the referee writes: game_started, move (a roll or a choice is a move too),
+illegal, restored, game_over, undo; of these game_started, move and undo rebuild a game.
+The devices and the service publish link and notice events (not journalled).
 """
 from __future__ import annotations
 
@@ -15,9 +16,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
-
-# Kinds that change a game's state, in the order the journal replays them.
-REPLAYED = ("game_started", "move", "undo")
 
 
 @dataclass(frozen=True)

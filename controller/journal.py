@@ -8,6 +8,7 @@ newer version is reported and left untouched; a new journal is started beside it
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -46,15 +47,18 @@ class Journal:
     def __init__(self, path: str | Path):
         self.path = str(path)
         self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._verify()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, JournalError) as exc:
+            self._db.close()  # the file is left as it was, and not held open
+            if isinstance(exc, JournalError):
+                raise
             raise JournalError(f"{self.path}: not a usable journal ({exc})") from exc
 
     def _verify(self) -> None:
@@ -160,6 +164,6 @@ def open_journal(folder: str | Path, name: str = "journal.sqlite",
         return journal, notes
     if not create:
         raise JournalError("; ".join(notes))
-    fresh = folder / f"{stem}.after-{time.strftime('%Y%m%d-%H%M%S')}.sqlite"
+    fresh = folder / f"{stem}.after-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.sqlite"
     notes.append(f"started a new journal: {fresh}")
     return Journal(fresh), notes

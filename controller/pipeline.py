@@ -154,7 +154,11 @@ def cmd_read(args) -> int:
     watcher = _watcher(args, camera)
     if watcher is None:
         return 2
-    game = load_game(args.game, args.variant)
+    try:
+        game = load_game(args.game, args.variant)
+    except ValueError as exc:
+        print(f"referee read: {exc}", file=sys.stderr)
+        return 2
     if hasattr(game, "printed_board"):  # what is on every copy of the board (Labyrinth's fixed tiles)
         watcher.learn(game.printed_board())
     try:

@@ -135,6 +135,8 @@ class Service:
         self._inbox.put(None)
         for t in self._threads:
             t.join(timeout=5)
+            if t.is_alive():
+                log.warning("service: the %s thread did not stop within 5 s", t.name)
         for part in (self.die, self.gpio_die, self.panel, self.camera):
             if part is not None:
                 part.close()

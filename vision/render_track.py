@@ -17,7 +17,6 @@ import numpy as np
 from . import markers, synth
 
 SKY = (235, 190, 120)  # BGR
-GROUND = (40, 90, 150)
 
 
 @dataclass(frozen=True)

@@ -152,8 +152,10 @@ def export_pgn(game_id: int):
     info = _game(game_id)
     if info["game"] != "chess":
         raise ApiError(404, f"game {game_id} is {info['game']}; PGN is for chess games only")
+    from controller.pgn import export_pgn as to_pgn
+
     try:
-        from controller.pgn import export_pgn as to_pgn
-    except ImportError:
-        raise ApiError(404, "PGN export is not available in this version") from None
-    return _download(to_pgn(service().journal, game_id), "application/x-chess-pgn", f"game-{game_id}.pgn")
+        text = to_pgn(service().journal, game_id)
+    except ValueError as exc:  # a record this version cannot replay
+        raise ApiError(422, f"game {game_id} cannot be written as PGN: {exc}") from None
+    return _download(text, "application/x-chess-pgn", f"game-{game_id}.pgn")

@@ -42,8 +42,6 @@ SQUARES = tuple(chess.SQUARE_NAMES)
 SIDES = {"red": 0, "white": 0, "mario": 0, "green": 1, "black": 1, "bowser": 1}
 PROMOTION = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT,
              "queen": chess.QUEEN, "rook": chess.ROOK, "bishop": chess.BISHOP, "knight": chess.KNIGHT}
-KIND = {chess.PAWN: "a pawn", chess.KNIGHT: "a knight", chess.BISHOP: "a bishop",
-        chess.ROOK: "a rook", chess.QUEEN: "a queen", chess.KING: "a king"}
 
 
 def seat_of(color: bool) -> int:

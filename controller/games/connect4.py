@@ -63,9 +63,6 @@ class C4State:
     outcome: Outcome | None = None
 
 
-def _chip(cell: str) -> int | None:
-    return int(cell) if cell in ("0", "1") else None
-
 
 def landing_row(column: tuple[str, ...]) -> int | None:
     """Where a chip dropped in this column comes to rest: just above the highest chip

@@ -44,7 +44,6 @@ ROLL_COLOURS = {"red": ("red",), "yellow": ("yellow",), "red/yellow": ("red", "y
 EXTRA_LIFE = 4
 COIN_PAY = (("mushroom", 4), ("coins_inside", 2), ("coin_on_top", 1))
 LOSE_LIFE = ("water", "fire_bar", "king_bowser")
-NO_TOKEN = ("link", "start", "princess", "king_bowser")
 HAND_SIZE = 3
 UNKNOWN = "?"  # a card the referee cannot see (physical deck)
 
