@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 # On a Raspberry Pi, picamera2 comes from apt; the venv must see system packages.
 VENV_FLAGS ?= $(shell $(PYTHON) -c "import importlib.util as u; print('--system-site-packages' if u.find_spec('picamera2') else '')" 2>/dev/null)
 
-.PHONY: demo test test-slow bench clean
+.PHONY: install demo test test-slow bench clean
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -c "import ensurepip" 2>/dev/null || { echo "python3 has no venv support: sudo apt install python3-venv"; exit 1; }
@@ -13,6 +13,8 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
+
+install: $(BIN)/.installed
 
 demo: $(BIN)/.installed
 	$(BIN)/referee demo
