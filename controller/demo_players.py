@@ -223,14 +223,17 @@ class LabyrinthPlayer(Player):
         return None
 
     def choose(self, state, prompt):
-        from controller.games.labyrinth import MovePawn, Push, Stay
+        from controller.games.labyrinth import MovePawn, Push
 
         acts = self.game.legal_actions(state)
         pushes = [a for a in acts if isinstance(a, Push)]
         if pushes:
             return self.rng.choice(pushes)
         moves = [a for a in acts if isinstance(a, MovePawn)]
-        return self.rng.choice(moves) if moves else Stay()
+        if moves and state.pawns[state.turn] == state.turn_start:
+            return self.rng.choice(moves)
+        # the turn ends with the next player's push, as at a real table
+        return self.rng.choice([a for a in self.game.observable_actions(state) if isinstance(a, Push)])
 
     def wrong(self, state, action, after):
         """The pawn put down on a square its path does not reach."""

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from controller.games.base import IllegalAction, NotationError
-from controller.games.labyrinth import (ARROWS, OPPOSITE_ARROW, Labyrinth, Tile, cell_index,
-                                        parse_tile, reachable, rotate, sides_text)
+from controller.games.labyrinth import (ARROWS, OPPOSITE_ARROW, Labyrinth, MovePawn, Stay, Tile,
+                                        cell_index, cell_text, parse_tile, reachable, rotate,
+                                        sides_text)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -200,25 +201,68 @@ def test_reachability_round_a_closed_loop_stops_and_needs_both_sides_open(game):
 
 
 # --- turns, targets, the win -----------------------------------------------------------
-def test_a_target_found_then_back_to_start_wins(game):
+def test_a_target_found_then_back_to_start_wins_when_the_turn_ends(game):
     game = Labyrinth(settings={"players": 2})
     state = game.start(ring_setup())
     state = play(game, state, "push N2 r0")
     assert game.wanted(state, 0) == ("Star",)
     mv = game.parse(state, "move d1")
-    assert "finds Star (0 left)" in game.describe(state, mv)
+    assert game.describe(state, mv) == "Red moves from a1 to d1"  # the secret card stays secret
     state = game.play(state, mv)
+    assert state.found[0] == () and state.turn == 0  # the pawn may still move on
+    end = game.parse(state, "end")
+    assert game.describe(state, end) == "Red ends the turn on d1 and finds Star (0 left)"
+    state = game.play(state, end)
     assert state.found[0] == ("Star",) and game.outcome(state) is None  # not home yet
-    state = play(game, state, "push N2 EW", "stay", "push N2 EW", "move a1")
-    out = game.outcome(state)
+    home = play(game, state, "push N2 EW", "stay", "push N2 EW", "move a1")
+    assert game.outcome(home) is None  # on the start corner, but the turn goes on
+    won = play(game, home, "end")
+    out = game.outcome(won)
     assert out.winner == 0 and "back on the start corner" in out.reason
-    assert "the game is over" in illegal(game, state, "push N4")
+    assert "the game is over" in illegal(game, won, "push N4")
+    # the next player's push ends the turn just the same: the win stands, the push is seen
+    pushed = play(game, home, "push N4")
+    assert game.outcome(pushed) == out and pushed.tiles != home.tiles
+
+
+def test_the_pawn_may_move_again_and_back_within_the_turn(game):
+    game = Labyrinth(settings={"players": 2})
+    state = play(game, game.start(ring_setup()), "push N2 EW")  # a path round the border
+    a1, c1, g4 = map(cell_index, ("a1", "c1", "g4"))
+    assert state.turn_start == a1
+    state = play(game, state, "move c1", "move g4")
+    assert state.pawns[0] == g4 and state.turn == 0 and state.phase == "move"
+    assert game.prompt(state).seat == 0 and game.prompt(state).options == ("end",)  # the page's button
+    assert {a.cell for a in game.legal_actions(state) if isinstance(a, MovePawn)} == reachable(state.tiles, a1) - {g4}
+    # the maze did not change: what was out of reach from a1 still is, from g4 as well
+    assert illegal(game, state, "move d4") == "Red cannot reach d4 from g4: the path there is not connected"
+    back = play(game, state, "move a1")
+    assert back.pawns[0] == a1 and back.turn == 0
+    assert game.notation(back, Stay()) == "stay" and game.describe(back, Stay()) == "Red stays on a1"
+    assert game.notation(state, Stay()) == "end"
+    assert play(game, back, "stay").turn == 1 and play(game, state, "red end").turn == 1
+    assert illegal(game, state, "yellow end") == "it is Red's turn, not Yellow's"
+
+
+def test_a_target_counts_only_where_the_turn_ends(game):
+    game = Labyrinth(settings={"players": 2})
+    state = play(game, game.start(ring_setup()), "push N2 EW", "move d1", "move g4")  # over Star, on
+    ended = play(game, state, "end")
+    assert ended.found[0] == ()
+    # ended by the next player's push, on the target: counted then, and said so
+    state = play(game, state, "move d1")
+    push = game.parse(state, "push N4")
+    assert game.describe(state, push).startswith("Red ends the turn on d1 and finds Star (0 left); "
+                                                 "Yellow pushes the spare tile")
+    assert game.actor(state, push) == 1
+    after = game.play(state, push)
+    assert after.found[0] == ("Star",) and after.turn == 1 and after.phase == "move"
 
 
 def test_secret_targets_are_found_in_order_and_shown_only_to_their_seat(game):
     game = Labyrinth(settings={"players": 2})
     state = game.start(ring_setup(targets={"red": ["Moon", "Star"], "yellow": ["Sun"]}))
-    state = play(game, state, "push N2 r0", "move d1")  # Star is red's second card: not yet
+    state = play(game, state, "push N2 r0", "move d1", "end")  # Star is red's second card: not yet
     assert state.found[0] == ()
     snap0, snap1, public = (game.snapshot(state, v) for v in (0, 1, None))
     assert snap0["players"][0]["targets"] == ["Moon"]
@@ -228,7 +272,7 @@ def test_secret_targets_are_found_in_order_and_shown_only_to_their_seat(game):
 def test_younger_variant_any_card_and_leaving_on_any_side():
     game = Labyrinth("younger", {"players": 2, "finish": "any_side"})
     state = game.start(ring_setup(targets={"red": ["Moon", "Star"], "yellow": ["Sun"]}))
-    state = play(game, state, "push N2 r0", "move d1")
+    state = play(game, state, "push N2 r0", "move d1", "end")
     assert state.found[0] == ("Star",)  # open cards: any of them counts
     assert game.snapshot(state, 0)["players"][0]["targets"] == ["Moon"]  # all cards left, visible
     assert "only after finding every card" in illegal(game, play(game, state, "push N2 EW", "stay", "push N2 EW"), "exit a1")
@@ -255,9 +299,16 @@ def test_paper_cards_mode_checks_each_declared_find():
     assert "shows no treasure" in illegal(game, state, "found")
     state = play(game, state, "push N2 EW", "stay", "push N2 EW", "move d1")
     assert illegal(game, state, "yellow found") == "it is Red's turn, not Yellow's"
-    state = play(game, state, "found")
-    assert state.found[0] == ("Star",)
-    assert "before the next push" in illegal(game, state, "found")  # once only
+    assert game.actor(state, game.parse(state, "found")) == 0
+    assert game.prompt(state).options == ("end", "found")
+    declared = play(game, state, "found")  # said during the turn: it ends there
+    assert declared.found[0] == ("Star",) and declared.turn == 1
+    assert "before the next push" in illegal(game, declared, "found")  # once only
+    ended = play(game, state, "end")  # or after the turn, before the next push
+    assert game.actor(ended, game.parse(ended, "found")) == 0 and ended.turn == 1
+    assert game.prompt(ended).options == ("found",)
+    assert game.prompt(play(game, ended, "push N4")).options == ("end",)  # too late now
+    assert play(game, ended, "found").found[0] == ("Star",)
 
 
 # --- illegal actions in words ----------------------------------------------------------
@@ -267,8 +318,10 @@ def test_each_illegal_action_has_its_message(game, state):
     assert illegal(game, state, "stay").startswith("Red must first change the maze")
     assert illegal(game, state, "blue push N2") == "it is Red's turn, not Blue's"
     state = play(game, state, "push N2")
-    assert illegal(game, state, "push N4") == ("Red has already changed the maze this turn; now "
-                                               "move the pawn or stay")
+    assert illegal(game, state, "red push N4") == ("Red has already changed the maze this turn; now "
+                                                   "move the pawn or end the turn")
+    assert illegal(game, state, "blue push N4") == "it is Yellow's turn, not Blue's"
+    assert illegal(game, state, "push S2").startswith("the tile may not go back in at S2")
     far = next(i for i in range(49) if i not in reachable(state.tiles, state.pawns[0]))
     assert illegal(game, state, f"move {'abcdefg'[far % 7]}{far // 7 + 1}").startswith(
         "Red cannot reach") and "the path there is not connected" in illegal(
@@ -288,7 +341,7 @@ def test_referee_play_json_reports_each_illegal_action_in_words(tmp_path):
     far = next(i for i in range(49) if i not in reachable(state.tiles, state.pawns[0]))
     far_name = "abcdefg"[far % 7] + str(far // 7 + 1)
     (tmp_path / "setup.json").write_text(json.dumps(setup))
-    moves = f"move a2\npush N2 r0\npush S4\nblue stay\nmove {far_name}\nstay\npush S2  # back\npush Q9\n"
+    moves = f"move a2\npush N2 r0\nred push S4\nblue stay\nmove {far_name}\nstay\npush S2  # back\npush Q9\n"
     run = subprocess.run([sys.executable, "-m", "controller.cli", "play", "--game", "labyrinth",
                           "--setup", str(tmp_path / "setup.json"), "--json"],
                          input=moves, capture_output=True, text=True, cwd=ROOT, timeout=60)
@@ -296,7 +349,7 @@ def test_referee_play_json_reports_each_illegal_action_in_words(tmp_path):
     lines = [json.loads(x) for x in run.stdout.splitlines()]
     reasons = [x["reason"] for x in lines if x["type"] == "illegal"]
     assert reasons[0].startswith("Red must first change the maze")
-    assert reasons[1] == "Red has already changed the maze this turn; now move the pawn or stay"
+    assert reasons[1] == "Red has already changed the maze this turn; now move the pawn or end the turn"
     assert reasons[2] == "it is Red's turn, not Blue's"
     assert reasons[3] == f"Red cannot reach {far_name} from a1: the path there is not connected"
     assert reasons[4] == "the tile may not go back in at S2, where the previous push at N2 just pushed it out"
@@ -331,6 +384,43 @@ def test_a_game_is_rebuilt_from_its_journal_after_a_restart(tmp_path):
         assert ref.enter(ref.game.notation(ref.state, action)).kind == "move"
     again = Referee(Journal(tmp_path / "journal.sqlite"))
     assert again.resume() and again.state == ref.state and again.history == ref.history
+
+
+def test_the_camera_sees_a_pawn_put_down_and_moved_again_and_the_next_push_end_the_turn():
+    """Board labels as the camera reads them: each pawn move in the turn is recorded and
+    none is flagged; the turn ends (and Star is found) only with the next push; a move
+    and the next push seen in one view are both recorded; the button ends a turn too."""
+    from controller.journal import Journal
+    from controller.referee import Referee
+    from vision.view import BoardView
+
+    ref = Referee(Journal(":memory:"))
+    ref.new_game("labyrinth", settings={"players": 2}, setup=ring_setup())
+    game = ref.game
+
+    def see(*texts):
+        state = play(game, ref.state, *texts)
+        return ref.observe(BoardView({c: (lab, 0.9) for c, lab in game.board(state).items()}))
+
+    events = [see("push N2 EW"), see("move d1"), see("move g4"), see("move a1"), see("move d1")]
+    assert [e.kind for e in events] == ["move"] * 5
+    assert ref.history == ["push N2 r0", "move d1", "move g4", "move a1", "move d1"]
+    assert ref.state.found[0] == () and ref.state.turn == 0
+    lost = game.board(ref.state) | {"pawn:red": "d4"}  # put down where no passage leads
+    event = ref.observe(BoardView({c: (lab, 0.9) for c, lab in lost.items()}))
+    assert event.kind == "illegal" and event.data["reason"] == ("Red cannot reach d4 from d1: the path "
+                                                                "there is not connected")
+    assert see().kind == "restored"
+    event = see("push N4")  # Yellow's push: Red's turn ended on Star
+    assert event.data["notation"] == "push N4 r0" and event.data["seat"] == 1
+    assert event.data["text"].startswith("Red ends the turn on d1 and finds Star (0 left); Yellow pushes")
+    assert ref.state.found[0] == ("Star",) and ref.state.turn == 1
+    yellow_at = ref.state.pawns[1]
+    far = cell_text(next(iter(reachable(ref.state.tiles, yellow_at) - {yellow_at})))
+    assert see(f"move {far}", "push N6").kind == "move"  # Yellow's move and Red's push in one view
+    assert ref.history[-2:] == [f"move {far}", "push N6 r0"]
+    assert ref.enter("end", seat=0).data["notation"] == "stay"  # the button: Red's pawn stays
+    assert ref.state.turn == 1 and ref.alarm is None
 
 
 def test_views_no_action_explains_are_put_into_words():

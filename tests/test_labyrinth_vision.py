@@ -183,9 +183,10 @@ def test_catalogue_refuses_bad_input(tmp_path):
 
 # --- a whole rendered game -------------------------------------------------------------
 def test_a_rendered_game_of_24_turns_is_refereed_from_frames_alone(game):
-    """Each turn: an arm over the board (nothing may be decided), then the still board
-    after the push, then after the pawn's move; a 'stay' is seen only with the next
-    player's push. Every push and pawn move must be recognised."""
+    """Each step: an arm over the board (nothing may be decided), then the still board.
+    A turn is the push, then the pawn put down none, one or two times (a second time
+    must not be taken for a move out of turn); the next push ends it, which is all the
+    camera sees of the end. Every push and pawn move must be recognised."""
     rng = random.Random(5)
     ref = Referee(Journal(":memory:"))
     ref.new_game("labyrinth", rng=random.Random(8))
@@ -194,7 +195,7 @@ def test_a_rendered_game_of_24_turns_is_refereed_from_frames_alone(game):
     cam = R.Camera(R.camera_shot(size=(960, 540), seed=8), seed=8)  # smaller frames: a quicker test
     warp = warp_for(cam.shot, reader)
     reader.learn(plane_of(cam.shoot(snap(game, state)), reader, warp), game.board(state))
-    truth_moves, frame_no, pushes, moves = [], 0, 0, 0
+    truth_moves, frame_no, pushes, moves, again = [], 0, 0, 0, 0
 
     def show(st, arm=None):
         nonlocal frame_no
@@ -202,28 +203,30 @@ def test_a_rendered_game_of_24_turns_is_refereed_from_frames_alone(game):
         frame = cam.shoot(snap(game, st), arm_over=arm, light=0.8 + 0.2 * (frame_no % 3) / 2)
         return ref.observe(BoardView(reader.read(plane_of(frame, reader, warp)), t=frame_no, moved_at=frame_no))
 
+    def step(action, turn):
+        nonlocal state
+        truth_moves.append(game.notation(state, action))
+        state = game.apply(state, action)
+        arm_cell = "abcdefg"[rng.randrange(7)] + str(rng.randrange(1, 8))
+        event = show(state, arm=arm_cell)
+        assert event is None or event.kind == "move", event
+        assert ref.history == truth_moves[:len(ref.history)]
+        event = show(state)
+        assert ref.history == truth_moves, f"turn {turn}: {event and event.to_json()}"
+        assert ref.state == state
+
     for turn in range(24):
-        for _ in range(2):
-            acts = game.legal_actions(state)
-            if state.phase == "push":
-                action = rng.choice(acts)
-                pushes += 1
-            else:
-                moving = [a for a in acts if isinstance(a, MovePawn)]
-                action = rng.choice(moving) if moving and rng.random() < 0.8 else Stay()
-                moves += isinstance(action, MovePawn)
-            truth_moves.append(game.notation(state, action))
-            state = game.apply(state, action)
-            if isinstance(action, Stay):
-                continue  # nothing to see until the next push
-            arm_cell = "abcdefg"[rng.randrange(7)] + str(rng.randrange(1, 8))
-            event = show(state, arm=arm_cell)
-            assert event is None or event.kind == "move", event
-            assert ref.history == truth_moves[:len(ref.history)]
-            event = show(state)
-            assert ref.history == truth_moves, f"turn {turn}: {event and event.to_json()}"
-            assert ref.state == state
-    assert pushes == 24 and moves >= 6  # pawn moves, not only stays, were refereed
+        step(rng.choice([a for a in game.observable_actions(state) if isinstance(a, Push)]), turn)
+        pushes += 1
+        for put_down in range(rng.choice((0, 1, 1, 2))):
+            moving = [a for a in game.legal_actions(state) if isinstance(a, MovePawn)]
+            if not moving:
+                break
+            step(rng.choice(moving), turn)
+            moves += 1
+            again += put_down
+    assert pushes == 24 and moves >= 6 and again >= 2  # pawns moved, and moved again, were refereed
+    assert [e.kind for e in ref.journal.events(ref.game_id) if e.kind == "illegal"] == []
 
 
 def test_illegal_actions_seen_by_the_camera_are_put_into_words(game):
@@ -298,22 +301,19 @@ def test_the_camera_path_referees_pushes_and_moves_from_a_timed_recording(game):
     rng = random.Random(2)
     state, steps, truth_moves = ref.state, [], []
     while len(steps) < 12:
-        acts = game.legal_actions(state)
-        if state.phase == "push":
-            action = rng.choice(acts)
-        else:
-            moving = [a for a in acts if isinstance(a, MovePawn)]
-            action = rng.choice(moving) if moving else Stay()
+        moving = [a for a in game.legal_actions(state) if isinstance(a, MovePawn)]
+        if moving and state.phase == "move" and (state.pawns[state.turn] == state.turn_start
+                                                 or rng.random() < 0.3):
+            action = rng.choice(moving)  # put down, sometimes a second time
+        else:  # the push, which ends the turn before it
+            action = rng.choice([a for a in game.observable_actions(state) if isinstance(a, Push)])
         after = game.apply(state, action)
         colour = state.colours[state.turn]
         seen = (("push", action.arrow) if isinstance(action, Push) else
-                ("move", colour, "abcdefg"[action.cell % 7] + str(action.cell // 7 + 1))
-                if isinstance(action, MovePawn) else None)
+                ("move", colour, "abcdefg"[action.cell % 7] + str(action.cell // 7 + 1)))
         steps.append((snap(game, state), snap(game, after), seen))
         truth_moves.append(game.notation(state, action))
         state = after
-    if steps[-1][2] is None:  # a last stay shows only with the next push
-        truth_moves.pop()
     events = []
     for t, frame in R.render_game(steps, shot=R.camera_shot(size=(960, 540), seed=13), seed=13):
         events += run.feed(t, frame)

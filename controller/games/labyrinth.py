@@ -8,6 +8,15 @@ board goes onto the tile just pushed in, on the opposite side. Each player has s
 targets (treasure pictures); the first to find all of theirs and get back to their own
 start corner wins.
 
+When a turn ends. After the push the player may put the pawn down, pick it up again and
+put it elsewhere (or back) as often as they like: each move must be to a square the
+pawn's passage reaches (the maze does not change within the move, so that is the same set
+of squares from wherever the pawn stands now). Only when the turn ends is the pawn's
+square final: a target is found, and the game won, then. The turn ends with ``end`` (or
+``stay``: the player presses the button or says so on the page) or with the next
+player's push, which is all the camera sees; a push written while the pawn may still move
+is therefore the next player's, and ends this turn first.
+
 Cells. A cell is (row, col), both from 0 at the top left, where "top" is the edge with
 the arrows N2, N4, N6. Cells are named like chess squares: column letter a-g from the
 left, row number 1-7 from the top: a1 is the top-left corner (red's start), g1 top-right
@@ -27,10 +36,13 @@ is checked; without it the action is the current player's):
 - ``push N2 r90``  insert the spare at N2 after turning it 90 degrees clockwise from the
                    way it came out (r0, r90, r180, r270; r0 may be left out);
 - ``push N2 NES``  the same, giving the sides the inserted tile has open on the board;
-- ``move d4``      move the pawn to d4 along an unbroken passage (ends the turn);
-- ``stay``         leave the pawn where it is (ends the turn);
-- ``found``        paper-cards mode only: the player who just moved declares that the
-                   treasure under their pawn is their card (checked, then counted);
+- ``move d4``      move the pawn to d4 along an unbroken passage (again and again if
+                   need be; the turn goes on);
+- ``end``          end the turn with the pawn where it stands (``stay``, the old word,
+                   is the same; the notation says ``stay`` when the pawn has not moved);
+- ``found``        paper-cards mode only: the player whose pawn stands on their card's
+                   treasure declares it (checked, then counted); said during the turn
+                   it ends the turn there, after it it may come until the next push;
 - ``exit a3``      younger players' variant with finish "any_side": leave the maze
                    through a3's open outer edge once every target is found.
 
@@ -221,6 +233,7 @@ class MovePawn:
 
 @dataclass(frozen=True)
 class Stay:
+    """End the turn with the pawn where it stands (``end``, ``stay``, the button)."""
     seat: int | None = None
 
 
@@ -244,7 +257,8 @@ class LabState:
     targets: tuple[tuple[str, ...], ...] | None  # None in the paper-cards mode
     found: tuple[tuple[str, ...], ...]
     turn: int = 0
-    phase: str = "push"  # "push" then "move"
+    phase: str = "push"  # "push", then "move" (the pawn may move) until the turn ends
+    turn_start: int | None = None  # where the push left the pawn, in the "move" phase
     banned: str | None = None  # the arrow the spare may not go in at this turn
     last_push: str | None = None
     last_mover: int | None = None  # who may still declare a find (paper cards)
@@ -351,6 +365,10 @@ class Labyrinth(Game):
             setup["targets"] = {c: treasures[k * each:(k + 1) * each] for k, c in enumerate(colours)}
         return setup
 
+    def public_setup(self, setup) -> dict:
+        """The maze is on the table for all to see; the targets are secret."""
+        return {k: v for k, v in setup.items() if k != "targets"}
+
     def printed_board(self) -> dict:
         """What the camera sees before the maze is known: the 16 tiles printed on the
         board and each pawn on its start corner, for a reader to learn colours from."""
@@ -454,15 +472,15 @@ class Labyrinth(Game):
     # --- notation ------------------------------------------------------------------
     _ACTION = re.compile(r"^(?:(red|yellow|green|blue)\s*:?\s+)?"
                          r"(?:push\s+([nesw][246])(?:\s+(?:r?(0|90|180|270)|([nesw]+)))?"
-                         r"|move\s+([a-g][1-7])|exit\s+([a-g][1-7])|(stay)|(found))$")
+                         r"|move\s+([a-g][1-7])|exit\s+([a-g][1-7])|(stay|end)|(found))$")
 
     def parse(self, state: LabState, text: str):
         m = self._ACTION.match(" ".join(text.strip().lower().split()))
         if m is None:
             raise NotationError(f"{text.strip()!r} is not a Labyrinth action: expected 'push N2 r90' "
                                 "(arrow N2 N4 N6 E2 E4 E6 S2 S4 S6 W2 W4 W6, turn r0 r90 r180 r270 or "
-                                "the open sides such as NES), 'move d4', 'stay', 'found' or 'exit a3', "
-                                "optionally after a colour ('red push N2')")
+                                "the open sides such as NES), 'move d4', 'end' (or 'stay'), 'found' or "
+                                "'exit a3', optionally after a colour ('red push N2')")
         colour, arrow, degrees, sides, move, leave, stay, found = m.groups()
         seat = None
         if colour:
@@ -495,13 +513,30 @@ class Labyrinth(Game):
             return f"move {cell_text(action.cell)}"
         if isinstance(action, Leave):
             return f"exit {cell_text(action.cell)}"
-        return "stay" if isinstance(action, Stay) else "found"
+        if isinstance(action, Stay):
+            return "stay" if state.pawns[state.turn] == state.turn_start else "end"
+        return "found"
+
+    def actor(self, state: LabState, action) -> int | None:
+        """A push while the pawn may still move is the next player's (it ends this turn);
+        a find after the turn is declared by the player who just moved."""
+        if state.outcome:
+            return None
+        if isinstance(action, Push) and state.phase == "move":
+            return (state.turn + 1) % len(state.colours)
+        if isinstance(action, DeclareFound) and state.phase == "push":
+            return state.last_mover
+        return state.turn
 
     def describe(self, state: LabState, action) -> str:
         if isinstance(action, DeclareFound):
+            if state.phase == "move":
+                state = self._end_turn(state)
             seat = state.last_mover
             treasure = state.tiles[state.pawns[seat]].treasure
             return f"{self._who(state, seat)} has found {treasure}"
+        if isinstance(action, Push) and state.phase == "move":
+            return f"{self._turn_end_words(state)}; {self.describe(self._end_turn(state), action)}"
         who = self._who(state, state.turn)
         if isinstance(action, Push):
             tile = Tile(rotate(state.spare.sides, action.turns), state.spare.treasure)
@@ -514,13 +549,21 @@ class Labyrinth(Game):
             return text
         if isinstance(action, Leave):
             return f"{who} leaves the maze at {cell_text(action.cell)}"
-        start = cell_text(state.pawns[state.turn])
-        text = (f"{who} moves from {start} to {cell_text(action.cell)}" if isinstance(action, MovePawn)
-                else f"{who} stays on {start}")
-        after = self.apply(state, action)
-        new = after.found[state.turn][len(state.found[state.turn]):]
+        if isinstance(action, MovePawn):
+            # no word of a target under it: the card is secret until the turn ends there
+            return f"{who} moves from {cell_text(state.pawns[state.turn])} to {cell_text(action.cell)}"
+        return self._turn_end_words(state)
+
+    def _turn_end_words(self, state: LabState) -> str:
+        """How the turn in the "move" phase ends: where the pawn stays, and a find."""
+        seat = state.turn
+        here = cell_text(state.pawns[seat])
+        text = (f"{self._who(state, seat)} stays on {here}" if state.pawns[seat] == state.turn_start
+                else f"{self._who(state, seat)} ends the turn on {here}")
+        after = self._end_turn(state)
+        new = after.found[seat][len(state.found[seat]):]
         if new:
-            left = self.cards_of(state, state.turn) - len(after.found[state.turn])
+            left = self.cards_of(state, seat) - len(after.found[seat])
             text += f" and finds {new[0]} ({left} left)"
         return text
 
@@ -529,10 +572,14 @@ class Labyrinth(Game):
         if state.outcome:
             return Prompt("move", None, "game over")
         who = self._who(state, state.turn)
+        # the page shows the options as buttons: "end" is the button that ends the turn
+        found = ("found",) if any(isinstance(a, DeclareFound) for a in self.legal_actions(state)) else ()
         if state.phase == "push":
             ban = f" (not {state.banned})" if state.banned else ""
-            return Prompt("move", state.turn, f"{who}: push the spare tile in at an arrow{ban}")
-        return Prompt("move", state.turn, f"{who}: move the pawn, or stay")
+            return Prompt("move", state.turn, f"{who}: push the spare tile in at an arrow{ban}",
+                          options=found)
+        return Prompt("move", state.turn, f"{who}: move the pawn (as often as you like), then end the "
+                      "turn: press 'end' or let the next player push", options=("end",) + found)
 
     def _check_seat(self, state: LabState, seat: int | None, expected: int) -> None:
         if seat is not None and seat != expected:
@@ -543,20 +590,23 @@ class Labyrinth(Game):
         if state.outcome:
             raise IllegalAction(f"the game is over: {state.outcome.reason}")
         if isinstance(action, DeclareFound):
-            self._check_declaration(state, action)
+            self._check_declaration(self._end_turn(state) if state.phase == "move" else state, action)
             return
-        self._check_seat(state, action.seat, state.turn)
         who = self._who(state, state.turn)
         if isinstance(action, Push):
             if action.arrow not in ARROWS:
                 raise IllegalAction(f"there is no arrow {action.arrow}")
-            if state.phase != "push":
-                raise IllegalAction(f"{who} has already changed the maze this turn; now move the "
-                                    "pawn or stay")
+            if state.phase == "move":
+                if action.seat == state.turn:
+                    raise IllegalAction(f"{who} has already changed the maze this turn; now move the "
+                                        "pawn or end the turn")
+                state = self._end_turn(state)  # the next player's push ends this turn
+            self._check_seat(state, action.seat, state.turn)
             if action.arrow == state.banned:
                 raise IllegalAction(f"the tile may not go back in at {action.arrow}, where the "
                                     f"previous push at {state.last_push} just pushed it out")
             return
+        self._check_seat(state, action.seat, state.turn)
         if state.phase == "push":
             raise IllegalAction(f"{who} must first change the maze: push the spare tile in at "
                                 "one of the 12 arrows, then move the pawn")
@@ -605,32 +655,42 @@ class Labyrinth(Game):
 
     def apply(self, state: LabState, action) -> LabState:
         if isinstance(action, Push):
+            if state.phase == "move":
+                state = self._end_turn(state)  # a won game stays won: the push shows the end
             spare = Tile(rotate(state.spare.sides, action.turns), state.spare.treasure)
             tiles, out, pawns = push_tiles(state.tiles, spare, action.arrow, state.pawns)
             return replace(state, tiles=tiles, spare=out, pawns=pawns, phase="move",
                            banned=OPPOSITE_ARROW[action.arrow], last_push=action.arrow,
-                           last_mover=None)
+                           last_mover=None, turn_start=pawns[state.turn])
         if isinstance(action, DeclareFound):
+            if state.phase == "move":
+                state = self._end_turn(state)
             seat = state.last_mover
             found = list(state.found)
             found[seat] += (state.tiles[state.pawns[seat]].treasure,)
             return replace(state, found=tuple(found), declared=True)
         seat = state.turn
-        who = self._who(state, seat)
         if isinstance(action, Leave):
+            who = self._who(state, seat)
             return replace(state, outcome=Outcome(seat, f"{who} has found every card and left the "
                                                   "maze", who))
-        pawns = state.pawns
         if isinstance(action, MovePawn):
-            pawns = pawns[:seat] + (action.cell,) + pawns[seat + 1:]
-        found = state.found
+            return replace(state, pawns=state.pawns[:seat] + (action.cell,) + state.pawns[seat + 1:])
+        return self._end_turn(state)
+
+    def _end_turn(self, state: LabState) -> LabState:
+        """The pawn's square is final: a target under it is found, the win is decided,
+        and the next player's turn begins with a push."""
+        seat = state.turn
+        pawns, found = state.pawns, state.found
         treasure = state.tiles[pawns[seat]].treasure
         if treasure and treasure in self.wanted(state, seat):
             found = found[:seat] + (found[seat] + (treasure,),) + found[seat + 1:]
-        state = replace(state, pawns=pawns, found=found, phase="push",
-                        turn=(seat + 1) % len(state.colours), last_mover=seat, declared=False)
+        state = replace(state, found=found, phase="push", turn=(seat + 1) % len(state.colours),
+                        last_mover=seat, declared=False, turn_start=None)
         if (self.settings["finish"] == "start" and len(found[seat]) >= self.cards_of(state, seat)
                 and pawns[seat] == STARTS[state.colours[seat]]):
+            who = self._who(state, seat)
             state = replace(state, outcome=Outcome(seat, f"{who} has found every card and is back "
                                                    "on the start corner", who))
         return state
@@ -639,34 +699,65 @@ class Labyrinth(Game):
         return state.outcome
 
     def legal_actions(self, state: LabState) -> list:
-        """Every legal action, one per distinct result: turns of the spare that give the
-        same open sides (a straight tile turned 180 degrees) are listed once."""
+        """What the player whose turn it is may do, one action per distinct result: turns
+        of the spare that give the same open sides (a straight tile turned 180 degrees)
+        are listed once. In the "move" phase that is moving the pawn again (not to where
+        it stands), ending the turn, and a find or leaving where the rules allow; the
+        next player's push, which also ends the turn, is theirs (`observable_actions`)."""
         if state.outcome:
             return []
+        declaring = self._end_turn(state) if state.phase == "move" else state
+        acts: list = []
         if state.phase == "push":
-            turns = {}
-            for q in range(4):
-                turns.setdefault(rotate(state.spare.sides, q), q)
-            return [Push(a, q) for a in ARROWS if a != state.banned for q in sorted(turns.values())]
-        here = state.pawns[state.turn]
-        cells = sorted(reachable(state.tiles, here) - {here})
-        acts: list = [Stay()] + [MovePawn(c) for c in cells]
-        if self.settings["finish"] == "any_side" and len(state.found[state.turn]) >= self.cards_of(state, state.turn):
-            acts += [Leave(c) for c in sorted(reachable(state.tiles, here))
-                     if self._exit_sides(state.tiles, c)]
-        if state.last_mover is not None and state.targets is None:
+            acts += self._pushes(state)
+        else:
+            here = state.pawns[state.turn]
+            acts += [Stay()] + [MovePawn(c) for c in sorted(reachable(state.tiles, here) - {here})]
+            if self.settings["finish"] == "any_side" and len(state.found[state.turn]) >= self.cards_of(state, state.turn):
+                acts += [Leave(c) for c in sorted(reachable(state.tiles, here))
+                         if self._exit_sides(state.tiles, c)]
+        if declaring.last_mover is not None and state.targets is None:
             try:
-                self._check_declaration(state, DeclareFound())
+                self._check_declaration(declaring, DeclareFound())
                 acts.append(DeclareFound())
             except IllegalAction:
                 pass
         return acts
 
+    @staticmethod
+    def _pushes(state: LabState) -> list:
+        """The player's pushes: every arrow but the banned one, each distinct turn."""
+        turns = {}
+        for q in range(4):
+            turns.setdefault(rotate(state.spare.sides, q), q)
+        return [Push(a, q) for a in ARROWS if a != state.banned for q in sorted(turns.values())]
+
     def observable_actions(self, state: LabState, changed: set | None = None) -> Iterable:
-        """Pushes and pawn moves change what the camera sees. `stay` does not, but it is
-        listed so that a stay followed by the next player's push is matched as a pair;
-        a find declaration and leaving the maze are entered on the page."""
-        return [a for a in self.legal_actions(state) if not isinstance(a, (DeclareFound, Leave))]
+        """Pushes and pawn moves change what the camera sees; ending the turn does not,
+        so while the pawn may still move the next player's pushes are listed instead:
+        seeing one is how the camera learns that the turn ended. A find and leaving the
+        maze are entered on the page."""
+        if state.outcome:
+            return []
+        if state.phase == "push":
+            return self._pushes_seen(state, changed)
+        here = state.pawns[state.turn]
+        return ([MovePawn(c) for c in sorted(reachable(state.tiles, here) - {here})]
+                + self._pushes_seen(self._end_turn(state), changed))
+
+    def _pushes_seen(self, state: LabState, changed: set | None) -> list:
+        """The pushes that could explain the changed cells. A push changes only its own
+        line, so when every changed tile lies on one line only that line's arrows are
+        tried: the referee's two-deep search then does not try every pair of pushes
+        (which no view shows: the still board between two players' pushes is seen)."""
+        pushes = self._pushes(state)
+        if changed is None:
+            return pushes
+        tiles = {c[0] * SIZE + c[1] for c in changed if isinstance(c, tuple)}
+        if not tiles:
+            return []
+        lines = {a for a, line in ARROWS.items() if tiles <= set(line)}
+        return [p for p in pushes if p.arrow in lines] if lines else pushes
 
     # --- what the page and the camera see ------------------------------------------
     def snapshot(self, state: LabState, viewer: int | None = None) -> dict:
