@@ -74,9 +74,8 @@ class Referee:
         info = self.journal.open_game()
         if info is None:
             return False
-        self.game_id = info["id"]
         try:
-            self._rebuild(self.journal.events(info["id"]))
+            self.load(info["id"])
         except Exception as exc:  # a record this version cannot replay must not stop the service
             self.notes.append(f"{self.journal.path}: game {info['id']} ({info['game']}) cannot be "
                               f"resumed: {type(exc).__name__}: {exc}; its record is kept, a new game starts")
@@ -84,6 +83,11 @@ class Referee:
             self.game = self.game_id = self.state = None
             return False
         return True
+
+    def load(self, game_id: int) -> None:
+        """Rebuild game `game_id` from its record (resume, PGN export)."""
+        self.game_id = game_id
+        self._rebuild(self.journal.events(game_id))
 
     def _rebuild(self, events: Iterable[Event]) -> None:
         moves: list[str] = []

@@ -85,3 +85,35 @@ def test_a_game_resumes_after_a_kill_with_its_offer_and_promotion(tmp_path):
     assert chess.Board(after["state"]["fen"]).piece_at(chess.B8).symbol() == "R"
     assert again.enter("accept draw").kind == "move"
     assert again.snapshot()["outcome"]["reason"] == "draw agreed"
+
+
+def test_a_game_started_from_a_position_exports_with_its_fen(tmp_path):
+    import chess.pgn
+    import io
+
+    from controller.journal import Journal
+    from controller.pgn import export_pgn
+    from controller.referee import Referee
+
+    journal = Journal(tmp_path / "j.sqlite")
+    referee = Referee(journal)
+    fen = "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"
+    started = referee.new_game("chess", setup={"fen": fen})
+    assert started.data["setup"] == {"fen": fen}  # a position is public
+    assert referee.enter("Qg7#").kind == "move"
+    record = chess.pgn.read_game(io.StringIO(export_pgn(journal, referee.game_id)))
+    assert record.headers["FEN"] == fen and record.headers["Result"] == "1-0"
+    assert [m.uci() for m in record.mainline_moves()] == ["f7g7"]
+    fresh = Referee(journal)
+    assert not fresh.resume()  # finished: nothing to resume
+    fresh.load(referee.game_id)
+    assert fresh.state.board.is_checkmate()
+
+
+def test_an_impossible_position_is_refused_with_the_reason():
+    import pytest
+
+    from controller.games.chess import Chess
+
+    with pytest.raises(ValueError, match="not a legal position"):
+        Chess().start({"fen": "8/8/8/8/8/8/8/8 w - - 0 1"})

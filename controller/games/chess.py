@@ -106,13 +106,14 @@ class ChessState:
 
     moves: tuple[str, ...] = ()
     ended: Outcome | None = None  # by resignation, agreement or claim
+    fen: str | None = None  # where the game started, if not the start position
     draw_offer: int | None = None  # seat whose offer stands
     made_by: tuple | None = field(default=None, compare=False, repr=False)  # (parent, move)
 
     @cached_property
     def board(self) -> chess.Board:
         if self.made_by is None:
-            return chess.Board()  # the start: every other state is made by a move
+            return chess.Board(self.fen or chess.STARTING_FEN)  # every other state is made by a move
         parent, move = self.made_by
         board = parent.board.copy(stack=False)
         board.push(move)
@@ -221,13 +222,28 @@ class Chess(Game):
 
     # --- state ---------------------------------------------------------------------
     def start(self, setup: Mapping | None = None) -> ChessState:
-        return ChessState()
+        """The start position, or {"fen": ...} (a problem, an adjourned game); a FEN that
+        is not a legal position is refused with python-chess's reason."""
+        fen = (setup or {}).get("fen")
+        if fen is None:
+            return ChessState()
+        try:
+            board = chess.Board(fen)
+        except ValueError as exc:
+            raise ValueError(f"chess setup: fen {fen!r}: {exc}") from None
+        if not board.is_valid():
+            raise ValueError(f"chess setup: fen {fen!r} is not a legal position ({board.status()!r})")
+        return ChessState(fen=board.fen())
 
     def seats(self, state: ChessState) -> list[str]:
         return list(TEAM)
 
-    def _replay(self, moves: Iterable[str]) -> ChessState:
-        state = self.start()
+    def public_setup(self, setup) -> dict:
+        """A starting position is on the board for everyone to see."""
+        return dict(setup)
+
+    def _replay(self, moves: Iterable[str], fen: str | None = None) -> ChessState:
+        state = self.start({"fen": fen} if fen else None)
         for uci in moves:
             state = self._push(state, chess.Move.from_uci(uci))
             state.keys  # built ply by ply, not by recursion through every parent
@@ -238,7 +254,8 @@ class Chess(Game):
         """The state after a move. An offer stands until the other side moves."""
         mover = seat_of(state.board.turn)
         offer = state.draw_offer if state.draw_offer == mover else None
-        return ChessState(moves=state.moves + (move.uci(),), draw_offer=offer, made_by=(state, move))
+        return ChessState(moves=state.moves + (move.uci(),), draw_offer=offer, fen=state.fen,
+                          made_by=(state, move))
 
     def outcome(self, state: ChessState) -> Outcome | None:
         if state.ended:
@@ -577,7 +594,7 @@ class Chess(Game):
                                                       f"{TEAM[seat_of(state.board.turn)]}"))
         promo = self._last_promotion(state)
         changed = chess.Move(promo.from_square, promo.to_square, action.piece)
-        return replace(self._replay(state.moves[:-1] + (changed.uci(),)), draw_offer=state.draw_offer)
+        return replace(self._replay(state.moves[:-1] + (changed.uci(),), state.fen), draw_offer=state.draw_offer)
 
     def snapshot(self, state: ChessState, viewer: int | None = None) -> dict:
         board = state.board
