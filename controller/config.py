@@ -210,6 +210,12 @@ def validate(config: Config) -> None:
     for key in ("width", "height"):
         if getattr(config.camera, key) <= 0:
             raise ConfigError(f"{p}: [camera] {key} must be positive")
+    from .devices.link import parse_usb_id  # late: the link module brings in pyserial
+
+    try:
+        parse_usb_id(config.die_module.usb_id)
+    except ValueError as exc:
+        raise ConfigError(f"{p}: [die_module] {exc}") from None
     if not 0 <= config.web.port <= 65535:
         raise ConfigError(f"{p}: [web] port is {config.web.port}; expected 1-65535 (0: any free port)")
     if config.web.threads < 2:

@@ -299,7 +299,15 @@ def info_body(version, caps, uid, presses, boots, reply):
         bytes(8 - len(uid[:8])) + struct.pack("<IHB", presses, boots & 0xFFFF, 1 if reply else 0)
 
 
+INFO_SIZE = 19
+PRESS_SIZE = 5
+
+
 def parse_info(body):
+    """The INFO fields as a dict, or None when the body is not INFO_SIZE bytes long (a
+    frame with a good CRC from firmware that lays INFO out differently)."""
+    if len(body) != INFO_SIZE:
+        return None
     proto, major, minor, caps = struct.unpack("<BBBB", body[:4])
     presses, boots, reply = struct.unpack("<IHB", body[12:19])
     return {"protocol": proto, "version": "%d.%d" % (major, minor), "caps": caps,
@@ -328,7 +336,10 @@ def press_body(number, source):
 
 
 def parse_press(body):
-    return struct.unpack("<IB", body[:5])
+    """(press number, source), or None when the body is not PRESS_SIZE bytes long."""
+    if len(body) != PRESS_SIZE:
+        return None
+    return struct.unpack("<IB", body)
 
 
 def heartbeat_body(uptime_ms, queued):

@@ -37,6 +37,7 @@ def test_the_example_config_loads_and_shows_the_defaults():
     ("[camera]\nstill_s = -1.0\n", ["[camera] still_s", "at least 0"]),
     ("[die_module]\nheartbeat_s = 0\n", ["[die_module] heartbeat_s", "more than 0"]),
     ("[die_module]\nmissed_heartbeats = 0\n", ["[die_module] missed_heartbeats", "at least 1"]),
+    ("[die_module]\nusb_id = 'zz'\n", ["[die_module] usb_id 'zz'", "four hex digits"]),
     ("[game]\nrulings = {nonsense = 1}\n", ["[game] rulings", "'nonsense'"]),
     ("[game]\nname = 'chess'\nrulings = {nonsense = 1}\n", ["[game] rulings", "nonsense"]),
     ("[gpio]\nbuzzer_kind = 'loud'\n", ["[gpio] buzzer_kind", "tonal"]),

@@ -44,7 +44,7 @@ def notes(name):
     """A pattern's notes with repeats merged, as tones_heard reports them."""
     out = []
     for f, _ in PATTERNS[name]:
-        if f and (not out or out[-1] != f):
+        if f and (not out or out[-1] != round(f, 1)):
             out.append(round(f, 1))
     return out
 
@@ -57,36 +57,55 @@ def panel(mock_pins):
     p.close()
 
 
-@pytest.mark.parametrize("kind,pattern", [("move", "chirp"), ("illegal", "alarm"), ("game_over", "fanfare")])
-def test_each_event_plays_its_own_pattern_on_the_tonal_buzzer(panel, kind, pattern):
+@pytest.mark.parametrize("kind,source,pattern", [
+    ("move", "camera", "chirp"),
+    ("illegal", "camera", "alarm"),  # the board is wrong: pieces to put back
+    ("illegal", "page", "refused"),  # a typo on the page: the board is as it was
+    ("illegal", "entry", "refused"),
+    ("game_over", "camera", "fanfare"),
+])
+def test_each_event_plays_its_own_pattern_on_the_tonal_buzzer(panel, kind, source, pattern):
     p, bus, pins = panel
-    assert tones_heard(p, pins.pin(18), lambda: bus.publish(Event(kind, {"reason": "x"}))) == notes(pattern)
+    event = Event(kind, {"reason": "x", "source": source})
+    assert tones_heard(p, pins.pin(18), lambda: bus.publish(event)) == notes(pattern)
     assert not pins.pin(18).state  # silent afterwards
 
 
 def test_patterns_differ_from_each_other():
-    assert len({tuple(notes(n)) for n in ("chirp", "alarm", "fanfare")}) == 3
+    assert len({tuple(notes(n)) for n in ("chirp", "refused", "alarm", "fanfare")}) == 4
 
 
 def test_publishing_does_not_wait_for_the_pattern(panel):
     p, bus, pins = panel
-    bus.publish(Event("illegal", {"reason": "chip out of turn"}))
+    bus.publish(Event("illegal", {"reason": "chip out of turn", "source": "camera"}))
     assert not p.wait_quiet(0)  # the alarm is still sounding when publish has returned
 
 
 def test_illegal_led_stays_on_until_the_board_is_put_right(panel):
     p, bus, pins = panel
     led = pins.pin(24)
-    bus.publish(Event("illegal", {"reason": "x"}))
+    bus.publish(Event("illegal", {"reason": "x", "source": "camera"}))
     assert led.state
     bus.publish(Event("waiting", {}))
     assert led.state
     bus.publish(Event("restored", {}))
     assert not led.state
     for clearing in ("move", "undo", "game_started"):
-        bus.publish(Event("illegal", {"reason": "x"}))
+        bus.publish(Event("illegal", {"reason": "x", "source": "camera"}))
         bus.publish(Event(clearing, {}))
         assert not led.state, clearing
+
+
+@pytest.mark.parametrize("source", ["page", "entry", "die", None])
+def test_a_refused_entry_does_not_light_the_illegal_led_or_clear_a_standing_alarm(panel, source):
+    p, bus, pins = panel
+    led = pins.pin(24)
+    data = {"reason": "no such move"} if source is None else {"reason": "no such move", "source": source}
+    bus.publish(Event("illegal", data))
+    assert not led.state
+    bus.publish(Event("illegal", {"reason": "x", "source": "camera"}))
+    bus.publish(Event("illegal", data))
+    assert led.state  # the board is still wrong
 
 
 def test_ready_led_is_on_while_a_game_runs_and_busy_led_follows_busy(panel):
@@ -102,16 +121,37 @@ def test_ready_led_is_on_while_a_game_runs_and_busy_led_follows_busy(panel):
     assert not pins.pin(25).state
 
 
+def test_busy_touches_the_pin_only_when_the_camera_status_changes(panel):
+    """The camera thread calls busy() on every status it reports (a hand over the board,
+    then "ok" again): the LED follows, and repeats cost no pin writes."""
+    p, bus, pins = panel
+    pin = pins.pin(25)
+    writes = []
+    set_state = pin._set_state
+    pin._set_state = lambda value: (writes.append(value), set_state(value))
+    statuses = ["hand"] * 50 + ["motion"] * 50 + ["ok"] * 50 + ["hand"] * 3
+    seen = []
+    camera = threading.Thread(target=lambda: [(p.busy(s != "ok"), seen.append(pin.state)) for s in statuses])
+    camera.start()
+    camera.join(5)
+    assert seen == [s != "ok" for s in statuses]
+    assert [bool(w) for w in writes] == [True, False, True]
+
+
 def test_active_buzzer_beeps_the_patterns_rhythm(mock_pins):
     bus = Bus()
     p = Panel(settings(buzzer_kind="active"), bus)
     try:
         pin = mock_pins.pin(18)
         pin.clear_states()
-        bus.publish(Event("illegal", {"reason": "x"}))
+        bus.publish(Event("illegal", {"reason": "x", "source": "camera"}))
         assert p.wait_quiet(5)
         beeps = sum(1 for s in pin.states if s.state)
         assert beeps == 6  # three pairs of beeps; a chirp is one, a fanfare four
+        pin.clear_states()
+        bus.publish(Event("illegal", {"reason": "x", "source": "page"}))
+        assert p.wait_quiet(5)
+        assert sum(1 for s in pin.states if s.state) == 2  # refused: two short beeps
     finally:
         p.close()
 

@@ -184,6 +184,20 @@ def test_info_and_hello_bodies_round_trip():
     assert protocol.parse_hello(protocol.hello_body(1000)) == (protocol.PROTOCOL_VERSION, 1000)
 
 
+def test_info_and_press_bodies_of_the_wrong_size_parse_to_none_not_an_error():
+    """A frame can pass its CRC and still not be ours (a Pico with other firmware has the
+    same USB id): the parser says None and the receiver drops it."""
+    info = protocol.info_body((1, 0), 0, b"ABCDEFGH", 1, 1, True)
+    press = protocol.press_body(9, protocol.SOURCE_BUTTON)
+    for size in range(len(info) + 3):
+        if size != len(info):
+            assert protocol.parse_info((info + b"xyz")[:size]) is None, size
+    for size in range(len(press) + 3):
+        if size != len(press):
+            assert protocol.parse_press((press + b"xyz")[:size]) is None, size
+    assert protocol.parse_press(bytearray(press)) == (9, protocol.SOURCE_BUTTON)
+
+
 if __name__ == "__main__":
     import sys
     from micro_runner import run_all

@@ -5,6 +5,11 @@ Panel: a buzzer (TonalBuzzer for a passive piezo, Buzzer for an active one), thr
 distinct pattern per event. The bus calls listeners on the referee's thread, so a
 pattern is only queued there; one player thread sounds it.
 
+The alarm and the illegal LED are for the board: only an illegal move the camera saw
+(event source "camera") leaves pieces where they must not be, so only that lights the
+LED until the board is put right. A move typed on the page or the CLI that is refused
+changes nothing on the board; it gets a short "refused" double beep and no LED.
+
 GpioDie: the roll button, pip LEDs for two six-sided dice (four groups each) and an RGB
 LED for the colour die; it borrows the panel's buzzer for its tick.
 
@@ -27,11 +32,12 @@ from ..config import GpioSettings
 from ..events import Bus, Event
 
 # (frequency Hz or None for a rest, seconds). Distinct by rhythm as well as pitch, so an
-# active buzzer (one pitch) still tells them apart: chirp one blip, alarm three pairs of
-# beeps, fanfare three short and one long.
+# active buzzer (one pitch) still tells them apart: chirp one blip, refused two short
+# beeps, alarm three pairs of beeps, fanfare three short and one long.
 PATTERNS = {
     "tick": ((3520.0, 0.012),),
     "chirp": ((1318.5, 0.06), (1760.0, 0.06)),
+    "refused": ((493.88, 0.07), (None, 0.07), (493.88, 0.07)),
     "alarm": ((880.0, 0.15), (None, 0.05), (440.0, 0.15), (None, 0.15)) * 3,
     "fanfare": ((523.25, 0.12), (None, 0.03), (659.26, 0.12), (None, 0.03), (783.99, 0.12),
                 (None, 0.03), (1046.5, 0.35)),
@@ -83,6 +89,7 @@ class Panel:
         self.button = Button(settings.new_game_button, bounce_time=settings.debounce_s)
         if on_new_game is not None:
             self.button.when_pressed = debounced(on_new_game, settings.debounce_s)
+        self._busy = False
         self._patterns: queue.Queue = queue.Queue()
         self._idle = threading.Event()
         self._idle.set()
@@ -98,9 +105,11 @@ class Panel:
             self.led_illegal.off()
         if kind == "move":
             self.play("chirp")
-        elif kind == "illegal":
+        elif kind == "illegal" and event.data.get("source") == "camera":
             self.led_illegal.on()
             self.play("alarm")
+        elif kind == "illegal":  # typed on the page or the CLI: the board is as it was
+            self.play("refused")
         elif kind == "game_over":
             self.led_ready.off()
             self.play("fanfare")
@@ -117,7 +126,13 @@ class Panel:
         self.led_ready.value = bool(flag)
 
     def busy(self, flag: bool) -> None:
-        self.led_busy.value = bool(flag)
+        """Busy LED: the camera cannot read the board now (a hand or motion over it). The
+        camera thread calls this on every status it reports, so it only touches the pin
+        when the state changes."""
+        flag = bool(flag)
+        if flag != self._busy:
+            self._busy = flag
+            self.led_busy.value = flag
 
     def wait_quiet(self, timeout: float | None = None) -> bool:
         """Wait until every queued pattern has been played."""

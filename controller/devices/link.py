@@ -12,11 +12,18 @@ Presses are counted exactly once: the module numbers each press and keeps it unt
 is acknowledged, resending it after a reconnect or a reboot; this end remembers the last
 number it counted per module and ignores any repeat. A gap in the numbers means presses
 the module could not keep; they are reported on the bus as lost, never guessed at.
+
+Nothing the module sends stops the thread. A frame with a good CRC but a body of the
+wrong size is dropped and counted as damaged; a module speaking another protocol version
+(a Pico with other or older firmware has the same USB id) is refused with a link-down
+event that says to flash it; and any other fault is reported as a link-down event naming
+it, after which the thread looks for the module again, as after an unplug.
 """
 from __future__ import annotations
 
 import os
 import queue
+import re
 import threading
 import time
 
@@ -32,11 +39,27 @@ TONES = {"tick": protocol.TONE_TICK, "chirp": protocol.TONE_CHIRP, "alarm": prot
 HELLO_EVERY_S = 0.25  # HELLO again until INFO arrives
 SEARCH_EVERY_S = 0.2  # look for the port again this often while it is missing
 READ_TIMEOUT_S = 0.002
+FAULT_PAUSE_S = 1.0  # after a fault or a refused module: try again, but do not spin
+USB_ID = re.compile(r"[0-9a-fA-F]{4}:[0-9a-fA-F]{4}")
+
+
+def parse_usb_id(text: str) -> tuple[int, int]:
+    """(vendor, product) from "vvvv:pppp"; the config check and DieLink both call this,
+    so a typo stops start-up with this message instead of failing in the link thread."""
+    if not isinstance(text, str) or not USB_ID.fullmatch(text):
+        raise ValueError(f"usb_id {text!r}: expected four hex digits, a colon, four hex digits, "
+                         "e.g. 2e8a:0005")
+    vid, pid = text.split(":")
+    return int(vid, 16), int(pid, 16)
+
+
+class _Refused(Exception):
+    """The module answered, but this end cannot serve it (the text says why and what to do)."""
 
 
 def find_port(usb_id: str) -> str | None:
     """The device path of the first serial port with this "vvvv:pppp" USB id."""
-    vid, pid = (int(x, 16) for x in usb_id.split(":"))
+    vid, pid = parse_usb_id(usb_id)
     for port in serial.tools.list_ports.comports():
         if port.vid == vid and port.pid == pid:
             return port.device
@@ -49,6 +72,7 @@ class DieLink:
 
     def __init__(self, port: str, bus: Bus, on_press, *, usb_id: str = "2e8a:0005",
                  heartbeat_s: float = 1.0, missed: int = 3):
+        parse_usb_id(usb_id)
         self.simulator = None
         if port == "sim":  # the demo's module: the firmware simulator on a pseudo-terminal
             from .sim import SimulatedModule
@@ -68,6 +92,8 @@ class DieLink:
         self.downs = 0  # times the link went down
         self.stale_tones = 0  # tones in flight when the module rebooted, dropped
         self.tones_missed = 0  # tones asked for while the link was down, not played
+        self.faults = 0  # sessions ended by an unexpected error (reported, then reconnected)
+        self._refusal: str | None = None  # the last refusal or fault reported while down
         self._last_press: dict[bytes, int] = {}  # module uid -> last press number counted
         self._inbox: queue.Queue = queue.Queue()
         self._numbers = 0  # SHOW/TONE numbers
@@ -97,7 +123,7 @@ class DieLink:
 
     def stats(self) -> dict:
         return {"state": self.state, "presses": self.presses, "lost": self.lost, "downs": self.downs,
-                "stale_tones": self.stale_tones, "tones_missed": self.tones_missed,
+                "stale_tones": self.stale_tones, "tones_missed": self.tones_missed, "faults": self.faults,
                 "overflowed": self._endpoint.dropped, "queued": len(self._endpoint.queue),
                 **self._endpoint.stats.as_dict()}
 
@@ -114,35 +140,49 @@ class DieLink:
         return self.port if os.path.exists(self.port) else None
 
     def _run(self) -> None:
-        searched = False
+        first = True
         while not self._closed.is_set():
-            path = self._path()
-            if path is None:
-                if not searched and self.state != "up":  # say so once, not on every look
-                    where = f"USB id {self.usb_id}" if self.port == "auto" else self.port
-                    self.bus.publish(Event("link", {"state": "down", "text": f"die module not found ({where})"}))
-                searched = True
-                self._closed.wait(SEARCH_EVERY_S)
-                continue
-            searched = True
             try:
-                self._serial = serial.Serial(path, 115200, timeout=READ_TIMEOUT_S, write_timeout=1)
-            except (serial.SerialException, OSError):
-                self._closed.wait(SEARCH_EVERY_S)
-                continue
-            why = self._session()
-            try:
-                self._serial.close()
-            except (serial.SerialException, OSError):
-                pass
-            if why == "closed":
-                self.state = "down"
-            else:
-                self._down(why)
-                self._closed.wait(SEARCH_EVERY_S)
+                self._connect(first)
+            except Exception as exc:  # last resort (finding or opening the port)
+                self._down(self._fault(exc), refused=True)
+                self._closed.wait(FAULT_PAUSE_S)
+            first = False
 
-    def _session(self) -> str:
-        """Serve one connection; returns why it ended, in words."""
+    def _connect(self, first: bool) -> None:
+        """One look for the module and, if it is there, one session."""
+        path = self._path()
+        if path is None:
+            if first:  # say so once, not on every look
+                where = f"USB id {self.usb_id}" if self.port == "auto" else self.port
+                self.bus.publish(Event("link", {"state": "down", "text": f"die module not found ({where})"}))
+            self._closed.wait(SEARCH_EVERY_S)
+            return
+        try:
+            self._serial = serial.Serial(path, 115200, timeout=READ_TIMEOUT_S, write_timeout=1)
+        except (serial.SerialException, OSError):
+            self._closed.wait(SEARCH_EVERY_S)
+            return
+        why, refused = self._session()
+        try:
+            self._serial.close()
+        except (serial.SerialException, OSError):
+            pass
+        if why == "closed":
+            self.state = "down"
+        else:
+            self._down(why, refused=refused)
+            self._closed.wait(FAULT_PAUSE_S if refused else SEARCH_EVERY_S)
+
+    def _fault(self, exc: Exception) -> str:
+        """Count and describe an unexpected error; the thread goes on looking."""
+        self.faults += 1
+        self.bus.errors.append(f"die link: {exc!r}")
+        return f"die link fault ({type(exc).__name__}: {exc}); reconnecting"
+
+    def _session(self) -> tuple[str, bool]:
+        """Serve one connection; returns why it ended, in words, and whether the module
+        was refused or a fault ended it (reported even if the link never came up)."""
         ep = self._endpoint
         ep.reset()
         ep.accepting = False  # nothing counts before INFO: the module will resend it
@@ -162,7 +202,7 @@ class DieLink:
                 if ep.stats.frames_in != frames:
                     frames, heard = ep.stats.frames_in, now
                 elif now - heard > dead_after:
-                    return f"die module not answering ({self.missed} heartbeats missed)"
+                    return f"die module not answering ({self.missed} heartbeats missed)", False
                 while True:
                     try:
                         kind, arg = self._inbox.get_nowait()
@@ -178,26 +218,46 @@ class DieLink:
                 if self.state == "up":
                     ep.poll(protocol.ticks_ms())
                     if ep.stalled:
-                        return "die module not acknowledging messages"
+                        return "die module not acknowledging messages", False
                     if now - beat_at >= self.heartbeat_s:
                         ep.send(protocol.HEARTBEAT, protocol.heartbeat_body(0, len(ep.queue)))
                         beat_at = now
-            return "closed"
+            return "closed", False
         except (serial.SerialException, OSError):
-            return "die module disconnected"
+            return "die module disconnected", False
+        except _Refused as refusal:
+            return str(refusal), True
+        except Exception as exc:  # last resort: a bug here must not end the link for good
+            return self._fault(exc), True
 
     def _write(self, data: bytes) -> None:
         self._serial.write(data)
 
-    def _down(self, why: str) -> None:
+    def _down(self, why: str, refused: bool = False) -> None:
+        """Report the link down: always when it was up; a refusal or fault also while it
+        was down, once per distinct text (a module that keeps failing says so once)."""
         if self.state == "up":
             self.state = "down"
             self.downs += 1
-            self.bus.publish(Event("link", {"state": "down", "text": why}))
+        elif not refused or why == self._refusal:
+            return
+        if refused:
+            self._refusal = why
+        self.bus.publish(Event("link", {"state": "down", "text": why}))
+
+    def _damaged(self) -> None:
+        """A frame whose CRC was good but whose body does not fit its kind: dropped and
+        counted with the frames that failed their CRC."""
+        self._endpoint.stats.damaged += 1
 
     def _deliver(self, kind: int, body: bytes) -> None:
         if kind == protocol.INFO:
+            if body and body[0] != protocol.PROTOCOL_VERSION:
+                raise _Refused(f"die module runs firmware protocol {body[0]}, this referee speaks "
+                               f"{protocol.PROTOCOL_VERSION}: flash it with `referee firmware flash`")
             info = protocol.parse_info(body)
+            if info is None:
+                return self._damaged()
             ep = self._endpoint
             if (info["uid"], info["boots"]) != self._boot:
                 if self._boot is not None and ep.head_sent and ep.queue[0][0] == protocol.TONE:
@@ -218,11 +278,14 @@ class DieLink:
             self._uid, self.info = info["uid"], info
             if self.state != "up":
                 self.state = "up"
+                self._refusal = None
                 self.bus.publish(Event("link", {"state": "up", "text":
                                                 f"die module connected (firmware {info['version']})"}))
         elif kind == protocol.PRESS:
-            number, _source = protocol.parse_press(body)
-            self._press(number)
+            press = protocol.parse_press(body)
+            if press is None:
+                return self._damaged()
+            self._press(press[0])
 
     def _press(self, number: int) -> None:
         last = self._last_press.get(self._uid)
