@@ -15,17 +15,9 @@ from controller.devices.link import DieLink, parse_usb_id
 from controller.devices.sim import SimulatedModule
 from controller.events import Bus
 from firmware import protocol
+from waiting import wait
 
 UID = b"PICO0001"
-
-
-def wait(cond, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(0.005)
-    return False
 
 
 class FarEnd:

@@ -10,15 +10,7 @@ from controller.devices.link import DieLink, find_port
 from controller.devices.sim import SimulatedModule
 from controller.events import Bus
 from firmware import main as firmware_main
-
-
-def wait(cond, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(0.005)
-    return False
+from waiting import wait
 
 
 class Rig:

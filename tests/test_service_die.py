@@ -6,15 +6,7 @@ import time
 from controller.config import Config
 from controller.journal import Journal
 from controller.service import Service
-
-
-def wait_for(cond, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.02)
-    return False
+from waiting import wait
 
 
 def test_module_roll_unplug_fallback_to_gpio_die_and_replug(tmp_path, mock_pins):
@@ -31,17 +23,17 @@ def test_module_roll_unplug_fallback_to_gpio_die_and_replug(tmp_path, mock_pins)
     service.start()
     try:
         sim = service.die.simulator
-        assert wait_for(lambda: service.status()["die_module"] == "up")
+        assert wait(lambda: service.status()["die_module"] == "up")
         assert service.snapshot()["prompt"]["kind"] == "roll"
         sim.press()
-        assert wait_for(lambda: any(e.kind == "move" for e in events))
+        assert wait(lambda: any(e.kind == "move" for e in events))
         rolls = [e for e in events if e.kind == "move"]
         assert len(rolls) == 1 and rolls[0].data["notation"].startswith("roll ")
         assert rolls[0].data["source"] == "die"
         assert service.snapshot()["moves"] == [rolls[0].data["notation"]]
 
         sim.unplug()
-        assert wait_for(lambda: service.status()["die_module"] == "down")
+        assert wait(lambda: service.status()["die_module"] == "down")
         down = [e for e in events if e.kind == "link" and e.data["state"] == "down"]
         assert down and "disconnected" in down[-1].data["text"]
         # take the roll back so that a roll is due again, then roll with the GPIO die
@@ -51,13 +43,13 @@ def test_module_roll_unplug_fallback_to_gpio_die_and_replug(tmp_path, mock_pins)
         pin.drive_low()
         time.sleep(0.1)
         pin.drive_high()
-        assert wait_for(lambda: len(service.snapshot()["moves"]) == 1)
+        assert wait(lambda: len(service.snapshot()["moves"]) == 1)
         gpio_roll = service.snapshot()["moves"][0]
         assert gpio_roll.startswith("roll ")
         assert [e.data["source"] for e in events if e.kind == "move"] == ["die", "die"]
 
         sim.replug()
-        assert wait_for(lambda: service.status()["die_module"] == "up")
+        assert wait(lambda: service.status()["die_module"] == "up")
     finally:
         service.stop()
     # every roll is in the journal once: the module's, its undo, the GPIO die's

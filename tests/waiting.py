@@ -1,0 +1,12 @@
+"""Waiting for something another thread does (a link coming up, a roll arriving)."""
+import time
+
+
+def wait(cond, timeout: float = 5.0, step: float = 0.005) -> bool:
+    """True as soon as `cond()` is; False if it is not within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(step)
+    return False
