@@ -31,16 +31,17 @@ def positions_of(sans) -> tuple[list[Position], list[str]]:
     return out, played
 
 
-def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=None, clicked=False):
+def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=None, clicked=False, setup=None):
     """Run the frames of `positions` through a Watcher into a fresh Referee; returns the
     referee and every event. `entries` {position index: text} are typed on the page once
     the referee has recorded that many plies (a promotion choice). `clicked`: the
-    Watcher is given the board's corners (a1, h1, h8, a8) instead of finding markers."""
+    Watcher is given the board's corners (a1, h1, h8, a8) instead of finding markers.
+    `setup`: the game's setup ({"fen": ...} to start from a position)."""
     events = []
     bus = Bus()
     bus.subscribe(events.append)
     referee = Referee(Journal(":memory:"), bus)
-    referee.new_game("chess")
+    referee.new_game("chess", setup=setup)
     camera = Camera(seed=camera_seed)
     corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera)) if clicked else None
     watcher = Watcher("chess", corners=corners)
