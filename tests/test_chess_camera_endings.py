@@ -67,14 +67,19 @@ def test_the_seventy_fifth_move_without_capture_or_pawn_move_ends_the_game(style
     assert_ends(events, ["Nc3", "Nc6"], "draw: 75 moves by each side without a capture or a pawn move")
 
 
-@pytest.mark.xfail(strict=True, reason="the reader loses pieces on a nearly bare board (K+R v K): "
-                   "reported to the chess reader's owner")
-def test_a_rook_move_in_a_bare_kings_ending_is_seen():
-    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 60"
-    positions = from_fen(fen, ["Ra2", "Kd8"])
-    referee, events = watch(positions, setup={"fen": fen})
+@STYLES
+@pytest.mark.parametrize("fen, sans", [
+    ("4k3/8/8/8/8/8/8/R3K3 w - - 0 60", ["Ra2", "Kd8"]),
+    ("8/8/4k3/8/8/2R5/8/4K3 w - - 0 60", ["Rc4", "Kd5"]),
+    ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 60", ["Qa2", "Kf8"]),
+])
+def test_a_bare_ending_learned_from_its_position_is_followed(style, fen, sans):
+    """Few pieces, each side seen on one square colour only at the start: the reader
+    borrows a side's look from the other square colour."""
+    positions = from_fen(fen, sans)
+    referee, events = watch(positions, style=style, setup={"fen": fen})
     assert kinds_of(events, "illegal") == []
-    assert referee.history == ["Ra2", "Kd8"]
+    assert referee.history == sans
 
 
 KNIGHTS = "Nf3 Nf6 Ng1 Ng8".split()

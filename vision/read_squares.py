@@ -150,6 +150,12 @@ class SquareReader:
                     spread[p, k] = x.std(axis=0)
         if not seen[:, 0].all():
             raise ValueError("learn needs empty light and dark squares (the start position has 32)")
+        # a side seen on one square colour only (a bare ending learned from its position):
+        # its pieces look mostly like themselves on the other square colour too
+        for k in (1, 2):
+            for p in (0, 1):
+                if not seen[p, k] and seen[1 - p, k]:
+                    means[p, k], spread[p, k], seen[p, k] = means[1 - p, k], 2.0 * spread[1 - p, k], True
         # floors: a handful of squares understates how much a look varies; the difference
         # between the two square colours sets the scale
         contrast = abs(means[0, 0, 0] - means[1, 0, 0]) + 1.0
