@@ -256,5 +256,9 @@ def test_calibration_sends_the_four_clicked_corners(browser, tmp_path):
             page.click("#send")
             page.wait_for_selector("text=The referee now uses these corners", timeout=WAIT_MS)
             context.close()
+            # the next frame the camera thread feeds is placed by the clicked corners
+            service.watcher.feed(99.0, picture)
+            assert np.allclose(service.watcher.quad, [(100, 300), (540, 300), (540, 60), (100, 60)], atol=3)
+            assert service.watcher.status != "no markers in view"
         finally:
             served.close()

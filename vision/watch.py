@@ -100,6 +100,7 @@ class Watcher:
         self._read_at: float | None = None
         self._pending_learn: dict | None = None
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
+        self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
         if self.given:
             self._set_geometry(locate.parse_corners(corners), self.anchors)
             self.status = "ok"
@@ -118,10 +119,15 @@ class Watcher:
         return tuple(getattr(self.reader, "markers", None) or markers.BOARD_MARKERS[self.board])
 
     def set_corners(self, points) -> None:
-        """Corners clicked on the page's calibration view: from now on they place the
-        board instead of the markers (order as for `corners`)."""
+        """Corners clicked on the page's calibration view: from the next frame on they
+        place the board instead of the markers (order as for `corners`). Checked now,
+        applied by the thread that feeds frames, never in the middle of a frame."""
+        self._new_corners = locate.parse_corners(points)
+
+    def _apply_corners(self) -> None:
+        points, self._new_corners = self._new_corners, None
         self.given = True
-        self._set_geometry(locate.parse_corners(points), self.anchors)
+        self._set_geometry(points, self.anchors)
         self.gate = MotionGate(self.gate.still_s)
         self.status = "ok"
 
@@ -173,6 +179,8 @@ class Watcher:
 
     def feed(self, t: float, frame: np.ndarray) -> BoardView | None:
         """One camera frame; a BoardView when the board has just settled differently."""
+        if self._new_corners is not None:
+            self._apply_corners()
         self.last_frame = frame
         problem = self.health.check(t, frame)
         if problem == "camera frame is black":
