@@ -137,8 +137,13 @@ def test_a_player_link_plays_by_tapping_a_column(browser, served):
     phone.locator('[data-column="6"]').tap()
     phone.wait_for_selector('[data-cell="6,1"][data-label="p0"]', timeout=WAIT_MS)
     assert served.service.snapshot()["moves"] == ["6"]
-    phone.wait_for_selector("#move-form", state="hidden", timeout=WAIT_MS)  # Luigi's turn now
-    assert phone.locator('[data-column="6"]').count() == 0
+    # Luigi's turn now: no columns to tap; typing stays open (out-of-turn actions), and the
+    # referee refuses what is not Mario's to do, in words
+    phone.wait_for_selector('[data-column="6"]', state="detached", timeout=WAIT_MS)
+    phone.fill("#move-text", "3")
+    phone.locator("#move-form button").click()
+    phone.wait_for_selector("text=it is Luigi's turn, not Mario's", timeout=WAIT_MS)
+    assert served.service.snapshot()["moves"] == ["6"]
     context.close()
 
 

@@ -60,6 +60,15 @@
     return Boolean(page.adminToken);
   }
 
+  // Typing is open to every seated player while the game runs: some actions are made out
+  // of turn (a hazard card, an auction bid, a trade offer, the removal after a top-row
+  // drop) and the referee says who may act; taps and choice buttons follow the turn.
+  function canType() {
+    const s = page.snap;
+    if (!s.game || s.outcome) return false;
+    return page.seat !== null || Boolean(page.adminToken);
+  }
+
   async function post(path, data) {
     const headers = {"Content-Type": "application/json"};
     const t = path === "/api/move" ? token() : page.adminToken;
@@ -95,7 +104,7 @@
     renderSeats(s);
     renderBoard(s);
     renderChoices(s);
-    $("move-form").hidden = !canMove();
+    $("move-form").hidden = !canType();
     $("move-text").placeholder = {connect4: "a column, e.g. 4", chess: "a move, e.g. e2e4 or Nf3"}[s.game] ||
       "a move in the game's notation";
     renderMoves(s);
