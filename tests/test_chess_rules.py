@@ -268,3 +268,19 @@ def test_explain_puts_a_view_no_move_explains_into_words():
     extra = game.explain(state, seen_after(game, state, {"h4": "p1"}))
     assert extra.reason == "board does not match: h4 shows a green piece where an empty square should be"
     assert extra.cells == ("h4",)
+
+
+def test_the_promoter_picks_the_piece_from_their_own_phone():
+    """After a promotion the other side is to move; the promoting player's phone may still
+    choose the piece, and the other side's may not."""
+    from controller.journal import Journal
+    from controller.referee import Referee
+
+    referee = Referee(Journal(":memory:"))
+    referee.new_game("chess", setup={"fen": "8/4P3/8/8/8/k6p/8/4K3 w - - 0 1"})
+    assert referee.enter("e8=Q", seat=0).kind == "move"
+    refused = referee.enter("promote n", seat=1)
+    assert refused.kind == "illegal" and "not Bowser's team's" in refused.data["reason"]
+    chosen = referee.enter("promote n", seat=0)
+    assert chosen.kind == "move" and referee.state.board.piece_at(60).symbol() == "N"
+    assert referee.enter("resign green", seat=1).kind == "move"

@@ -390,6 +390,16 @@ class Chess(Game):
             return "claim draw"
         return f"promote {chess.piece_symbol(action.piece)}"
 
+    def actor(self, state: ChessState, action) -> int | None:
+        """Who makes an action that is not the move itself: the promoter picks the piece
+        (the other side is to move by then); a resignation or a draw offer names its
+        side; "draw agreed" is both players'."""
+        if isinstance(action, Promote):
+            return 1 - seat_of(state.board.turn)
+        if isinstance(action, (Resign, OfferDraw, AcceptDraw)):
+            return action.seat
+        return self.prompt(state).seat
+
     def describe(self, state: ChessState, action) -> str:
         board = state.board
         if isinstance(action, chess.Move):
