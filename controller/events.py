@@ -11,9 +11,11 @@ The devices and the service publish link and notice events (not journalled).
 """
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -30,6 +32,9 @@ class Event:
         return {"type": self.kind, **self.data, "game_id": self.game_id, "seq": self.seq, "t": self.t}
 
 
+log = logging.getLogger("referee")
+
+
 class Bus:
     """Fan-out of events to subscribers. A subscriber is a callable or a Queue; a slow
     or failing subscriber never stops the others or the referee."""
@@ -37,7 +42,7 @@ class Bus:
     def __init__(self) -> None:
         self._subs: list[Callable[[Event], None] | queue.Queue] = []
         self._lock = threading.Lock()
-        self.errors: list[str] = []
+        self.errors: deque[str] = deque(maxlen=50)  # the latest listener faults, also logged
 
     def subscribe(self, sub):
         with self._lock:
@@ -60,3 +65,4 @@ class Bus:
                     sub(event)
             except Exception as exc:  # a listener's fault must not stop refereeing
                 self.errors.append(f"{getattr(sub, '__name__', sub)!s}: {exc}")
+                log.exception("bus: a listener failed on %s", event.kind)

@@ -150,7 +150,7 @@ def test_a_port_that_is_not_there_is_waited_for_without_error(tmp_path):
     link = DieLink(str(tmp_path / "ttyACM9"), bus, lambda: None, heartbeat_s=0.1)
     try:
         time.sleep(0.3)
-        assert link.state == "down" and bus.errors == []
+        assert link.state == "down" and list(bus.errors) == []
         assert [e.data["text"] for e in seen] == [f"die module not found ({tmp_path / 'ttyACM9'})"]
     finally:
         link.close()
