@@ -248,3 +248,22 @@ def test_through_the_watcher_with_the_world_markers():
     frame = render_smb_frame(data, t.labels(1, [("w1-01", "mario")]), shot=shot, seed=3)
     assert t.referee.observe(watcher.read_frame(frame)).data["notation"] == "move w1-01"
 
+
+
+def test_the_watcher_looks_for_the_markers_of_the_world_in_play():
+    """A link space swaps the boards: the game names the World (reader_options), and the
+    watcher built for it reads that World's spaces and looks for its own markers."""
+    import random
+
+    from controller.games.smb import SuperMarioBros
+    from vision.read_spaces import world_data
+    from vision.watch import Watcher
+
+    game = SuperMarioBros()
+    state = game.start(game.new_setup(random.Random(1)))
+    assert game.reader_options(state) == {"world": 1}
+    for world in (1, 2, 3, 4):
+        watcher = Watcher("smb", reader_options={"world": world})
+        assert watcher.marker_ids == tuple(world_data(world)["markers"])
+        assert set(watcher.reader.cells) == {s["id"] for s in world_data(world)["spaces"]}
+    assert len({Watcher("smb", reader_options={"world": w}).marker_ids for w in (1, 2, 3, 4)}) == 4
