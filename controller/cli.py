@@ -73,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("markers", help="print the marker sheet for a board")
     sp.add_argument("--game", choices=list(GAMES), required=True)
+    sp.add_argument("--world", type=int, default=None, help="smb: the World board (1-4)")
     sp.add_argument("--out", required=True)
 
     sp = sub.add_parser("export", help="write a game's record")

@@ -72,6 +72,11 @@ def test_marker_sheet_holds_the_boards_four_markers(tmp_path):
     assert set(markers.detect(sheet)) == set(markers.BOARD_MARKERS["chess"])
     bad = run_cli("markers", "--game", "chess", "--out", str(tmp_path / "no" / "such" / "dir.png"))
     assert bad.returncode == 2 and "dir.png" in bad.stderr
+    world = tmp_path / "smb-world-3.png"
+    assert run_cli("markers", "--game", "smb", "--world", "3", "--out", str(world)).returncode == 0
+    assert set(markers.detect(cv2.imread(str(world), cv2.IMREAD_GRAYSCALE))) == {24, 25, 26, 27}
+    nowhere = run_cli("markers", "--game", "smb", "--world", "9", "--out", str(world))
+    assert nowhere.returncode == 2 and "no World 9" in nowhere.stderr
 
 
 def test_referee_read_reports_every_hole_with_a_confidence(tmp_path):

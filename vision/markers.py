@@ -68,10 +68,11 @@ def board_of(found: dict[int, np.ndarray]) -> str | None:
     return best if any(i in found for i in BOARD_MARKERS[best]) else None
 
 
-def sheet(board: str, px: int = 600) -> np.ndarray:
-    """A printable page: the board's four markers in a 2x2 layout, as they sit around
-    the playing area, each with its id and the corner it goes on."""
-    ids = BOARD_MARKERS[board]
+def sheet(board: str, px: int = 600, ids=None) -> np.ndarray:
+    """A printable page: the board's four markers (or `ids`, for one sheet of a board
+    with several) in a 2x2 layout, as they sit around the playing area, each with its
+    id and the corner it goes on."""
+    ids = tuple(ids or BOARD_MARKERS[board])
     cell_w, cell_h = px + 200, px + 260
     page = np.full((2 * cell_h + 160, 2 * cell_w), 255, np.uint8)
     cv2.putText(page, f"{board}: stick each marker diagonally outside its corner of the playing area,",
@@ -100,8 +101,20 @@ def cmd_markers(args) -> int:
     if args.game not in BOARD_MARKERS:
         print(f"referee markers: no markers defined for {args.game!r}", file=sys.stderr)
         return 2
+    ids, name = BOARD_MARKERS[args.game], args.game
+    if getattr(args, "world", None):
+        if args.game != "smb":
+            print("referee markers: --world is for the Super Mario Bros. boards (--game smb)", file=sys.stderr)
+            return 2
+        from .read_spaces import world_data
+
+        try:
+            ids, name = tuple(world_data(args.world)["markers"]), f"smb World {args.world}"
+        except StopIteration:
+            print(f"referee markers: there is no World {args.world}", file=sys.stderr)
+            return 2
     try:
-        ok = cv2.imwrite(args.out, sheet(args.game))
+        ok = cv2.imwrite(args.out, sheet(name, ids=ids))
     except cv2.error as exc:
         ok = False
         print(f"referee markers: cannot write {args.out}: {exc}", file=sys.stderr)
@@ -110,7 +123,6 @@ def cmd_markers(args) -> int:
         print(f"referee markers: cannot write {args.out} (is the folder there, and is the "
               "extension an image type such as .png?)", file=sys.stderr)
         return 2
-    ids = BOARD_MARKERS[args.game]
-    print(f"{args.out}: markers for {args.game}: " +
+    print(f"{args.out}: markers for {name}: " +
           ", ".join(f"id {i} {n}" for i, n in zip(ids, CORNER_NAMES)))
     return 0
