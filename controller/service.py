@@ -60,8 +60,9 @@ class Service:
         self.panel = None
         self.gpio_die = None
         self.die = None
-        # a Labyrinth game waits here while its maze is read from the table
-        self.table = TableStart(Path(config.data.folder) / "treasures.npz")
+        # a Labyrinth game waits here while its maze is read from the table (and its
+        # treasure pictures are named: the page's enrolment view reads `public()`)
+        self.enrolment = TableStart(Path(config.data.folder) / "treasures.npz")
         self._table_told: str | None = None
         self._reader_options: dict | None = None  # the board sheet the watcher reads  # the table start's last notice on the bus
         self.bus.subscribe(self._on_event)
@@ -190,7 +191,7 @@ class Service:
 
     def _run(self, command: str, **kw) -> dict:
         r = self.referee
-        if command == "view" and self.table.active:
+        if command == "view" and self.enrolment.active:
             return self._from_table(self._table_view(kw["view"]))
         if command == "view":
             event = r.observe(kw["view"])
@@ -206,13 +207,13 @@ class Service:
             variant = kw.get("variant") or (r.game.variant if name == r.game.name else None)
             if self.watcher is not None and starts_from_table(game_class(name)):
                 return self._start_from_table(load_game(name, variant, settings))
-            self.table.cancel()
+            self.enrolment.cancel()
             event = r.new_game(name, variant, settings)
             self._watch(r.game.name)
             self._learn_start()
         elif command == "enrol":
             try:
-                return self._from_table(self.table.enrol(kw["names"]))
+                return self._from_table(self.enrolment.enrol(kw["names"]))
             except ValueError as exc:  # names that do not fit what waits (checked by the page too)
                 return {"ok": False, "error": str(exc), "event": None}
         elif command == "undo":
@@ -242,7 +243,7 @@ class Service:
         """A game that moves to another board sheet (a Super Mario Bros. link space to
         the next World) gets a watcher for that sheet, which learns it as it stands."""
         r = self.referee
-        if self.watcher is None or self.table.active or r.game is None:
+        if self.watcher is None or self.enrolment.active or r.game is None:
             return
         options = r.game.reader_options(r.state)
         if options and options != self._reader_options:
@@ -255,7 +256,7 @@ class Service:
         """The open game goes on until the maze on the table is read (views go to the
         table start meanwhile); the reader first learns from the printed tiles."""
         try:
-            expected = self.table.begin(game)
+            expected = self.enrolment.begin(game)
         except ValueError as exc:  # a damaged catalogue file: say which
             return {"ok": False, "error": str(exc), "event": None}
         self._watch(game.name)
@@ -264,18 +265,18 @@ class Service:
 
     def _table_view(self, view) -> tuple | None:
         plane = self.watcher.last_plane
-        if view.source != self.table.game.name or plane is None:
+        if view.source != self.enrolment.game.name or plane is None:
             return None
         w = self.watcher
-        return self.table.take(plane, w.reader, w.last_frame, w.H, learn=w.learn)
+        return self.enrolment.take(plane, w.reader, w.last_frame, w.H, learn=w.learn)
 
     def _from_table(self, started: tuple | None) -> dict:
         """Start the game once the table gave (game, setup); else say where it stands."""
         if started is None:
-            if self.table.message != self._table_told:
-                self._table_told = self.table.message
-                self.bus.publish(Event("notice", {"text": self.table.message}))
-            return {"ok": True, "error": None, "event": None, "waiting": self.table.message}
+            if self.enrolment.message != self._table_told:
+                self._table_told = self.enrolment.message
+                self.bus.publish(Event("notice", {"text": self.enrolment.message}))
+            return {"ok": True, "error": None, "event": None, "waiting": self.enrolment.message}
         game, setup = started
         event = self.referee.new_game(game.name, game.variant, game.settings, setup=setup)
         self._learn_start()  # now from the whole layout
@@ -309,11 +310,6 @@ class Service:
             return future.result(timeout)
         except TimeoutError:
             return {"ok": False, "error": f"{command}: the referee did not answer in {timeout:.0f} s", "event": None}
-
-    @property
-    def enrolment(self) -> TableStart:
-        """The start from the table, for the enrolment view (`public()`, read-only)."""
-        return self.table
 
     def snapshot(self, viewer: int | None = None) -> dict:
         with self._lock:

@@ -42,29 +42,18 @@ STYLES = pytest.mark.parametrize("style", ["mario", "wood"])
 
 
 @STYLES
-def test_stalemate_seen_by_the_camera_is_a_draw(style):
-    fen = "k7/8/8/2Q5/8/8/8/7K w - - 0 1"
-    positions = from_fen(fen, ["Qb6"])
-    referee, events = watch(positions, style=style, setup={"fen": fen})
-    assert_ends(events, ["Qb6"], "draw: stalemate, Bowser's team has no legal move")
-
-
-@STYLES
-def test_a_capture_that_leaves_a_dead_position_ends_the_game(style):
-    # Mario's Peach (a bishop) takes the last Bowser piece but the king: K+B v K cannot mate.
-    fen = "4k3/8/8/8/8/2n5/3B4/4K3 w - - 0 1"
-    positions = from_fen(fen, ["Bxc3"])
-    referee, events = watch(positions, style=style, setup={"fen": fen})
-    assert_ends(events, ["Bxc3"], "draw: dead position, neither side has the material to checkmate")
-
-
-@STYLES
-def test_the_seventy_fifth_move_without_capture_or_pawn_move_ends_the_game(style):
-    # halfmove clock 148: Nc3 makes 149 plies, not yet the end; Nc6 makes 150.
-    fen = "rn2k3/pppp4/8/8/8/8/PPPP4/RN2K3 w - - 148 120"
-    positions = from_fen(fen, ["Nc3", "Nc6"])
-    referee, events = watch(positions, style=style, setup={"fen": fen})
-    assert_ends(events, ["Nc3", "Nc6"], "draw: 75 moves by each side without a capture or a pawn move")
+@pytest.mark.parametrize("fen, sans, reason", [
+    ("k7/8/8/2Q5/8/8/8/7K w - - 0 1", ["Qb6"], "draw: stalemate, Bowser's team has no legal move"),
+    # Peach (a bishop) takes Bowser's last piece but the king: K+B v K cannot mate
+    ("4k3/8/8/8/8/2n5/3B4/4K3 w - - 0 1", ["Bxc3"],
+     "draw: dead position, neither side has the material to checkmate"),
+    # halfmove clock 148: Nc3 makes 149 plies, not yet the end; Nc6 makes 150
+    ("rn2k3/pppp4/8/8/8/8/PPPP4/RN2K3 w - - 148 120", ["Nc3", "Nc6"],
+     "draw: 75 moves by each side without a capture or a pawn move"),
+], ids=["stalemate", "dead-position", "75-moves"])
+def test_an_ending_seen_by_the_camera_ends_the_game_from_a_position(style, fen, sans, reason):
+    referee, events = watch(from_fen(fen, sans), style=style, setup={"fen": fen})
+    assert_ends(events, sans, reason)
 
 
 @STYLES
