@@ -9,8 +9,7 @@ import pytest
 
 from controller.journal import Journal
 from controller.referee import Referee
-from vision import markers
-from vision.read_spaces import SmbSpaceReader, SpaceReader, world_data, world_of_markers
+from vision.read_spaces import SmbSpaceReader, SpaceReader, world_data
 from vision.render_track import TrackSpace, render_smb_world, render_track
 from vision.synth import photograph, tilted
 from vision.view import BoardView
@@ -151,17 +150,6 @@ def test_a_link_space_and_the_next_world_board():
     assert t.referee.state.turn == 0  # the same turn goes on
     t.enter("roll red")
     assert "not the ground (w2-01)" in t.look([("w2-01", "mario")], world=2).data["reason"]
-
-
-def test_the_world_under_the_camera_is_told_by_its_markers():
-    for world in (1, 3, 4):
-        ids = world_data(world)["markers"]
-        page = np.full((400, 560), 255, np.uint8)
-        for k, (x, y) in enumerate([(10, 280), (440, 280), (440, 10), (10, 10)]):
-            img = markers.marker_image(ids[k], 90)
-            page[y:y + img.shape[0], x:x + img.shape[1]] = img
-        assert world_of_markers(markers.detect(page)) == world
-    assert world_of_markers([]) is None
 
 
 def test_reader_reads_every_space_of_every_world_under_light_and_noise():

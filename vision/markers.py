@@ -62,12 +62,6 @@ def detect(grey: np.ndarray, det: cv2.aruco.ArucoDetector | None = None) -> dict
     return {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners)}
 
 
-def board_of(found: dict[int, np.ndarray]) -> str | None:
-    """The board type whose markers are the most numerous among those found."""
-    best = max(BOARD_MARKERS, key=lambda b: sum(i in found for i in BOARD_MARKERS[b]))
-    return best if any(i in found for i in BOARD_MARKERS[best]) else None
-
-
 def sheet(board: str, px: int = 600, ids=None) -> np.ndarray:
     """A printable page: the board's four markers (or `ids`, for one sheet of a board
     with several) in a 2x2 layout, as they sit around the playing area, each with its

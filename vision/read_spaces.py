@@ -99,7 +99,6 @@ class SpaceReader:
             discs.append((ys * w + xs)[keep])
             self._inner.append(((d <= 0.7 * r) & inside)[keep])
         self._cut = np.cumsum([0] + [len(x) for x in discs])[:-1]
-        self._owner = np.repeat(np.arange(len(discs)), [len(x) for x in discs])
         self._all = np.concatenate(discs)
 
     # --- measuring -------------------------------------------------------------------
@@ -201,16 +200,6 @@ def world_data(world: int = 1, path: str | Path | None = None) -> dict:
     """One World's plain data from the board file (read as data: vision imports no rules)."""
     data = json.loads(Path(path or BOARD_FILE).read_text(encoding="utf-8"))
     return next(w for w in data["worlds"] if w["world"] == world)
-
-
-def world_of_markers(found_ids, path: str | Path | None = None) -> int | None:
-    """Which World board is under the camera: the one whose four markers (board file,
-    "markers") are the most numerous among the marker ids seen; None if none is seen."""
-    data = json.loads(Path(path or BOARD_FILE).read_text(encoding="utf-8"))
-    found = set(int(i) for i in found_ids)
-    count = {w["world"]: len(found & set(w.get("markers", ()))) for w in data["worlds"]}
-    best = max(count, key=count.get)
-    return best if count[best] else None
 
 
 class SmbSpaceReader(SpaceReader):

@@ -87,7 +87,7 @@ def _mark(img, name, c, r):
 
 def render_track(size: tuple[int, int], spaces: Sequence[TrackSpace], radius: float,
                  contents: Mapping[Hashable, str | Sequence[str]] | None = None,
-                 shapes: Sequence[Shape] = (), background=SKY, ground_y: float | None = None) -> np.ndarray:
+                 shapes: Sequence[Shape] = (), background=SKY) -> np.ndarray:
     """The board as seen from straight above, BGR uint8 of `size` (width, height).
     `contents` gives per space a label or several ("empty" draws nothing)."""
     w, h = size
