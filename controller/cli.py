@@ -138,7 +138,16 @@ def cmd_play(args) -> int:
         out.clear()
 
     flush()
-    for line in sys.stdin:
+    for number, raw in enumerate(sys.stdin.buffer, start=1):
+        # read as bytes: a line that is not UTF-8 is reported and skipped whatever the
+        # locale's error handler would do with it (strict: a crash, surrogateescape:
+        # garbage in the record)
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            print(f"referee play: stdin line {number} is not UTF-8 (byte {exc.start + 1}); skipped",
+                  file=sys.stderr, flush=True)
+            continue
         text = line.split("#", 1)[0].strip()
         if text:
             referee.enter(text)
