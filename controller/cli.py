@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("serve", help="run the referee on the configured rig")
     sp.add_argument("--config", default="referee.toml")
+    sp.add_argument("--port", type=int, default=None, help="overrides [web] port")
 
     sp = sub.add_parser("demo", help="run the referee on the built-in simulated rig")
     game_args(sp, required=False)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import random
-import secrets
 import sys
 import tempfile
 import threading
@@ -32,7 +31,7 @@ import numpy as np
 
 from .config import Config
 from .demo_players import FPS, PLAYERS, SIZE, Noise, Player
-from .service import Service, serve
+from .service import ServeError, Service, serve
 
 log = logging.getLogger("referee.demo")
 
@@ -278,7 +277,6 @@ def demo_config(args) -> Config:
     config.die_module.port = "sim"
     config.data.folder = args.data or tempfile.mkdtemp(prefix="referee-demo-")
     config.web.host, config.web.port = args.host, args.port
-    config.web.admin_token = secrets.token_urlsafe(8)
     return config
 
 
@@ -295,8 +293,12 @@ def run_demo(args) -> int:
         return 2
     table.attach(service)
     print(f"demo: {config.game.name}, journal in {config.data.folder}", flush=True)
-    serve(service, config.web.host, config.web.port, config.web.threads,
-          until=table.finished)  # set after --games / --turns, or when the table cannot go on
+    try:
+        serve(service, config.web.host, config.web.port, config.web.threads,
+              until=table.finished)  # set after --games / --turns, or when the table cannot go on
+    except ServeError as exc:  # the port is taken: one line, not a traceback
+        print(f"referee demo: {exc}", file=sys.stderr)
+        return 2
     return 1 if table.failed else 0
 
 
