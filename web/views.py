@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from .payload import seat_of, service
+from .payload import check_token_wait, seat_of, service, wrong_token
 
 views = Blueprint("views", __name__)
 
@@ -25,8 +25,10 @@ def index():
 
 @views.get("/seat/<token>")
 def seat_page(token: str):
+    check_token_wait()  # a link is a token: guessing links is slowed like guessing tokens
     seat = seat_of(token, service().snapshot())
     if seat is None:
+        wrong_token("not a player link")
         return render_template("invalid_link.html"), 404
     return _page(seat, token)
 
