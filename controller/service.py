@@ -32,7 +32,7 @@ from .table_start import TableStart, starts_from_table
 
 log = logging.getLogger("referee")
 
-CAMERA_FAILURES = 50  # frames in a row that fail before the camera is given up
+CAMERA_FAILURES = 50  # vision faults in a row between two notices of them
 
 
 class Service:
@@ -83,11 +83,14 @@ class Service:
 
     # --- parts ---------------------------------------------------------------------
     def _open_camera(self, frames) -> None:
-        from vision.camera import open_camera
+        from vision.camera import KeptCamera, open_camera
         from vision.watch import Watcher
 
         c = self.config.camera
-        self.camera = open_camera(c.source, width=c.width, height=c.height, fps=c.fps, frames=frames)
+        if c.source == "synthetic":  # the demo's frames: they end with the demo
+            self.camera = open_camera(c.source, width=c.width, height=c.height, fps=c.fps, frames=frames)
+        else:  # a real source is kept: reopened when it ends or keeps failing
+            self.camera = KeptCamera(lambda: open_camera(c.source, width=c.width, height=c.height, fps=c.fps))
         self.watcher = Watcher(self.referee.game.name, corners=c.corners or None, colours=c.colours, still_s=c.still_s,
                                reader_options=self.referee.game.reader_options(self.referee.state))
         self._learn_start()
@@ -146,33 +149,53 @@ class Service:
 
     def _camera_loop(self) -> None:
         """Frames -> watcher -> the referee's inbox. A fault in one frame is reported and
-        the next frame tried; a camera that keeps failing is given up, the game kept."""
+        the next frame tried; a camera that ends or keeps failing is "camera lost" on the
+        page and the busy LED, and reopened (vision/camera.py KeptCamera), the game kept."""
         failures, status = 0, None
         while not self._stop.is_set():
+            view = None
             try:
                 got = self.camera.read()
-                if got is None:
+                if got is None and self.camera_status() != "camera lost":
                     log.info("camera: end of %s", self.camera.name)
                     return
-                t, frame = got
-                view = self.watcher.feed(t, frame)
-                failures = 0
-            except Exception as exc:  # a camera or vision fault must not end refereeing
+                if got is not None:
+                    view = self.watcher.feed(*got)
+                    failures = 0
+            except Exception as exc:  # a vision fault must not end refereeing
                 failures += 1
                 text = f"camera {self.camera.name}: {type(exc).__name__}: {exc}"
                 log.error("%s", text)
-                if failures == 1 or failures >= CAMERA_FAILURES:
+                if failures == 1 or failures % CAMERA_FAILURES == 0:
                     self.bus.publish(Event("notice", {"text": text}))
-                if failures >= CAMERA_FAILURES:
-                    self.notes.append(f"{text} ({failures} frames in a row): camera given up")
-                    return
-                time.sleep(0.1)
+                self._stop.wait(0.1)
                 continue
-            if self.panel is not None and self.watcher.status != status:
-                status = self.watcher.status
-                self.panel.busy(status != "ok")  # a hand over the board, or no board
-            if view is not None:
+            if self.camera_status() != status:
+                status = self._camera_told(status)
+            if got is None:
+                self._stop.wait(0.05)
+            elif view is not None:
                 self._inbox.put(("view", {"view": view}, None))
+
+    def camera_status(self) -> str:
+        """"camera lost", else the watcher's ("ok", "too dark", "frozen", "hand over the
+        board", ...), or "off" without a camera."""
+        if self.watcher is None:
+            return "off"
+        return "camera lost" if getattr(self.camera, "state", "ok") == "camera lost" else self.watcher.status
+
+    def _camera_told(self, was: str | None) -> str:
+        """The camera's status changed: the busy LED, and a notice when it is lost or back."""
+        now = self.camera_status()
+        if self.panel is not None:
+            self.panel.busy(now != "ok")  # a hand over the board, no board, or no camera
+        if now == "camera lost":
+            log.warning("camera lost: %s", self.camera.problem)
+            self.bus.publish(Event("notice", {"text": f"camera lost: {self.camera.problem}; trying again"}))
+        elif was == "camera lost":
+            log.info("camera back: %s", self.camera.name)
+            self.bus.publish(Event("notice", {"text": f"camera {self.camera.name} is back"}))
+        return now
 
     def _referee_loop(self) -> None:
         while True:
@@ -322,8 +345,7 @@ class Service:
             return self.referee.snapshot(viewer)
 
     def status(self) -> dict:
-        camera = "off" if self.watcher is None else self.watcher.status
-        return {"camera": camera, "die_module": self.link_state, "notes": list(self.notes)}
+        return {"camera": self.camera_status(), "die_module": self.link_state, "notes": list(self.notes)}
 
     def frame_jpeg(self) -> bytes | None:
         if self.watcher is None or getattr(self.watcher, "last_frame", None) is None:

@@ -184,7 +184,7 @@ class Watcher:
             self._apply_corners()
         self.last_frame = frame
         problem = self.health.check(t, frame)
-        if problem == "camera frame is black":
+        if problem == "too dark":
             self.status = problem
             return None
         if self.H is None:
