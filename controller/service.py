@@ -67,6 +67,8 @@ class Service:
         self._table_told: str | None = None
         self._reader_options: dict | None = None  # the board sheet the watcher reads  # the table start's last notice on the bus
         self.bus.subscribe(self._on_event)
+        if camera:  # before anything is journalled: a start that fails on it leaves no made-up game
+            self.camera = self._open_source(frames)
         resumed = self.referee.resume()
         for note in self.referee.notes:
             log.warning("journal: %s", note)
@@ -74,23 +76,30 @@ class Service:
         if not resumed:
             self.referee.new_game(config.game.name, config.game.variant or None, config.game.rulings)
         if camera:
-            self._open_camera(frames)
+            self._open_camera()
             if not resumed and starts_from_table(game_class(config.game.name)):
                 # the game on the table is the one to referee, not a layout drawn here
-                self._run("new_game", variant=config.game.variant or None)
+                started = self._run("new_game", variant=config.game.variant or None)
+                if not started["ok"]:  # a damaged treasure catalogue: said, and serving goes on
+                    log.warning("table start: %s", started["error"])
+                    self.notes.append(started["error"])
         if devices:
             self._open_devices()
 
     # --- parts ---------------------------------------------------------------------
-    def _open_camera(self, frames) -> None:
+    def _open_source(self, frames):
         from vision.camera import KeptCamera, open_camera
-        from vision.watch import Watcher
 
         c = self.config.camera
         if c.source == "synthetic":  # the demo's frames: they end with the demo
-            self.camera = open_camera(c.source, width=c.width, height=c.height, fps=c.fps, frames=frames)
-        else:  # a real source is kept: reopened when it ends or keeps failing
-            self.camera = KeptCamera(lambda: open_camera(c.source, width=c.width, height=c.height, fps=c.fps))
+            return open_camera(c.source, width=c.width, height=c.height, fps=c.fps, frames=frames)
+        # a real source is kept: reopened when it ends or keeps failing
+        return KeptCamera(lambda: open_camera(c.source, width=c.width, height=c.height, fps=c.fps))
+
+    def _open_camera(self) -> None:
+        from vision.watch import Watcher
+
+        c = self.config.camera
         self.watcher = Watcher(self.referee.game.name, corners=c.corners or None, colours=c.colours, still_s=c.still_s,
                                reader_options=self.referee.game.reader_options(self.referee.state))
         self._learn_start()
