@@ -28,6 +28,7 @@ from .events import Bus, Event
 from .games import game_class, load_game
 from .journal import open_journal
 from .referee import Referee
+from .systemd import Notifier
 from .table_start import TableStart, starts_from_table
 
 log = logging.getLogger("referee")
@@ -51,6 +52,7 @@ class Service:
         self.referee = Referee(self.journal, self.bus)
         self.admin_token = config.web.admin_token or secrets.token_urlsafe(12)
         self.token_generated = not config.web.admin_token  # only a generated token is printed
+        self.systemd = Notifier()
         self._inbox: queue.Queue = queue.Queue()
         self._lock = threading.Lock()  # held while the referee changes state
         self._stop = threading.Event()
@@ -208,7 +210,11 @@ class Service:
 
     def _referee_loop(self) -> None:
         while True:
-            item = self._inbox.get()
+            self.systemd.alive()  # the watchdog's heartbeat comes from this thread (controller/systemd.py)
+            try:
+                item = self._inbox.get(timeout=self.systemd.every_s)
+            except queue.Empty:
+                continue
             if item is None:
                 return
             command, kw, future = item
@@ -422,11 +428,13 @@ def serve(service: Service, host: str, port: int, threads: int,
     token = f"  (admin token: {service.admin_token})" if service.token_generated else ""
     print(f"status page: http://{host if host != '0.0.0.0' else '127.0.0.1'}:{server.effective_port}/{token}",
           flush=True)
+    service.systemd.ready(f"serving on port {server.effective_port}")
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
+        service.systemd.stopping()
         close_streams(app)
         server.task_dispatcher.shutdown(timeout=2)
         server.close()

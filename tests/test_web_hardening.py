@@ -15,6 +15,7 @@ import pytest
 import waitress
 
 from test_web_api import admin, player, running_service
+from test_web_browser import browser  # noqa: F401  (the module's Chromium, a fixture)
 from web import close_streams, create_app
 from web.limits import CSP
 
@@ -191,3 +192,30 @@ def test_one_address_holding_streams_cannot_take_live_updates_from_others(servic
         for conn in held:
             conn.close()
         server.close()
+
+
+def test_the_pages_work_under_the_csp_without_a_console_error_in_chromium(browser, tmp_path):
+    """The headers must not break the page: the live page, calibration and enrolment in
+    real Chromium, with every console message and failed request collected."""
+    from test_web_browser import WAIT_MS, Served
+
+    with running_service(tmp_path / "data") as service:
+        served = Served(service, heartbeat_s=0.2)
+        try:
+            context = browser.new_context(viewport={"width": 420, "height": 900})
+            page = context.new_page()
+            problems = []
+            page.on("console", lambda m: m.type in ("error", "warning") and problems.append(m.text))
+            page.on("pageerror", lambda e: problems.append(str(e)))
+            page.goto(served.url + "/")
+            page.wait_for_selector("#live.on", timeout=WAIT_MS)  # scripts ran, the stream is open
+            service.submit("move", text="4")
+            page.wait_for_selector('[data-cell="4,1"][data-label="p0"]', timeout=WAIT_MS)  # drawn
+            for path in ("/calibrate", "/enrol"):
+                page.goto(served.url + path)
+                page.wait_for_load_state("load")
+                page.wait_for_timeout(500)  # its script runs and fetches
+            context.close()
+            assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], problems
+        finally:
+            served.close()
