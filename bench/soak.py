@@ -93,7 +93,18 @@ def play_one(name: str, folder: str, seed: int, turns: int, errors: Errors) -> t
                 r.journal.end_game(r.game_id, f"stopped by the soak after {turns} turns")
     finally:
         service.stop()
+        forget_mock_pin_history()
     return time.monotonic() - t0, moves
+
+
+def forget_mock_pin_history() -> None:
+    """gpiozero's mock pins (the simulated hardware) record every state change for
+    tests to inspect; a real pin keeps none, so that record is not the referee's memory."""
+    from gpiozero import Device
+
+    for pin in getattr(Device.pin_factory, "pins", {}).values():
+        if hasattr(pin, "clear_states"):
+            pin.clear_states()
 
 
 def main() -> int:

@@ -38,7 +38,7 @@ def received(sock, seconds: float) -> list[tuple[float, str]]:
 
 def test_serve_says_ready_beats_the_watchdog_and_says_stopping(tmp_path):
     sock, path = listener(tmp_path)
-    env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="400000")
+    env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="1000000")  # beats every 0.5 s
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "serve", "--config",
                              str(write_config(tmp_path, 0))], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -47,7 +47,8 @@ def test_serve_says_ready_beats_the_watchdog_and_says_stopping(tmp_path):
         deadline = time.monotonic() + 30
         while not any(m.startswith("READY=1") for _, m in got) and time.monotonic() < deadline:
             got += received(sock, 0.2)
-        got += received(sock, 1.2)
+        got += received(sock, 2.6)
+        beats = [t for t, m in got if m == "WATCHDOG=1"]  # timed as they arrive, while it runs
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
         got += received(sock, 0.3)
@@ -56,8 +57,7 @@ def test_serve_says_ready_beats_the_watchdog_and_says_stopping(tmp_path):
         sock.close()
     messages = [m for _, m in got]
     assert any(m.startswith("READY=1\nSTATUS=serving on port") for m in messages), messages
-    beats = [t for t, m in got if m == "WATCHDOG=1"]
-    assert len(beats) >= 4 and max(b - a for a, b in zip(beats, beats[1:])) < 0.4  # within the interval
+    assert len(beats) >= 4 and max(b - a for a, b in zip(beats, beats[1:])) < 1.0  # within the interval
     assert messages[-1] == "STOPPING=1"
 
 
