@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import fuzz_targets as T
 
-SUITE = settings(max_examples=150, derandomize=True, deadline=None, database=None,
+SUITE = settings(max_examples=100, derandomize=True, deadline=None, database=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
