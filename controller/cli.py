@@ -13,8 +13,8 @@ from .games import GAMES
 # subcommand -> "module:function"; each function takes the parsed arguments and
 # returns the exit status.
 COMMANDS = {
-    "serve": "controller.service:cmd_serve",
-    "demo": "controller.service:cmd_demo",
+    "serve": "web.server:cmd_serve",
+    "demo": "web.server:cmd_demo",
     "play": "controller.cli:cmd_play",
     "replay": "controller.pipeline:cmd_replay",
     "read": "controller.pipeline:cmd_read",

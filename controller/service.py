@@ -23,7 +23,7 @@ import time
 from concurrent.futures import Future
 from pathlib import Path
 
-from .config import Config, ConfigError, load
+from .config import Config
 from .events import Bus, Event
 from .games import game_class, load_game
 from .journal import open_journal
@@ -60,6 +60,7 @@ class Service:
         self.panel = None
         self.gpio_die = None
         self.die = None
+        self.die_simulator = None  # with die_module.port "sim": the module's simulator
         # a Labyrinth game waits here while its maze is read from the table (and its
         # treasure pictures are named: the page's enrolment view reads `public()`)
         self.enrolment = TableStart(Path(config.data.folder) / "treasures.npz")
@@ -109,6 +110,11 @@ class Service:
             self.gpio_die = GpioDie(self.config.gpio, on_press=lambda: self.submit("roll", wait=False),
                                     panel=self.panel)
         port = self.config.die_module.port
+        if port == "sim":  # the firmware simulator on a pseudo-terminal: the demo rig's module
+            from .demo_rig.module import SimulatedModule
+
+            self.die_simulator = SimulatedModule(roll_ms=400)
+            port = self.die_simulator.port
         if port != "off":
             from .devices.link import DieLink
 
@@ -138,7 +144,7 @@ class Service:
             t.join(timeout=5)
             if t.is_alive():
                 log.warning("service: the %s thread did not stop within 5 s", t.name)
-        for part in (self.die, self.gpio_die, self.panel, self.camera):
+        for part in (self.die, self.die_simulator, self.gpio_die, self.panel, self.camera):
             if part is not None:
                 part.close()
         self.journal.close()
@@ -332,62 +338,3 @@ class Service:
         a link from an earlier game does not work in this one."""
         msg = f"{self.referee.game_id}:{seat}".encode()
         return hmac.new(self.admin_token.encode(), msg, hashlib.sha256).hexdigest()[:16]
-
-
-def serve(service: Service, host: str, port: int, threads: int,
-          until: threading.Event | None = None) -> None:
-    """Serve the page with waitress until Ctrl-C, SIGTERM or `until` is set, then shut
-    down in order: open event streams first (each holds a server thread), then the
-    server, then the service (whose journal closes after the last event is written)."""
-    import os
-    import signal
-
-    from waitress import create_server
-
-    from web import close_streams, create_app
-
-    app = create_app(service)
-    server = create_server(app, host=host, port=port, threads=threads)
-
-    def stop(*_):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    if until is not None:
-        threading.Thread(target=lambda: (until.wait(), time.sleep(1.0), os.kill(os.getpid(), signal.SIGTERM)),
-                         daemon=True).start()
-    service.start()
-    print(f"status page: http://{host if host != '0.0.0.0' else '127.0.0.1'}:{server.effective_port}/  "
-          f"(admin token: {service.admin_token})", flush=True)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        close_streams(app)
-        server.task_dispatcher.shutdown(timeout=2)
-        server.close()
-        service.stop()
-
-
-def cmd_serve(args) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(f"referee serve: {exc}", file=sys.stderr)
-        return 2
-    try:
-        service = Service(config)
-    except Exception as exc:  # start-up faults (camera, pins) are reported, not dumped
-        print(f"referee serve: cannot start: {exc}", file=sys.stderr)
-        return 1
-    serve(service, config.web.host, config.web.port, config.web.threads)
-    return 0
-
-
-def cmd_demo(args) -> int:
-    from .demo import run_demo
-
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    return run_demo(args)

@@ -19,7 +19,7 @@ from controller.config import default
 from controller.games.labyrinth import Labyrinth, cell_index, cell_text, tile_kind, tile_text
 from controller.service import Service
 from controller.table_start import treasure_names
-from vision import render_labyrinth as R
+from controller.demo_rig import render_labyrinth as R
 from web import create_app
 
 FIRST, SECOND = 4, 9  # shuffles; FIRST's spare tile carries no picture (see the first test)

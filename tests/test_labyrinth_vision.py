@@ -11,7 +11,7 @@ from controller.games.labyrinth import Labyrinth, MovePawn, Push, Stay
 from controller.journal import Journal
 from controller.referee import Referee
 from vision import locate
-from vision import render_labyrinth as R
+from controller.demo_rig import render_labyrinth as R
 from vision.read_tiles import TileReader
 from vision.treasures import Catalogue, find_pictures, layout_rows
 from vision.view import BoardView

@@ -9,7 +9,7 @@ import urllib.request
 
 import cv2
 
-from vision.render_connect4 import empty_grid, render
+from controller.demo_rig.render_connect4 import empty_grid, render
 
 
 def start(config):

@@ -22,7 +22,7 @@ def test_module_roll_unplug_fallback_to_gpio_die_and_replug(tmp_path, mock_pins)
     service.bus.subscribe(events.append)
     service.start()
     try:
-        sim = service.die.simulator
+        sim = service.die_simulator
         assert wait(lambda: service.status()["die_module"] == "up")
         assert service.snapshot()["prompt"]["kind"] == "roll"
         sim.press()

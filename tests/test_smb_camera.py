@@ -10,8 +10,8 @@ import pytest
 from controller.journal import Journal
 from controller.referee import Referee
 from vision.read_spaces import SmbSpaceReader, SpaceReader, world_data
-from vision.render_track import TrackSpace, render_smb_world, render_track
-from vision.synth import photograph, tilted
+from controller.demo_rig.render_track import TrackSpace, render_smb_world, render_track
+from controller.demo_rig.synth import photograph, tilted
 from vision.view import BoardView
 
 SCALE = 0.5  # reader plane pixels per board mm; the board is rendered at 1 px per mm
@@ -204,7 +204,7 @@ def test_space_reader_is_generic_for_other_tracks():
 
 
 def test_overlay_draws_each_traced_space_on_the_picture():
-    from vision.render_track import overlay_spaces
+    from controller.demo_rig.render_track import overlay_spaces
     data = world_data(1)
     plane = render_smb_world(data, {}, scale=SCALE, radius=16 * SCALE)
     reader = SmbSpaceReader(world=1, scale=SCALE)
@@ -219,8 +219,8 @@ def test_overlay_draws_each_traced_space_on_the_picture():
 def test_through_the_watcher_with_the_world_markers():
     """The whole camera path: a frame with World 1's markers, the watcher's warp, the
     reader, the referee."""
-    from vision.render_track import render_smb_frame
-    from vision.synth import tilted
+    from controller.demo_rig.render_track import render_smb_frame
+    from controller.demo_rig.synth import tilted
     from vision.watch import Watcher
     t = Table()
     data = world_data(1)

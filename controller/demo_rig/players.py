@@ -17,7 +17,7 @@ log = logging.getLogger("referee.demo")
 
 FPS = 15.0  # the simulated camera: frames per second and frame size
 SIZE = (960, 540)
-PGN_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "pgn"
+PGN_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "pgn"
 CARD_CHANCE = 0.3  # Super Mario Bros.: how often an opponent plays a hazard card before a roll
 
 class Noise:
@@ -107,7 +107,7 @@ class Connect4Player(Player):
         return self.rng.choice([a for a in drops if not a.remove] or acts)
 
     def film(self, scenes, hint=None, still_s=1.0, lead_s=0.0):
-        from vision.render_connect4 import render_game
+        from .render_connect4 import render_game
 
         return render_game(scenes, fps=FPS, size=SIZE, seed=self.seed, colours=self.colours,
                            still_s=still_s, lead_s=lead_s)
@@ -129,7 +129,7 @@ class ChessPlayer(Player):
 
     def __init__(self, game, rng, seed, colours=None):
         super().__init__(game, rng, seed, colours)
-        from vision.render_chess import Camera
+        from .render_chess import Camera
 
         self.camera = Camera(seed=seed)
         self.moves, self.result = self._master_game()
@@ -151,13 +151,13 @@ class ChessPlayer(Player):
 
     def scene(self, state):
         import chess
-        from vision.render_chess import Position
+        from .render_chess import Position
 
         kinds = {chess.square_name(s): p.symbol().lower() for s, p in state.board.piece_map().items()}
         return Position(self.game.board(state), kinds)
 
     def film(self, scenes, hint=None, still_s=1.0, lead_s=0.0):
-        from vision.render_chess import render_game
+        from .render_chess import render_game
 
         return render_game(scenes, fps=FPS, camera=self.camera, seed=self.seed, still_s=still_s, lead_s=lead_s)
 
@@ -189,7 +189,7 @@ class ChessPlayer(Player):
         src, dst = chess.square_name(action.from_square), chess.square_name(self.rng.choice(empty))
         labels[dst], labels[src] = labels[src], "empty"
         kinds[dst] = kinds.pop(src)
-        from vision.render_chess import Position
+        from .render_chess import Position
 
         return Position(labels, kinds)
 
@@ -200,7 +200,7 @@ class LabyrinthPlayer(Player):
 
     def __init__(self, game, rng, seed, colours=None):
         super().__init__(game, rng, seed, colours)
-        from vision.render_labyrinth import camera_shot
+        from .render_labyrinth import camera_shot
 
         self.shot = camera_shot(size=SIZE, seed=seed)
 
@@ -209,12 +209,12 @@ class LabyrinthPlayer(Player):
 
     def picture_names(self, state, cells):
         """The treasure on each tile the referee shows (the players laid the maze out)."""
-        from controller.games.labyrinth import cell_index
+        from ..games.labyrinth import cell_index
 
         return {cell: state.tiles[cell_index(cell)].treasure for cell in cells}
 
     def hint(self, state, action):
-        from controller.games.labyrinth import MovePawn, Push, cell_text
+        from ..games.labyrinth import MovePawn, Push, cell_text
 
         if isinstance(action, Push):
             return ("push", action.arrow)
@@ -223,7 +223,7 @@ class LabyrinthPlayer(Player):
         return None
 
     def choose(self, state, prompt):
-        from controller.games.labyrinth import MovePawn, Push
+        from ..games.labyrinth import MovePawn, Push
 
         acts = self.game.legal_actions(state)
         pushes = [a for a in acts if isinstance(a, Push)]
@@ -237,7 +237,7 @@ class LabyrinthPlayer(Player):
 
     def wrong(self, state, action, after):
         """The pawn put down on a square its path does not reach."""
-        from controller.games.labyrinth import MovePawn, cell_text, reachable
+        from ..games.labyrinth import MovePawn, cell_text, reachable
 
         if not isinstance(action, MovePawn):
             return None
@@ -250,7 +250,7 @@ class LabyrinthPlayer(Player):
         return {**snap, "players": players}
 
     def film(self, scenes, hint=None, still_s=1.0, lead_s=0.0):
-        from vision.render_labyrinth import render_game
+        from .render_labyrinth import render_game
 
         if len(scenes) > 1 and scenes[0]["rows"] != scenes[1]["rows"] and hint is None:
             # a new maze laid out for the next game: the film cuts to it
@@ -350,9 +350,9 @@ class SmbPlayer(TrackPlayer):
 
     def __init__(self, game, rng, seed, colours=None):
         super().__init__(game, rng, seed, colours)
-        from vision import synth
+        from . import synth
         from vision.read_spaces import world_data
-        from vision.render_track import render_smb_world, with_markers
+        from .render_track import render_smb_world, with_markers
 
         self.world = world_data(1)
         self.shot = synth.tilted(margin=0.06, seed=seed)
@@ -376,7 +376,7 @@ class SmbPlayer(TrackPlayer):
         return all(c in self.at for c, v in after.items() if v != "empty")
 
     def photo(self, labels, arm_tip=None):
-        from vision.render_track import render_smb_frame
+        from .render_track import render_smb_frame
 
         return render_smb_frame(self.world, labels, shot=self.shot, seed=self.seed, arm_tip=arm_tip)
 
@@ -388,7 +388,7 @@ class SmbPlayer(TrackPlayer):
     def before_roll(self, state):
         """Now and then an opponent plays a hazard card on the page (the token then goes
         on the table)."""
-        from controller.games.smb import Card
+        from ..games.smb import Card
 
         cards = [a for a in self.game.legal_actions(state) if isinstance(a, Card)]
         if cards and self.rng.random() < CARD_CHANCE:
@@ -403,8 +403,8 @@ class MonopolyPlayer(TrackPlayer):
 
     def __init__(self, game, rng, seed, colours=None):
         super().__init__(game, rng, seed, colours)
-        from vision import render_monopoly as rm
-        from vision import synth
+        from . import render_monopoly as rm
+        from . import synth
 
         self.rm = rm
         spaces = game.b.spaces
@@ -424,7 +424,7 @@ class MonopolyPlayer(TrackPlayer):
         return float(p[0] / p[2]), float(p[1] / p[2])
 
     def choose(self, state, prompt):
-        from controller.simulations.monopoly import random_action
+        from ..simulations.monopoly import random_action
 
         return random_action(self.game, state, self.rng)
 
