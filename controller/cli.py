@@ -18,7 +18,7 @@ COMMANDS = {
     "play": "controller.cli:cmd_play",
     "replay": "controller.pipeline:cmd_replay",
     "read": "controller.pipeline:cmd_read",
-    "markers": "vision.markers:cmd_markers",
+    "markers": "controller.pipeline:cmd_markers",
     "export": "controller.export:cmd_export",
     "roll": "controller.devices.dice:cmd_roll",
     "firmware": "controller.devices.flash:cmd_firmware",

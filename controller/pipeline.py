@@ -187,3 +187,40 @@ def cmd_read(args) -> int:
         for c, (lab, conf) in cells:
             print(f"{game.cell_name(c)}: {lab} ({conf:.2f})")
     return 0
+
+
+def cmd_markers(args) -> int:
+    """referee markers --game G [--world N] --out FILE.png: the game's marker sheet (a
+    Super Mario Bros. World board has its own, named by its board data)."""
+    import cv2
+
+    from vision.markers import CORNER_NAMES, sheet
+
+    from .registry import entry
+
+    kind, name, options = entry(args.game), args.game, None
+    if getattr(args, "world", None):
+        if args.game != "smb":
+            print("referee markers: --world is for the Super Mario Bros. boards (--game smb)", file=sys.stderr)
+            return 2
+        from .games.smb_board import world_data
+
+        try:
+            options, name = {"world": world_data(args.world)}, f"smb World {args.world}"
+        except StopIteration:
+            print(f"referee markers: there is no World {args.world}", file=sys.stderr)
+            return 2
+    ids = kind.marker_ids(options)
+    try:
+        ok = cv2.imwrite(args.out, sheet(name, ids=ids))
+    except cv2.error as exc:
+        ok = False
+        print(f"referee markers: cannot write {args.out}: {exc}", file=sys.stderr)
+        return 2
+    if not ok:
+        print(f"referee markers: cannot write {args.out} (is the folder there, and is the "
+              "extension an image type such as .png?)", file=sys.stderr)
+        return 2
+    print(f"{args.out}: markers for {name}: " +
+          ", ".join(f"id {i} {n}" for i, n in zip(ids, CORNER_NAMES)))
+    return 0

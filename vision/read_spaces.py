@@ -23,20 +23,19 @@ fills in and refreshes the empty looks, which also follows slow light changes.
 Confidences reflect the margins, so the referee waits on a space that is half covered
 or that looks like nothing it knows, instead of sounding a false alarm.
 
-The interface is the one vision/watch.py describes: `plane_size`, `cells`,
-`read(plane_bgr)`, `learn(plane_bgr, expected)`. `SmbSpaceReader` is this reader for one
-World board of the Super Mario Bros. board game, built from the board file.
+The interface is vision/reader.py's `Reader`. `SmbSpaceReader` is this reader for one
+World board of the Super Mario Bros. board game, built from that World's board data
+(handed in: vision opens no game file).
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Hashable, Mapping
 
 import cv2
 import numpy as np
 
 from .read_holes import hex_bgr, lab
+from .reader import Reader
 
 LIGHTNESS_WEIGHT = 0.5
 CHANGE = 16.0  # Lab distance (lightness counting half) of a pixel that changed
@@ -60,7 +59,7 @@ def _hist_distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(1.0 - np.minimum(a, b).sum())
 
 
-class SpaceReader:
+class SpaceReader(Reader):
     """Per-space reader for a track board (see the module docstring)."""
 
     def __init__(self, points: Mapping[Hashable, tuple[float, float]], plane_size: tuple[int, int],
@@ -191,27 +190,21 @@ class SpaceReader:
         return "empty", UNSEEN_EMPTY
 
 
-BOARD_FILE = Path(__file__).resolve().parents[1] / "controller" / "games" / "data" / "smb_worlds.json"
 PX_PER_UNIT = 0.5  # plane pixels per board unit (mm)
 SPACE_RADIUS = 16.0  # board units
-
-
-def world_data(world: int = 1, path: str | Path | None = None) -> dict:
-    """One World's plain data from the board file (read as data: vision imports no rules)."""
-    data = json.loads(Path(path or BOARD_FILE).read_text(encoding="utf-8"))
-    return next(w for w in data["worlds"] if w["world"] == world)
 
 
 class SmbSpaceReader(SpaceReader):
     """The reader for one World board of the Super Mario Bros. board game: labels
     "empty", "mario" and "hazard" on each of its spaces (ids as in the board file)."""
 
-    def __init__(self, colours=None, world: int = 1, path: str | Path | None = None,
-                 scale: float = PX_PER_UNIT):
-        data = world_data(world, path)
+    def __init__(self, world: Mapping, colours=None, scale: float = PX_PER_UNIT):
+        """`world`: one World's plain board data (controller/games/smb_board.world_data),
+        handed in by the referee's side: vision opens no game file."""
+        data = world
         w, h = data["size"]
         points = {s["id"]: (s["at"][0] * scale, s["at"][1] * scale) for s in data["spaces"]}
         super().__init__(points, (round(w * scale), round(h * scale)), SPACE_RADIUS * scale,
                          pieces=("mario",), other_label="hazard", colours=(colours or ())[:1])
-        self.world = world
+        self.world = data["world"]
         self.markers = tuple(data.get("markers", ()))

@@ -35,6 +35,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .reader import Reader
+
 SIZE = 7
 TILE_PX = 40
 PAWNS = ("red", "yellow", "green", "blue")
@@ -84,7 +86,7 @@ def _clusters(pixels: np.ndarray, k: int) -> np.ndarray:
     return centres
 
 
-class TileReader:
+class TileReader(Reader):
     """Reader for a Labyrinth board (the reader interface of vision/watch.py)."""
 
     def __init__(self, colours=None, tile_px: int = TILE_PX, pawns=PAWNS):

@@ -21,18 +21,12 @@ board's four markers (vision/markers.py) go to the plane's corners, and corners 
 the user or the config go to the reader's `anchors` (for Connect 4 the centres of the
 corner holes; for chess the outer corners a1, h1, h8, a8, the plane's corners).
 
-A reader (one per board type, listed in READERS as "module:Class") has:
-- `plane_size`: (width, height) of the warped playing area it wants to read;
-- `cells`: the cell keys it reports, in a fixed order;
-- `read(plane_bgr) -> {cell: (label, confidence 0..1)}` for every cell;
-- `learn(plane_bgr, expected: {cell: label})`: the board as it stands at game start (the
-  empty grid, the start position), to learn colours and what an empty cell looks like;
-- optionally `anchors` (4x2 plane points for given corners, BL, BR, TR, TL; default the
-  plane's corners) and `static_mask` (bool array of plane size: where the board never
-  changes in play; used to tell a hand held still over the board; default none), and
-  `view_from(H, frame_size)`: told the frame->plane homography whenever it changes, before
-  the first `learn`, by readers of tall pieces that lean over the cells behind them.
-A reader is built as `Reader(colours=...)` with the colours from config ("#rrggbb" list).
+A reader (one per board type, listed in READERS as "module:Class") implements
+vision/reader.py's `Reader`: `plane_size`, `cells`, `read`, `learn` (from any position the
+referee knows, blending what it learned), `anchors`, `static_mask`, `markers` and
+`view_from`. It is built as `Reader(colours=..., **reader_options)` with the colours from
+config ("#rrggbb" list) and the options of the board sheet in play (the referee's side
+hands them in: vision opens no game file).
 """
 from __future__ import annotations
 
@@ -80,9 +74,9 @@ class Watcher:
         self.reader = reader or load_reader(board, colours, **(reader_options or {}))
         w, h = self.reader.plane_size
         self.plane_corners = np.float32([[0, h], [w, h], [w, 0], [0, 0]])  # BL, BR, TR, TL
-        self.anchors = np.float32(getattr(self.reader, "anchors", self.plane_corners))
+        self.anchors = self.plane_corners if self.reader.anchors is None else np.float32(self.reader.anchors)
         self.small_size = (max(8, int(w * MOTION_SCALE)), max(8, int(h * MOTION_SCALE)))
-        self.static_mask = getattr(self.reader, "static_mask", None)
+        self.static_mask = self.reader.static_mask
         self.health = FrameHealth()
         self.gate = MotionGate(still_s)
         self.detector = markers.detector()
@@ -116,7 +110,7 @@ class Watcher:
     def marker_ids(self) -> tuple:
         """The four marker ids to look for: the reader's own (one World board of
         several) or the board type's."""
-        return tuple(getattr(self.reader, "markers", None) or markers.BOARD_MARKERS[self.board])
+        return tuple(self.reader.markers or markers.BOARD_MARKERS[self.board])
 
     def set_corners(self, points) -> None:
         """Corners clicked on the page's calibration view: from the next frame on they
@@ -227,7 +221,7 @@ class Watcher:
     def _read(self, t: float, plane: np.ndarray) -> BoardView | None:
         self._read_at = t
         self.last_plane = plane
-        if hasattr(self.reader, "view_from") and self._told_H is not self.H:
+        if self._told_H is not self.H:
             # readers of tall pieces need to know where the camera stands (the lean)
             h, w = self.last_frame.shape[:2]
             self.reader.view_from(self.H, (w, h))

@@ -14,7 +14,8 @@ from typing import Iterator
 
 import numpy as np
 
-from .players import FPS, PLAYERS, Noise, Player
+from ..registry import entry
+from .players import FPS, Noise, Player
 
 log = logging.getLogger("referee.demo")
 
@@ -169,7 +170,7 @@ class DemoTable:
 
     def _player(self, game) -> Player:
         if self.player is None or self.player.game is not game:
-            self.player = PLAYERS[game.name](game, self.rng, self.seed, self.colours)
+            self.player = entry(game.name).player_class()(game, self.rng, self.seed, self.colours)
         return self.player
 
     def _started(self, referee, player, laid, game_id):

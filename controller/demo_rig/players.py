@@ -351,7 +351,7 @@ class SmbPlayer(TrackPlayer):
     def __init__(self, game, rng, seed, colours=None):
         super().__init__(game, rng, seed, colours)
         from . import synth
-        from vision.read_spaces import world_data
+        from ..games.smb_board import world_data
         from .render_track import render_smb_world, with_markers
 
         self.world = world_data(1)
@@ -435,9 +435,5 @@ def _pieces(label: str) -> set[str]:
 
 def _label(pieces: set[str]) -> str:
     return "+".join(sorted(pieces)) or "empty"
-
-
-PLAYERS = {"connect4": Connect4Player, "chess": ChessPlayer, "labyrinth": LabyrinthPlayer,
-           "smb": SmbPlayer, "monopoly": MonopolyPlayer}
 
 
