@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--fast", action="store_true", help="play as fast as frames render, not in real time")
     sp.add_argument("--turns", type=int, default=0,
                     help="stop after this many turns shown on the table (0: no limit)")
+    sp.add_argument("--no-mistake", action="store_true",
+                    help="the players make no deliberate mistake (there is one per game otherwise)")
 
     sp = sub.add_parser("play", help="referee moves read from stdin, without a camera")
     game_args(sp)

@@ -52,7 +52,7 @@ def run_demo(args, serve) -> int:
     turns = getattr(args, "turns", 0) or 0
     table = DemoTable(seed=args.seed, games=args.games, turns=turns, realtime=not args.fast,
                       press_new_game=lambda: press_button(config.gpio.new_game_button),
-                      colours=config.camera.colours)
+                      colours=config.camera.colours, mistake=not getattr(args, "no_mistake", False))
     try:
         service = Service(config, frames=table.frames())
     except Exception as exc:  # a game or a camera reader that is not available: say which

@@ -1,66 +1,37 @@
-"""Frames -> vision -> referee: `Refereeing`, and the `referee replay` and `referee read`
-commands built on it.
-
-`Refereeing.feed(t, frame)` is the whole camera path for one frame: the Watcher decides
-whether the board has settled into a new reading, and the referee matches that view
-against the rules. `referee replay` runs a recording through exactly this, so a replay
-shows what the service would have done live.
+"""The camera commands: `referee replay` (a recording through the whole camera path,
+controller/table.py's Table, exactly as `serve` runs it), `referee read` (what vision
+sees in one picture) and `referee markers` (a board's marker sheet).
 """
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
-from .events import Bus, Event
+from .events import Bus
 from .journal import Journal
 from .referee import MIN_CONFIDENCE, Referee
 
 
-class Refereeing:
-    """One Watcher feeding one Referee. Events the referee writes while a frame is fed
-    are returned by `feed`; game starts teach the watcher the start position."""
-
-    def __init__(self, watcher, referee: Referee):
-        self.watcher = watcher
-        self.referee = referee
-        self._events: list[Event] = []
-        referee.bus.subscribe(self._events.append)
-
-    def new_game(self, game: str, variant: str | None = None, settings: dict | None = None) -> list[Event]:
-        self.referee.new_game(game, variant, settings)
-        self.watcher.learn(self.referee.game.board(self.referee.state))
-        return self._take()
-
-    def feed(self, t: float, frame) -> list[Event]:
-        view = self.watcher.feed(t, frame)
-        if view is not None:
-            self.referee.observe(view)
-        return self._take()
-
-    def _take(self) -> list[Event]:
-        out, self._events[:] = list(self._events), []
-        return out
-
-
-def _camera_settings(args):
-    """The [camera] settings from --config, or the defaults; None after a message."""
-    from .config import CameraSettings, ConfigError, load
+def _config(args):
+    """The settings from --config (the [camera] ones, and the data folder that holds
+    the treasure catalogue), or the defaults; None after a message."""
+    from .config import Config, ConfigError, load
 
     if not getattr(args, "config", None):
-        return CameraSettings()
+        return Config(path="(defaults)")
     try:
-        return load(args.config).camera
+        return load(args.config)
     except ConfigError as exc:
         print(f"referee {args.command}: {exc}", file=sys.stderr)
         return None
 
 
-def _watcher(args, camera):
-    from vision.watch import Watcher
+def _watcher(args, camera, options=None):
+    from .table import make_watcher
 
-    corners = args.corners or camera.corners or None
     try:
-        return Watcher(args.game, corners=corners, colours=camera.colours, still_s=camera.still_s)
+        return make_watcher(args.game, camera, corners=args.corners or camera.corners or None, options=options)
     except ValueError as exc:  # bad corners (quoted in the message), no reader
         print(f"referee {args.command}: {exc}", file=sys.stderr)
         return None
@@ -96,19 +67,27 @@ def cmd_replay(args) -> int:
     from vision.camera import CameraError, open_camera
 
     from .cli import print_events, print_result
+    from .config import GameSettings
+    from .table import Table
 
-    camera = _camera_settings(args)
-    if camera is None:
+    config = _config(args)
+    if config is None:
         return 2
-    watcher = _watcher(args, camera)
-    if watcher is None:
-        return 2
+    camera = config.camera
+    if args.corners:
+        camera.corners = args.corners
     referee = Referee(Journal(":memory:"), Bus())
-    run = Refereeing(watcher, referee)
+    game = GameSettings(name=args.game, variant=args.variant or "",
+                        rulings=config.game.rulings if config.game.name == args.game else {})
     try:
-        started = run.new_game(args.game, args.variant)
+        table = Table(referee, game, camera, catalogue=Path(config.data.folder) / "treasures.npz")
+        # the game starts as `serve` starts it: one laid out at random on the table
+        # (Labyrinth) is read from the recording's first clear view
+        result, started = table.run("new_game", game=args.game, variant=args.variant)
+        if not result.ok:
+            raise ValueError(result.error)
         source = open_camera(args.video, width=camera.width, height=camera.height, fps=camera.fps)
-    except (ValueError, CameraError) as exc:
+    except (ValueError, CameraError) as exc:  # bad corners, no reader, no such video
         print(f"referee replay: {exc}", file=sys.stderr)
         return 2
 
@@ -119,9 +98,9 @@ def cmd_replay(args) -> int:
         with source:
             while (got := source.read()) is not None:
                 t, frame = got
-                print_events(run.feed(t, frame), referee, args.json)
+                print_events(table.feed(t, frame), referee, args.json)
                 done += 1
-                progress.update(done, t, watcher.status)
+                progress.update(done, t, table.watcher.status)
     except CameraError as exc:
         progress.close()
         print(f"referee replay: {exc}", file=sys.stderr)
@@ -134,6 +113,12 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def _from_table(game: str) -> bool:
+    from .registry import entry
+
+    return entry(game).starts_from_table
+
+
 SYMBOLS = {"empty": ".", "p0": "X", "p1": "O", "blocker": "#"}
 
 
@@ -143,9 +128,10 @@ def cmd_read(args) -> int:
 
     from .games import load_game
 
-    camera = _camera_settings(args)
-    if camera is None:
+    config = _config(args)
+    if config is None:
         return 2
+    camera = config.camera
     frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
     if frame is None:
         print(f"referee read: {args.image}: not an image that can be read (missing, or not "
@@ -159,7 +145,7 @@ def cmd_read(args) -> int:
     except ValueError as exc:
         print(f"referee read: {exc}", file=sys.stderr)
         return 2
-    if hasattr(game, "printed_board"):  # what is on every copy of the board (Labyrinth's fixed tiles)
+    if _from_table(args.game):  # what is on every copy of the board (Labyrinth's fixed tiles)
         watcher.learn(game.printed_board())
     try:
         view = watcher.read_frame(frame)

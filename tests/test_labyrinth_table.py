@@ -193,7 +193,7 @@ def test_the_game_read_from_the_table_is_rebuilt_on_resume(table, tmp_path):
         start_waiting_for_names(service, client, table, first)
         reply = client.post("/api/enrol", json={"names": treasures(first)}, headers=admin(service))
         assert reply.get_json()["event"]["type"] == "game_started"
-        assert service.submit("move", text="push W2")["ok"]
+        assert service.submit("move", text="push W2").ok
         before = service.referee.state
     assert before.tiles[7:14] != first.tiles[7:14]  # row 2 has moved
     config = default()

@@ -291,13 +291,12 @@ def test_the_camera_path_referees_pushes_and_moves_from_a_timed_recording(game):
     """Frames with arms reaching in, rows sliding and pawns carried, through the
     service's own camera path (Watcher -> Referee): every push and move is recognised,
     and nothing is flagged while hands are busy."""
-    from controller.pipeline import Refereeing
-    from vision.watch import Watcher
+    from controller.config import CameraSettings, GameSettings
+    from controller.table import Table
 
     ref = Referee(Journal(":memory:"))
-    run = Refereeing(Watcher("labyrinth", still_s=0.25), ref)
     ref.new_game("labyrinth", rng=random.Random(13))
-    run.watcher.learn(game.board(ref.state))
+    run = Table(ref, GameSettings(name="labyrinth"), CameraSettings(still_s=0.25))
     rng = random.Random(2)
     state, steps, truth_moves = ref.state, [], []
     while len(steps) < 12:

@@ -76,6 +76,8 @@ class SpaceReader(Reader):
         self.grey_ref: np.ndarray | None = None
         # nominal piece colours from config until the start position teaches better ones
         self.piece_hist: dict[str, np.ndarray] = {}
+        self.learned: set[str] = set()  # pieces whose colours were learned on the table
+        self.other_hist: np.ndarray | None = None  # the look of `other_label` things seen so far
         for label, colour in zip(self.pieces, colours or ()):
             c = lab(hex_bgr(colour)[None, :])
             self.piece_hist[label] = _hist(np.repeat(c, 10, axis=0))
@@ -139,10 +141,16 @@ class SpaceReader(Reader):
                 sl = slice(self._cut[k], self._cut[k] + len(self._inner[k]))
                 self.empty_ref[sl] = labs[sl]
                 self.grey_ref[k] = means[k] / light
-            elif label in self.pieces:
+            elif label in self.pieces or (label is not None and label == self.other_label):
                 samples.setdefault(label, []).append(self._disc(labs, k)[self._inner[k]])
-        for label, parts in samples.items():
-            self.piece_hist[label] = _hist(np.concatenate(parts))
+        for label, parts in samples.items():  # blended: one position never erases a look
+            new = _hist(np.concatenate(parts))
+            if label == self.other_label:  # tokens of many looks: only to tell an unseen space
+                self.other_hist = new if self.other_hist is None else (self.other_hist + new) / 2
+                continue
+            old = self.piece_hist.get(label) if label in self.learned else None
+            self.piece_hist[label] = new if old is None else (old + new) / 2
+            self.learned.add(label)
 
     def read(self, plane: np.ndarray) -> dict:
         """cell -> (label, confidence) for every space."""
@@ -182,9 +190,12 @@ class SpaceReader(Reader):
         return (dists[0][1] if dists else "empty"), 0.3
 
     def _unseen(self, inner: np.ndarray) -> tuple[str, float]:
-        """A space whose empty look is unknown: a piece if it matches one, else empty."""
+        """A space whose empty look is unknown (something stood on it whenever the board
+        was learned: a resumed game's pieces and tokens): a piece, or a token seen on
+        the table before, if it matches one, else empty."""
         h = _hist(inner)
-        dists = sorted((_hist_distance(h, ph), label) for label, ph in self.piece_hist.items())
+        looks = {**self.piece_hist, **({self.other_label: self.other_hist} if self.other_hist is not None else {})}
+        dists = sorted((_hist_distance(h, ph), label) for label, ph in looks.items())
         if dists and dists[0][0] < MATCH:
             return dists[0][1], float(1.0 - 0.5 * dists[0][0] / MATCH)
         return "empty", UNSEEN_EMPTY

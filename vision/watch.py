@@ -51,6 +51,7 @@ SEARCH_EVERY_S = 0.5  # while no markers are in view
 REREAD_S = 1.0  # re-read a still board this often, in case a reading was unsure
 SURE = 0.6  # the referee's default confidence: a change across it is a new view
 PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view moved
+KEEP_PLANES_S = 10.0  # a view's plane is kept this long, for learning once it is accepted
 PATIENCE_S = 3.0  # a "hand" that stays this long without moving is a shadow: read
 
 
@@ -71,6 +72,7 @@ class Watcher:
     def __init__(self, board: str, *, corners=None, colours=None, still_s: float = 0.25, reader=None,
                  reader_options: dict | None = None):
         self.board = board
+        self.reader_options = reader_options or None  # the board sheet read (None: the only one)
         self.reader = reader or load_reader(board, colours, **(reader_options or {}))
         w, h = self.reader.plane_size
         self.plane_corners = np.float32([[0, h], [w, h], [w, 0], [0, 0]])  # BL, BR, TR, TL
@@ -93,6 +95,8 @@ class Watcher:
         self._searched_at: float | None = None
         self._read_at: float | None = None
         self._pending_learn: dict | None = None
+        self._learn_from: tuple | None = None  # (expected, plane) to learn before the next frame
+        self._planes: dict[float, np.ndarray] = {}  # the planes of the last few views, by time
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
         if self.given:
@@ -160,9 +164,19 @@ class Watcher:
         return True
 
     # --- the per-frame path ----------------------------------------------------------
-    def learn(self, expected: dict) -> None:
-        """The board holds `expected` now (game start): the next stable view teaches the
-        reader what it looks like."""
+    def learn(self, expected: dict, at: float | None = None) -> None:
+        """The board holds `expected` (any position the referee knows): the reader learns
+        what it looks like. With `at`, from the plane of the view read at that time (the
+        view a move was accepted from; nothing is learned once that plane is gone, for
+        the board may have changed since); without it, from the next still view (a game
+        started or resumed, where the board is known to stand as `expected`). Called
+        from the referee's thread: the learning itself happens on the thread that feeds
+        frames, never in the middle of a frame."""
+        if at is not None:
+            plane = self._planes.get(at)
+            if plane is not None:
+                self._learn_from = (dict(expected), plane)
+            return
         self._pending_learn = dict(expected)
         self._read_at = None
 
@@ -175,6 +189,10 @@ class Watcher:
         """One camera frame; a BoardView when the board has just settled differently."""
         if self._new_corners is not None:
             self._apply_corners()
+        if self._learn_from is not None:
+            expected, plane = self._learn_from
+            self._learn_from = None
+            self.reader.learn(plane, expected)
         self.last_frame = frame
         problem = self.health.check(t, frame)
         if problem == "camera frame is black":
@@ -237,6 +255,8 @@ class Watcher:
         if self.last_view is not None and _same(self.last_view.cells, cells):
             return None
         self.last_view = view
+        self._planes = {k: p for k, p in self._planes.items() if k > t - KEEP_PLANES_S}
+        self._planes[t] = plane
         return view
 
     def read_frame(self, frame: np.ndarray, t: float = 0.0) -> BoardView:

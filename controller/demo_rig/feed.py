@@ -29,12 +29,13 @@ class DemoTable:
     the page; `attach` gives them the service (its referee, die module and page)."""
 
     def __init__(self, seed: int | None = None, games: int = 0, turns: int = 0, realtime: bool = True,
-                 press_new_game=None, colours=None):
+                 press_new_game=None, colours=None, mistake: bool = True):
         self.rng = random.Random(seed)
         self.seed = seed or 0
         self.games, self.turns = games, turns
         self.realtime = realtime
         self.press_new_game = press_new_game
+        self.mistake = mistake  # one deliberate mistake per game, so the alarm can be seen
         self.colours = colours
         self.finished = threading.Event()
         self.service = None  # controller.service.Service, once attached
@@ -108,10 +109,10 @@ class DemoTable:
         choose among the legal inputs, so a refusal is a fault; a few in a row stop the
         demo rather than let it try for ever."""
         result = self.service.submit("move", text=text, source="page")
-        if result["ok"]:
+        if result.ok:
             self.refused = 0
             return
-        log.warning("demo: the page refused %r from seat %s: %s", text, seat, result["error"])
+        log.warning("demo: the page refused %r from seat %s: %s", text, seat, result.error)
         self.refused += 1
         if self.refused >= 5:
             raise RuntimeError(f"the page refused {self.refused} inputs in a row, the last {text!r}: "
@@ -185,7 +186,7 @@ class DemoTable:
         if referee.game_id == game_id and naming():
             names = player.picture_names(laid, list(enrolment.public()["pictures"]))
             result = self.service.submit("enrol", names=names)
-            if not result["ok"]:
+            if not result.ok:
                 raise RuntimeError(f"the enrolment page refused the names {names}: {result['error']}")
             yield from self._wait(lambda: referee.game_id != game_id, "the new game")
         if referee.game_id == game_id:
@@ -200,7 +201,7 @@ class DemoTable:
         mistake_at = self.rng.randrange(2, 7)
         if self.turns:  # a short run still shows the alarm
             mistake_at = min(mistake_at, max(1, self.turns - 3))
-        turns, mistaken = 0, False
+        turns, mistaken = 0, not self.mistake
         while game.outcome(referee.state) is None:
             if self.turns and self.shown >= self.turns:
                 return None
