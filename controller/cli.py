@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--corners", default=None)
     sp.add_argument("--json", action="store_true")
     sp.add_argument("--config", default=None)
+    sp.add_argument("--record", default=None,
+                    help="the game's record (`referee export` JSON): its setup, and the inputs the "
+                         "camera cannot see (rolls, choices, typed moves), entered in their order")
 
     sp = sub.add_parser("read", help="what vision sees in one picture")
     sp.add_argument("image")

@@ -63,7 +63,8 @@ class Progress:
 
 
 def cmd_replay(args) -> int:
-    """referee replay VIDEO --game G [--variant V] [--corners ...] [--json] [--config F]"""
+    """referee replay VIDEO --game G [--variant V] [--corners ...] [--json] [--config F]
+    [--record EXPORT.json]"""
     from vision.camera import CameraError, open_camera
 
     from .cli import print_events, print_result
@@ -76,14 +77,22 @@ def cmd_replay(args) -> int:
     camera = config.camera
     if args.corners:
         camera.corners = args.corners
+    try:
+        record = Record(args.record, args.game) if args.record else None
+    except (OSError, ValueError) as exc:
+        print(f"referee replay: --record {args.record}: {exc}", file=sys.stderr)
+        return 2
     referee = Referee(Journal(":memory:"), Bus())
     game = GameSettings(name=args.game, variant=args.variant or "",
                         rulings=config.game.rulings if config.game.name == args.game else {})
+    if record is not None:
+        game.variant, game.rulings = record.variant, record.settings
     try:
         table = Table(referee, game, camera, catalogue=Path(config.data.folder) / "treasures.npz")
-        # the game starts as `serve` starts it: one laid out at random on the table
-        # (Labyrinth) is read from the recording's first clear view
-        result, started = table.run("new_game", game=args.game, variant=args.variant)
+        # the game starts as `serve` started it: dealt as recorded, or one laid out at
+        # random on the table (Labyrinth) read from the recording's first clear view
+        setup = record.setup if record is not None and not _from_table(args.game) else None
+        result, started = table.run("new_game", game=args.game, variant=game.variant or None, setup=setup)
         if not result.ok:
             raise ValueError(result.error)
         source = open_camera(args.video, width=camera.width, height=camera.height, fps=camera.fps)
@@ -91,14 +100,17 @@ def cmd_replay(args) -> int:
         print(f"referee replay: {exc}", file=sys.stderr)
         return 2
 
-    print_events(started, referee, args.json)
+    print_events(started + (record.enter(table) if record else []), referee, args.json)
     progress = Progress(source.frame_count)
     done, t = 0, 0.0
     try:
         with source:
             while (got := source.read()) is not None:
                 t, frame = got
-                print_events(table.feed(t, frame), referee, args.json)
+                events = table.feed(t, frame)
+                if record is not None and events:
+                    events += record.enter(table, events)
+                print_events(events, referee, args.json)
                 done += 1
                 progress.update(done, t, table.watcher.status)
     except CameraError as exc:
@@ -111,6 +123,34 @@ def cmd_replay(args) -> int:
     if not args.json:
         print_result(referee)
     return 0
+
+
+class Record:
+    """A game's record (`referee export` JSON) beside its recording: the setup the game
+    was dealt, and the inputs the camera cannot see, entered as the game reaches them:
+    after each move seen by the camera, every recorded input up to the next such move."""
+
+    def __init__(self, path: str, game: str):
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if data.get("game") != game:
+            raise ValueError(f"it records a game of {data.get('game')!r}, not {game!r}")
+        started = next(e for e in data["events"] if e["type"] == "game_started")
+        self.variant, self.settings, self.setup = started["variant"], started.get("settings"), started["setup"]
+        self.moves = [e for e in data["events"] if e["type"] == "move"]
+        self.next = 0
+
+    def enter(self, table, events=()) -> list:
+        """The camera's moves in `events` pass their place in the record; then the
+        inputs that follow are entered. Returns the events they caused."""
+        if table.referee.game is None:
+            return []
+        self.next += sum(e.kind == "move" and e.data.get("source") == "camera" for e in events)
+        out = []
+        while self.next < len(self.moves) and self.moves[self.next]["source"] != "camera":
+            move = self.moves[self.next]
+            self.next += 1
+            out += table.run("move", text=move["notation"], source=move["source"])[1]
+        return out
 
 
 def _from_table(game: str) -> bool:

@@ -134,17 +134,19 @@ class Table:
             self.learn_position()  # a typed move the players then make on the table too
         return self._said(event)
 
-    def _new_game(self, game: str | None = None, variant: str | None = None, from_position=None) -> Result:
+    def _new_game(self, game: str | None = None, variant: str | None = None, setup: dict | None = None) -> Result:
+        """A new game; with `setup`, dealt as given (a recorded game replayed), else drawn
+        here, or read from the table for a game laid out at random by the players."""
         # the configured rulings hold for the configured game; the variant stays unless
         # another is asked for (the new-game button asks for none)
         r = self.referee
         name = game or r.game.name
         settings = self.game_settings.rulings if name == self.game_settings.name else None
         variant = variant or (r.game.variant if r.game is not None and name == r.game.name else None)
-        if self.camera is not None and entry(name).starts_from_table:
+        if self.camera is not None and setup is None and entry(name).starts_from_table:
             return self._start_from_table(load_game(name, variant, settings))
         self.enrolment.cancel()
-        event = r.new_game(name, variant, settings)
+        event = r.new_game(name, variant, settings, setup=setup)
         self._options = r.game.reader_options(r.state)
         if self.camera is not None:
             self.watcher = self._watch(name, self._options, self.watcher)
@@ -204,8 +206,14 @@ class Table:
         options = r.game.reader_options(r.state)
         if options != self._options:
             self._options = options
-            self.watcher = self._watch(r.game.name, options, self.watcher)
-            self.learn_position()
+            old, self.watcher = self.watcher, self._watch(r.game.name, options, self.watcher)
+            self.watcher.reader.adopt(old.reader)
+            # the players are changing the table: only what no move now due can change
+            # stands as the referee knows it when the new sheet is first seen still
+            board = r.game.board(r.state)
+            due = {c for a in r.game.observable_actions(r.state)
+                   for c, v in r.game.board(r.game.apply(r.state, a)).items() if board.get(c) != v}
+            self.watcher.learn({c: v for c, v in board.items() if c not in due})
 
     # --- a game that starts from the layout on the table (controller/table_start.py) -----
     def _start_from_table(self, game) -> Result:

@@ -152,6 +152,14 @@ class SpaceReader(Reader):
             self.piece_hist[label] = new if old is None else (old + new) / 2
             self.learned.add(label)
 
+    def adopt(self, other: Reader) -> None:
+        """The pieces' and tokens' looks learned on another sheet (Mario goes with the
+        players from World to World; the spaces' empty looks are this board's own)."""
+        if isinstance(other, SpaceReader):
+            self.piece_hist.update({k: other.piece_hist[k] for k in other.learned})
+            self.learned |= other.learned
+            self.other_hist = other.other_hist
+
     def read(self, plane: np.ndarray) -> dict:
         """cell -> (label, confidence) for every space."""
         bgr, means = self._pixels(plane)

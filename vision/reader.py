@@ -37,6 +37,11 @@ class Reader:
         position lacks it."""
         raise NotImplementedError
 
+    def adopt(self, other: "Reader") -> None:
+        """Take over what `other`, the reader of another sheet of the same game (the
+        previous Super Mario Bros. World board), learned of the pieces that move from
+        sheet to sheet. Default: nothing carries over."""
+
     def view_from(self, H: np.ndarray, frame_size: tuple[int, int]) -> None:
         """Told the frame->plane homography whenever it changes, before the first learn
         (readers of tall pieces that lean over the cells behind them use it)."""

@@ -240,9 +240,11 @@ class SuperMarioBros(Game):
         return f"{verb} {action.space}"
 
     def reader_options(self, state) -> dict:
-        """The camera reads the World board in play (its plain board data); a link space
-        swaps the boards."""
-        return {"world": world_data(state.world, self.settings["board"] or None)}
+        """The camera reads the World board in play (its plain board data). On a link
+        space the players swap the boards and put Mario on the next World's START: the
+        camera then looks for the next World's board, where that move is seen."""
+        world = state.world + 1 if state.phase == "link" else state.world
+        return {"world": world_data(world, self.settings["board"] or None)}
 
     def actor(self, state, action) -> int | None:
         """A hazard card is played by the opponent who holds it, out of turn."""
