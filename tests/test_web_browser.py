@@ -182,13 +182,13 @@ def test_an_event_stream_ends_when_its_client_goes_away(served):
 
 def test_a_chess_game_draws_the_board_with_mario_names_and_the_mate(page, served):
     service = served.service
-    assert service.submit("new_game", game="chess").ok
+    assert service.submit("new_game", game="chess")["ok"]
     page.wait_for_selector('[data-square="e2"][data-piece="P"]', timeout=WAIT_MS)
     assert page.locator("[data-square]").count() == 64
     assert page.locator('[data-square="e1"] title').text_content() == "e1: King Mario (Mario's team)"
     assert page.locator('[data-square="g8"] title').text_content() == "g8: Knight Birdo (Bowser's team)"
     for san in ("e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7"):
-        assert service.submit("move", text=san).ok, san
+        assert service.submit("move", text=san)["ok"], san
     page.locator("#result").wait_for(state="visible", timeout=WAIT_MS)
     assert "checkmate" in page.locator("#result").inner_text()
     assert page.locator('[data-square="e8"] rect').get_attribute("class").split()[-1] == "check"
@@ -198,7 +198,7 @@ def test_a_chess_game_draws_the_board_with_mario_names_and_the_mate(page, served
 
 def test_a_game_without_a_drawing_shows_its_state_and_options(page, served):
     service = served.service
-    assert service.submit("new_game", game="labyrinth").ok
+    assert service.submit("new_game", game="labyrinth")["ok"]
     page.wait_for_selector("#board dl.generic dt", timeout=WAIT_MS)
     snap = service.snapshot()
     shown = page.locator("#board dl.generic > dt").all_inner_texts()
@@ -212,10 +212,10 @@ def test_a_player_link_says_when_a_new_game_has_expired_it(browser, served):
     phone = context.new_page()
     phone.goto(f"{served.url}/seat/{served.service.player_token(1)}")
     phone.wait_for_selector("#live.on", timeout=WAIT_MS)
-    assert served.service.submit("new_game", game="connect4").ok
+    assert served.service.submit("new_game", game="connect4")["ok"]
     phone.wait_for_selector(".you.error", timeout=WAIT_MS)
     assert "expired" in phone.locator(".you").inner_text()
-    assert served.service.submit("move", text="2").ok  # it goes on showing the game
+    assert served.service.submit("move", text="2")["ok"]  # it goes on showing the game
     phone.wait_for_selector('[data-cell="2,1"][data-label="p0"]', timeout=WAIT_MS)
     assert phone.locator("#move-form").is_hidden()
     context.close()
