@@ -207,6 +207,27 @@ def test_a_chess_game_draws_the_board_with_mario_names_and_the_mate(page, served
     assert last.locator("code").text_content().startswith("Qxf7")
 
 
+def test_a_doubt_offers_its_readings_as_buttons_that_play_the_move(page, served):
+    """The referee's doubt (BRIEF contract: event `doubt` with text and candidates): the
+    page shows the question once and a tap sends the notation through the move path."""
+    from controller.events import Event
+
+    page.locator("#controls summary").click()
+    page.fill("#admin-token", served.service.admin_token)  # a person allowed to answer
+    page.click("#token-form button")
+    page.locator("#admin-tools").wait_for(state="visible", timeout=WAIT_MS)
+    served.service.bus.publish(Event("doubt", {
+        "text": "I can't tell what moved: is it column 2 or column 3?",
+        "candidates": [{"notation": "2", "text": "a chip in column 2"}, {"notation": "3", "text": "a chip in column 3"}],
+        "cells": ["column 2, row 1", "column 3, row 1"]}))
+    page.locator("#doubt").wait_for(state="visible", timeout=WAIT_MS)
+    assert "column 2 or column 3" in page.locator("#doubt").inner_text()
+    page.click('#doubt-choices button[data-notation="3"]')
+    page.wait_for_selector('[data-cell="3,1"][data-label="p0"]', timeout=WAIT_MS)
+    assert served.service.snapshot()["moves"] == ["3"]
+    page.locator("#doubt").wait_for(state="hidden", timeout=WAIT_MS)
+
+
 def test_a_drawing_that_throws_leaves_the_page_live(page, served):
     """One broken drawing must not stop the page: a small note, the badge stays live, and
     the next move still arrives."""

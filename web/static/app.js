@@ -324,7 +324,7 @@
         // the snapshot's alarm is the standing one; the event may have said more of it
         const same = snap.alarm && page.alarm && page.alarm.reason === snap.alarm.reason;
         page.alarm = snap.alarm ? Object.assign({}, same ? page.alarm : {}, snap.alarm) : null;
-        page.doubt = snap.doubt || null;
+        if ("doubt" in snap) page.doubt = snap.doubt;  // a referee without doubts leaves the event's
         render();  // a drawing's fault is caught inside and never marks the stream down
       } while (again);
     } finally {
