@@ -124,6 +124,29 @@ def test_a_camera_alarm_rings_the_cells_and_clears_when_restored(page, served):
     assert "Board restored" in page.locator("#restored").inner_text()
 
 
+def test_an_alarm_says_who_and_how_and_draws_the_piece_where_it_was_seen(page, served):
+    """The illegal-alarm contract (BRIEF): a camera alarm carrying who/fix/seen, as the
+    referee's decision publishes it, is shown in those words with the misplaced chip
+    drawn faded where the camera saw it; the board put right shows "Board restored"."""
+    from controller.events import Event
+    from vision.view import BoardView
+
+    service = served.service
+    board = service.referee.game.board(service.referee.state)
+    alarm = {"reason": "a chip floats at column 3, row 4: the hole below it is empty",
+             "cells": ["column 3, row 4"], "who": "Luigi", "fix": "take the chip out of column 3, row 4",
+             "seen": {"column 3, row 4": "p1"}}
+    service.referee.alarm = alarm  # the referee's standing alarm, as its decision sets it
+    service.bus.publish(Event("illegal", {"source": "camera", **alarm}))
+    page.locator("#alarm").wait_for(state="visible", timeout=WAIT_MS)
+    assert "Luigi: take the chip out of column 3, row 4" in " ".join(page.locator("#alarm").inner_text().split())
+    page.wait_for_selector('[data-cell="3,4"][data-seen="p1"] .chip-g.faded', timeout=WAIT_MS)
+    assert page.locator('[data-cell="3,4"]').get_attribute("data-label") == "empty"  # the position stays legal
+    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in board.items()}))
+    page.locator("#restored").wait_for(state="visible", timeout=WAIT_MS)
+    page.wait_for_selector(".faded", state="detached", timeout=WAIT_MS)
+
+
 def test_the_result_shows_when_the_game_ends(page, served):
     for text in "1212121":
         move(served, text)

@@ -81,14 +81,14 @@
         const card = el("div", {class: "secret-card", id: "your-target"});
         card.append(el("small", {}, "Your next treasure (only on your phone)"),
                     el("strong", {}, "\u2605 " + me.targets[0].replace(/([a-z])([A-Z])/g, "$1 $2")),
-                    el("small", {}, `${me.targets.length - 1} more after it; found ${(me.found || []).length}`));
+                    el("small", {}, `found ${(me.found || []).length} of ${me.cards}`));
         parts.unshift(card);
       }
       const list = el("ul", {class: "cards-row"});
       players.forEach((p, seat) => {
         const li = el("li", {class: "player-card" + (seat === st.turn && !snap.outcome ? " turn" : "")});
         li.append(el("strong", {}, `${p.colour[0].toUpperCase()} ${seats[seat] || p.colour}`),
-                  el("span", {}, ` on ${p.cell} · found ${(p.found || []).length} · ${p.cards} to find`));
+                  el("span", {}, ` on ${p.cell} · found ${(p.found || []).length} of ${p.cards}`));
         list.appendChild(li);
       });
       parts.push(list);
