@@ -138,8 +138,22 @@ def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, g
                                               b = l.getBoundingClientRect();
                                             return a.bottom <= b.bottom + 1 && a.top >= b.top - 1; }""")
         assert in_view, "the latest move is scrolled out of the move list"
+        # the hall's thumbnail of the same drawing (opts.small)
+        assert desk.evaluate("""game => { const d = document.createElement('div');
+                                          window.drawings[game](d, window.referee.snap, {small: true});
+                                          return d.querySelectorAll('svg.drawing').length; }""", game) == 1
         see_an_alarm_and_the_restore(desk, service)
         fits_the_screen(desk, DESKTOP)
+        assert errors == []
+    finally:
+        context.close()
+
+    # the TV's table mode: the whole board on one screen, no controls
+    context, tv, errors = open_page(browser, served.url + "/table", DESKTOP)
+    try:
+        on_first_screen(tv, "#board svg.drawing", DESKTOP)
+        assert tv.locator("#controls").is_hidden() and tv.locator("#move-form").is_hidden()
+        fits_the_screen(tv, DESKTOP)
         assert errors == []
     finally:
         context.close()

@@ -223,9 +223,9 @@
   // the notation shows on hover and on a tap.
   function moveItems() {
     const s = page.snap, notes = s.moves || [];
-    const words = page.moves && page.moves.length === notes.length ? page.moves : null;
+    const words = page.moves || [];  // fetched a moment apart from the snapshot: matched move by move
     return notes.map((n, i) => {
-      const m = words ? words[i] : {notation: n, text: n, name: null};
+      const m = words[i] && words[i].notation === n ? words[i] : {notation: n, text: n, name: null};
       let text = m.text || n;
       if (m.name && !text.startsWith(m.name)) text = m.name + ": " + text;
       else if (m.name) text = m.name + ":" + text.slice(m.name.length);
