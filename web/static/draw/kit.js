@@ -52,7 +52,7 @@ window.drawKit = (function () {
   // /api/layout once per game and board file; the drawing redraws itself when they arrive.
   const layouts = {}, waiting = {};
   function layout(snapshot, opts, redraw) {
-    const key = snapshot.game + ":" + snapshot.game_id;
+    const key = (opts.base || "") + ":" + snapshot.game + ":" + snapshot.game_id;
     if (layouts[key]) return layouts[key];
     if (!waiting[key]) {
       waiting[key] = [];
