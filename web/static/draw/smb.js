@@ -50,6 +50,10 @@
       if (targets.has(s.id)) svg("circle", {cx: x, cy: y, r: r + 6, class: "smb-target-ring"}, g);
       if (bad.has(s.id)) svg("rect", {x: x - r - 7, y: y - r - 7, width: 2 * r + 14, height: 2 * r + 14, class: "bad-box"}, g);
       titled(g, s.name + (s.colour !== "none" ? ", " + s.colour : "") + (targets.has(s.id) ? " (Mario may go here)" : ""));
+      if (targets.has(s.id) && o.play && !o.small) {  // tap a ringed space to move Mario there
+        g.classList.add("tap");
+        g.addEventListener("click", () => o.play("move " + s.id));
+      }
     }
     for (const t of st.hazard_tokens || []) {
       const s = at[t.space];
