@@ -245,6 +245,7 @@ def test_a_doubt_offers_its_readings_as_buttons_that_play_the_move(page, served)
         "cells": ["column 2, row 1", "column 3, row 1"]}))
     page.locator("#doubt").wait_for(state="visible", timeout=WAIT_MS)
     assert "column 2 or column 3" in page.locator("#doubt").inner_text()
+    assert page.locator("#board.doubting .bad-ring").count() == 2  # where the camera hesitates
     page.click('#doubt-choices button[data-notation="3"]')
     page.wait_for_selector('[data-cell="3,1"][data-label="p0"]', timeout=WAIT_MS)
     assert served.service.snapshot()["moves"] == ["3"]

@@ -168,8 +168,10 @@
     }));
   }
 
+  // A doubt's cells are marked like an alarm's, in the doubt's own colour (the board's
+  // "doubting" class): the players see where the camera hesitates.
   function drawOpts(small) {
-    const a = page.alarm;
+    const a = page.alarm || (page.doubt ? {cells: page.doubt.cells} : null);
     return {small, seat: page.seat, colours: page.colours,
             alarm: a ? {cells: a.cells || [], seen: a.seen || {}} : null,
             play: canMove() ? play : null};
@@ -186,6 +188,7 @@
       box.replaceChildren(dl);
       return;
     }
+    box.classList.toggle("doubting", !page.alarm && Boolean(page.doubt));
     try {
       draw(box, s, drawOpts(false));
     } catch (err) {
