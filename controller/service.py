@@ -231,7 +231,7 @@ class Service:
         return buf.tobytes() if ok else None
 
     def player_token(self, seat: int) -> str:
-        """A per-seat token for phone links, derived from the admin token and the game, so
-        a link from an earlier game does not work in this one."""
-        msg = f"{self.referee.game_id}:{seat}".encode()
+        """A per-seat token for phone links, derived from the admin token: a link lasts
+        the evening (every game until the service restarts with a new admin token)."""
+        msg = f"seat:{seat}".encode()
         return hmac.new(self.admin_token.encode(), msg, hashlib.sha256).hexdigest()[:16]
