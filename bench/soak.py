@@ -33,7 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.demo import DemoTable, demo_config  # noqa: E402
+from controller.demo import demo_config  # noqa: E402
+from controller.demo_rig.feed import DemoTable  # noqa: E402
 from controller.games import GAMES  # noqa: E402
 from controller.service import Service  # noqa: E402
 

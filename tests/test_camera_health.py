@@ -13,7 +13,7 @@ import pytest
 from controller.config import default
 from controller.service import Service
 from vision.camera import CameraError, Camera, KeptCamera, open_camera
-from vision.render_connect4 import empty_grid, render
+from controller.demo_rig.render_connect4 import empty_grid, render
 from web import create_app
 
 

@@ -69,8 +69,8 @@ def test_a_hung_referee_thread_stops_the_heartbeats(tmp_path, monkeypatch):
     config.data.folder = str(tmp_path / "data")
     service = Service(config, camera=False, devices=False)
     release = threading.Event()
-    original = service._run
-    monkeypatch.setattr(service, "_run", lambda command, **kw: release.wait() if command == "hang"
+    original = service.table.command
+    monkeypatch.setattr(service.table, "command", lambda command, **kw: release.wait() if command == "hang"
                         else original(command, **kw))
     service.start()
     try:
