@@ -13,12 +13,15 @@ import sys
 
 from .events import Bus, Event
 from .journal import Journal
-from .referee import MIN_CONFIDENCE, Referee
+from .referee import CONFIRM_S, MIN_CONFIDENCE, Referee
 
 
 class Refereeing:
     """One Watcher feeding one Referee. Events the referee writes while a frame is fed
-    are returned by `feed`; game starts teach the watcher the start position."""
+    are returned by `feed`; game starts teach the watcher the start position, and every
+    position the referee accepts from the camera teaches it again (learning is the same
+    at the start and after a move). A wrong board must stay for CONFIRM_S before an
+    alarm, and the game is followed once the camera has seen its start."""
 
     def __init__(self, watcher, referee: Referee):
         self.watcher = watcher
@@ -28,13 +31,23 @@ class Refereeing:
 
     def new_game(self, game: str, variant: str | None = None, settings: dict | None = None) -> list[Event]:
         self.referee.new_game(game, variant, settings)
+        self.referee.await_start()
+        self.referee.confirm_s = CONFIRM_S
         self.watcher.learn(self.referee.game.board(self.referee.state))
         return self._take()
 
     def feed(self, t: float, frame) -> list[Event]:
         view = self.watcher.feed(t, frame)
+        r = self.referee
         if view is not None:
-            self.referee.observe(view)
+            waiting = r.awaiting_start
+            event = r.observe(view)
+            if (event is not None and event.kind in ("move", "game_over")) or (waiting and not r.awaiting_start):
+                # the position just accepted (or the start, just seen) is what the camera
+                # sees: learn its looks
+                self.watcher.learn(r.game.board(r.state), now=True)
+        else:
+            r.tick(t, self.watcher.gate.moved_at)
         return self._take()
 
     def _take(self) -> list[Event]:

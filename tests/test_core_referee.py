@@ -64,13 +64,43 @@ def test_out_of_turn_and_two_chips_at_once():
     assert e.kind == "illegal" and "2 pieces went in at once" in e.data["reason"]
 
 
-def test_unsure_cells_make_the_referee_wait():
-    referee, _ = setup()
-    # the new chip's own hole is read unsurely: wait
+def test_an_unsure_move_is_a_doubt_said_once_and_a_clear_view_resolves_it():
+    referee, events = setup()
+    # the new chip's own hole is read unsurely: doubt, once, with the candidate
+    doubt = referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)]))
+    assert doubt.kind == "doubt" and doubt.data["candidates"] == [{"notation": "4", "text": "Mario drops a chip in column 4"}]
+    assert doubt.data["text"].startswith("I can't tell what moved") and doubt.data["cells"] == ["column 4, row 1"]
+    assert referee.snapshot()["doubt"] == doubt.data
     assert referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)])) is None
-    # an unsure hole elsewhere does not stop a clear move
+    assert [e.kind for e in events].count("doubt") == 1 and referee.history == []
+    # the hole is read clearly: the move, and the doubt is cleared
     e = referee.observe(view(referee, [((3, 0), "p0")], unsure=[(6, 5)]))
-    assert e.kind == "move"
+    assert e.kind == "move" and referee.history == ["4"] and referee.snapshot()["doubt"] is None
+    assert events[-1].kind == "doubt_cleared"
+
+
+def test_a_doubt_is_resolved_by_the_candidate_tapped_on_the_page():
+    referee, events = setup()
+    doubt = referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)]))
+    tapped = referee.enter(doubt.data["candidates"][0]["notation"], source="page")
+    assert tapped.kind == "move" and referee.history == ["4"] and referee.doubt is None
+    assert [e.kind for e in events][-2:] == ["move", "doubt_cleared"]
+    # the board now agrees with the position: nothing more to say
+    assert referee.observe(view(referee)) is None
+
+
+def test_one_illegal_board_is_one_alarm_and_the_referee_follows_again():
+    referee, events = setup()
+    alarm = referee.observe(view(referee, [((3, 2), "p0")]))
+    assert alarm.kind == "illegal" and alarm.data["who"] == "Mario"
+    assert alarm.data["seen"] == {"column 4, row 3": "p0"} and "column 4, row 3" in alarm.data["fix"]
+    # the hand is still over the board, the reading wobbles: no new alarms
+    assert referee.observe(view(referee, [((3, 2), "p0"), ((6, 5), "p1")], unsure=[(6, 5)])) is None
+    assert referee.observe(view(referee, [((3, 2), "p0")])) is None
+    # put right and played on: the referee follows at once
+    assert referee.observe(view(referee, [((3, 0), "p0")])).kind == "move"
+    assert referee.observe(view(referee, [((4, 0), "p1")])).kind == "move"
+    assert [e.kind for e in events].count("illegal") == 1 and referee.history == ["4", "5"]
 
 
 def test_a_blocker_removal_settling_a_column_is_one_move():

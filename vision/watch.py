@@ -42,6 +42,7 @@ import cv2
 import numpy as np
 
 from . import locate, markers
+from .change import CellChange
 from .stable import FrameHealth, MotionGate, occluded
 from .view import BoardView
 
@@ -58,6 +59,7 @@ REREAD_S = 1.0  # re-read a still board this often, in case a reading was unsure
 SURE = 0.6  # the referee's default confidence: a change across it is a new view
 PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view moved
 PATIENCE_S = 3.0  # a "hand" that stays this long without moving is a shadow: read
+PARTIAL_SHARE = 0.25  # at most this share of a grid board may still move for a partial read
 
 
 def load_reader(board: str, colours=None, **options):
@@ -99,6 +101,8 @@ class Watcher:
         self._searched_at: float | None = None
         self._read_at: float | None = None
         self._pending_learn: dict | None = None
+        self.change = CellChange(self.reader)  # per-cell change against the last known position
+        self._moving = None  # the cells under motion in the last read (8x8), None when all still
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
         if self.given:
@@ -166,11 +170,28 @@ class Watcher:
         return True
 
     # --- the per-frame path ----------------------------------------------------------
-    def learn(self, expected: dict) -> None:
-        """The board holds `expected` now (game start): the next stable view teaches the
-        reader what it looks like."""
+    def learn(self, expected: dict, now: bool = False) -> None:
+        """The board holds `expected` now (game start, an accepted move): the next stable
+        view teaches the reader what it looks like. `now`: the last view read is that
+        board (the referee just accepted it), so learn from it at once: a quick reply may
+        already be under way."""
+        if now and self.last_plane is not None:
+            self._pending_learn = None
+            self._learn(self.last_plane, dict(expected), self._moving)
+            return
         self._pending_learn = dict(expected)
         self._read_at = None
+
+    def _learn(self, plane: np.ndarray, expected: dict, moving=None) -> None:
+        """The reader learns only from a board nothing moves over; the change reference
+        keeps its old look where something moves."""
+        if moving is None:
+            try:
+                self.reader.learn(plane, expected)
+            except ValueError:
+                pass  # a position this reader cannot learn from: it keeps the looks it has
+        self.change.reference(plane, expected, moving)
+        self.last_view = None
 
     def small_plane(self, frame: np.ndarray) -> np.ndarray:
         """The playing area, small, in colour: a red chip on a green backdrop of the same
@@ -193,15 +214,21 @@ class Watcher:
                 self.status = "no markers in view"
                 return None
             self.gate.reset(t)
-        if self.gate.update(t, self.small_plane(frame)):
-            self.status = "hand over the board"
-            self._read_at = None
-            return None
+        moving = None
+        if self.gate.update(t, self.small_plane(frame)) or not self.gate.still(t):
+            moving = self._partial(t)
+            if moving is None:
+                self.status = "hand over the board"
+                self._read_at = None
+                return None
         if problem:
             self.status = problem
-        if not self.gate.still(t) or (self._read_at is not None and t - self._read_at < REREAD_S):
+        if moving is None and self._moving is None and self._read_at is not None and t - self._read_at < REREAD_S:
             return None
         plane = self.plane(frame)
+        if moving is not None:
+            self.status = "hand at the board's edge"
+            return self._read(t, plane, moving)
         if self._blocked(plane) or (self.patches and self._view_moved(frame)):
             searchable = self._searched_at is None or t - self._searched_at >= SEARCH_EVERY_S
             if not self.given and searchable and self._search(t, frame):
@@ -224,23 +251,43 @@ class Watcher:
     def _blocked(self, plane: np.ndarray) -> bool:
         return self.reference is not None and occluded(plane, self.reference, self.static_mask)
 
-    def _read(self, t: float, plane: np.ndarray) -> BoardView | None:
+    def _partial(self, t: float) -> np.ndarray | None:
+        """The cells still moving (8x8, plane rows) when the rest of a grid board may be
+        read now: most of it has been still for `still_s`, part of that settled since the
+        last read, and the last read is `still_s` old. None otherwise (wait)."""
+        if not self.change.supported:
+            return None
+        moving = self.gate.moving(t)
+        if moving.mean() > PARTIAL_SHARE or moving.all():
+            return None
+        last = self._read_at if self._read_at is not None else -np.inf
+        if t - last < self.gate.still_s or not (self.gate.block_at[~moving] > last).any():
+            return None
+        return moving
+
+    def _read(self, t: float, plane: np.ndarray, moving=None) -> BoardView | None:
         self._read_at = t
         self.last_plane = plane
+        self._moving = moving
         if hasattr(self.reader, "view_from") and self._told_H is not self.H:
             # readers of tall pieces need to know where the camera stands (the lean)
             h, w = self.last_frame.shape[:2]
             self.reader.view_from(self.H, (w, h))
             self._told_H = self.H
-        if self._pending_learn is not None:
-            self.reader.learn(plane, self._pending_learn)
+        if self._pending_learn is not None and moving is None:
+            self._learn(plane, self._pending_learn)
             self._pending_learn = None
-            self.last_view = None
         if self.static_mask is not None:
             self.reference = plane.astype(np.float32)
         cells = self.reader.read(plane)
-        view = BoardView(cells, t=t, moved_at=self.gate.moved_at, source=self.board)
-        if self.last_view is not None and _same(self.last_view.cells, cells):
+        extra = {}
+        if self.change.supported:
+            extra["change"] = self.change.evidence(plane, moving)
+            extra["change_from"] = self.change.board  # the position the change is measured from
+            extra["moving"] = [] if moving is None else [c for c, m in zip(self.reader.cells, moving.reshape(-1)) if m]
+        moved_at = self.gate.moved_at if moving is None else float(self.gate.block_at[~moving].max())
+        view = BoardView(cells, t=t, moved_at=moved_at, source=self.board, extra=extra)
+        if self.last_view is not None and _same(self.last_view, view):
             return None
         self.last_view = view
         return view
@@ -255,5 +302,14 @@ class Watcher:
         return self._read(t, self.plane(frame)) or self.last_view
 
 
-def _same(a, b) -> bool:
-    return all(a[c][0] == b[c][0] and (a[c][1] >= SURE) == (b[c][1] >= SURE) for c in b)
+def _same(last: BoardView, view: BoardView) -> bool:
+    """The same reading, on the cells nothing moves over: labels, sureness, and (on grid
+    boards) which cells changed since the last known position."""
+    a, b = last.cells, view.cells
+    skip = set(view.extra.get("moving", ()))
+    if set(last.extra.get("moving", ())) - skip:
+        return False  # cells a hand hid last time are seen now
+    ca, cb = last.extra.get("change", {}), view.extra.get("change", {})
+    return all(a[c][0] == b[c][0] and (a[c][1] >= SURE) == (b[c][1] >= SURE)
+               and ((ca.get(c, (None,))[0] or 0.0) >= 0.5) == ((cb.get(c, (None,))[0] or 0.0) >= 0.5)
+               for c in b if c not in skip)
