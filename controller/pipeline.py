@@ -42,9 +42,11 @@ class Refereeing:
         if view is not None:
             waiting = r.awaiting_start
             event = r.observe(view)
-            if (event is not None and event.kind in ("move", "game_over")) or (waiting and not r.awaiting_start):
+            accepted = (event is not None and event.kind in ("move", "game_over")) or (waiting and not r.awaiting_start)
+            if accepted and self.watcher.change.supported:
                 # the position just accepted (or the start, just seen) is what the camera
-                # sees: learn its looks
+                # sees: learn its looks and measure change from it. (Only readers that
+                # measure change for now: the others' `learn` still expects a start.)
                 self.watcher.learn(r.game.board(r.state), now=True)
         else:
             r.tick(t, self.watcher.gate.moved_at)

@@ -67,7 +67,7 @@ class Referee:
         self.doubt: dict | None = None  # the standing "I can't tell what moved", until resolved
         self.confirm_s = 0.0  # how long a wrong board must stay before an alarm (camera: CONFIRM_S)
         self.awaiting_start = False  # the camera has not yet seen the board in the position
-        self._suspect: tuple | None = None  # (view, alarm data) waiting for confirmation
+        self._suspect: tuple | None = None  # (view, "illegal" or "doubt", data) waiting for confirmation
         self.notes: list[str] = []  # what went wrong while resuming, for the page
 
     # --- events --------------------------------------------------------------------
@@ -202,7 +202,11 @@ class Referee:
         clear = best - runner >= MARGIN
         unexplained = ev.unexplained(after)
         partial = bool(view.extra.get("moving"))
-        hidden = any(ev.weight(c) < SEEN for c in after if after[c] != board.get(c))
+        moved = [c for c in after if after[c] != board.get(c)]
+        # a move is taken only when each cell it changes, where seen, shows the change
+        # itself, and none is under a hand still moving
+        hidden = any(c in ev.moving or (c in ev.read and ev.weight(c) >= SEEN
+                                        and ev.cell(c, after[c]) <= ev.cell(c, board.get(c))) for c in moved)
         if not unexplained and clear and not hidden:
             self._suspect = None
             if seq:
@@ -220,9 +224,13 @@ class Referee:
         if partial:
             return None  # a hand still at the edge: wait for a clearer view
         if not unexplained:
-            self._suspect = None
-            close = [(sc, sq) for sc, sq, _ in ranked[:DOUBT_CANDIDATES + 1] if sq and best - sc < MARGIN]
-            return self._raise_doubt(close[:DOUBT_CANDIDATES], ev, board)
+            close = [sq for sc, sq, _ in ranked[:DOUBT_CANDIDATES + 1] if sq and best - sc < MARGIN]
+            doubt = self._doubt_of(close, board)
+            if doubt is None or (self.doubt is not None and self.doubt["candidates"] == doubt["candidates"]):
+                return None  # nothing to ask, or asked once already
+            return self._confirm(view, "doubt", doubt)
+        if ev.unclear():
+            return None  # something read unsurely may still be part of a move: wait for a clearer view
         differ = ev.unexplained(board) | unexplained  # what the view clearly shows otherwise
         seen = {**board, **{c: ev.label(c) for c in differ}}
         problem = self.game.explain(self.state, seen)
@@ -234,65 +242,67 @@ class Referee:
                  "seen": {self.game.cell_name(c): ev.label(c) for c in sorted(differ, key=repr)}}
         if self.alarm and self.alarm["reason"] == alarm["reason"]:
             return None  # the same wrong board, already reported
-        if self.confirm_s > 0:
-            if self._suspect is None or self._suspect[1]["reason"] != alarm["reason"]:
-                self._suspect = (view, alarm)
-            return None  # raised by `tick` once the board has stayed so
-        return self._raise_alarm(alarm)
+        return self._confirm(view, "illegal", alarm)
+
+    def _confirm(self, view: BoardView, kind: str, data: dict) -> Event | None:
+        """An alarm or a doubt from `view`. Without a camera clock (`confirm_s` 0) an
+        alarm is raised at once and an unclear view is simply waited on; on the live
+        camera path both wait for `tick` to see the board stay so for `confirm_s`."""
+        if self.confirm_s <= 0:
+            return self._raise(kind, data) if kind == "illegal" else None
+        if self._suspect is None or self._suspect[1:] != (kind, data):
+            self._suspect = (view, kind, data)
+        return None
 
     def tick(self, t: float, moved_at: float) -> Event | None:
-        """The live camera's clock: a wrong board that has stayed still for `confirm_s`
-        (nothing moved since its view, `moved_at`) becomes an alarm."""
+        """The live camera's clock: a wrong or unclear board that has stayed still for
+        `confirm_s` (nothing moved since its view; `moved_at` is the last motion) becomes
+        an alarm or a doubt."""
         if self._suspect is None:
             return None
-        view, alarm = self._suspect
+        view, kind, data = self._suspect
         if moved_at > view.moved_at + 1e-9 and moved_at > view.t:
             self._suspect = None  # something moved: the next view decides
             return None
         if t - view.t < self.confirm_s:
             return None
         self._suspect = None
-        return self._raise_alarm(alarm)
+        return self._raise(kind, data)
 
-    def _raise_alarm(self, alarm: dict) -> Event:
-        self.alarm = alarm
+    def _raise(self, kind: str, data: dict) -> Event:
+        if kind == "doubt":
+            self.doubt = data
+            return self._emit("doubt", **data)
+        self.alarm = data
         self._clear_doubt(None)
-        return self._emit("illegal", source="camera", **alarm)
+        return self._emit("illegal", source="camera", **data)
 
-    def _raise_doubt(self, close: list, ev: "_Evidence", board: dict) -> Event | None:
-        if not close:
-            return None
+    def _doubt_of(self, close: list, board: dict) -> dict | None:
+        """The doubt between the close candidates (action sequences): each offered by its
+        first action's notation (a tap enters that; the camera then sees the rest)."""
         candidates, cells = [], []
-        for _, seq in close:
+        for seq in close:
             state, words = self.state, []
             for action in seq:
                 words.append(self.game.describe(state, action))
                 state = self.game.apply(state, action)
             after = self.game.board(state)
-            candidates.append({"notation": " ".join(self._notations(seq)), "text": ", then ".join(words)})
+            notation = self.game.notation(self.state, seq[0])
+            if all(c["notation"] != notation for c in candidates):
+                candidates.append({"notation": notation, "text": ", then ".join(words)})
             cells += [self.game.cell_name(c) for c in after if after[c] != board.get(c)]
-        cells = list(dict.fromkeys(cells))
+        if not candidates:
+            return None
         texts = [c["text"] for c in candidates]
-        text = "I can't tell what moved: is it " + (" or ".join(texts) if len(texts) < 3
-                                                       else ", ".join(texts[:-1]) + " or " + texts[-1]) + "?"
-        doubt = {"text": text, "candidates": candidates, "cells": cells}
-        if self.doubt is not None and self.doubt["candidates"] == candidates:
-            return None  # said once
-        self.doubt = doubt
-        return self._emit("doubt", **doubt)
+        text = ("I can't tell what moved: is it " + ", ".join(texts[:-1]) + (" or " if len(texts) > 1 else "")
+                + texts[-1] + "?")
+        return {"text": text, "candidates": candidates, "cells": list(dict.fromkeys(cells))}
 
     def _clear_doubt(self, why: str | None) -> Event | None:
         if self.doubt is None:
             return None
         self.doubt = None
         return self._emit("doubt_cleared", text=why or "an alarm replaced the doubt")
-
-    def _notations(self, seq: list) -> list[str]:
-        state, out = self.state, []
-        for action in seq:
-            out.append(self.game.notation(state, action))
-            state = self.game.apply(state, action)
-        return out
 
     def _rank(self, ev: "_Evidence", board: dict) -> list[tuple[float, list, dict]]:
         """(score, actions, board after) for "nothing happened" and every legal action
@@ -343,11 +353,11 @@ class _Evidence:
         self.board = board
         self.min_confidence = min_confidence
         self.change = view.extra.get("change") or {}
+        self.moving = set(view.extra.get("moving") or ())
         if self.change and view.extra.get("change_from") != board:
             # measured from another position (not yet taught the one accepted): weights only
             self.change = {c: (None, None, w) for c, (_, _, w) in self.change.items()}
-        labels = {lab for lab, _ in view.cells.values()} | set(board.values()) | {"empty"}
-        self.k = max(3, len(labels))  # at least empty and two sides
+        self.k = 3  # a misread is one of about two other looks (empty, the other side), whatever the game
         self.measured = any(p is not None for p, _, _ in self.change.values())
         self.label_weight = CHANGE_LABEL_WEIGHT if self.measured else 1.0
         self._cache: dict = {}
@@ -402,6 +412,17 @@ class _Evidence:
     def poorly_explained(self, after: dict) -> bool:
         """Cells that look changed but `after` leaves as they were (worth a longer sequence)."""
         return any(self.weight(c) >= SEEN and self.cell(c, lab) < -1.0 for c, lab in after.items())
+
+    def unclear(self) -> bool:
+        """Is any well-seen cell read unsurely as something other than the position
+        (and, where measured, changed)? Then the view is not clear enough for an alarm."""
+        for c, lab in self.board.items():
+            read, conf = self.read.get(c, (lab, 1.0))
+            p_changed = self.change.get(c, (None,))[0]
+            if (read != lab and conf < self.min_confidence and self.weight(c) >= SEEN
+                    and (p_changed is None or p_changed > 0.5)):
+                return True
+        return False
 
     def maybe_changed(self) -> set:
         """Cells a move could explain: read otherwise than the position, unsure, or changed."""

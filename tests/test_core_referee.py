@@ -64,14 +64,19 @@ def test_out_of_turn_and_two_chips_at_once():
     assert e.kind == "illegal" and "2 pieces went in at once" in e.data["reason"]
 
 
-def test_an_unsure_move_is_a_doubt_said_once_and_a_clear_view_resolves_it():
+def test_an_unsure_move_is_waited_on_then_a_doubt_said_once_and_a_clear_view_resolves_it():
     referee, events = setup()
-    # the new chip's own hole is read unsurely: doubt, once, with the candidate
-    doubt = referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)]))
-    assert doubt.kind == "doubt" and doubt.data["candidates"] == [{"notation": "4", "text": "Mario drops a chip in column 4"}]
-    assert doubt.data["text"].startswith("I can't tell what moved") and doubt.data["cells"] == ["column 4, row 1"]
-    assert referee.snapshot()["doubt"] == doubt.data
+    referee.confirm_s = 0.5  # the live camera's clock
+    # the new chip's own hole is read unsurely: wait while the board may still settle
     assert referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)])) is None
+    assert referee.tick(10.3, moved_at=9.7) is None
+    # still unclear half a second later: doubt, once, with the candidate
+    doubt = referee.tick(10.5, moved_at=9.7)
+    assert doubt.kind == "doubt" and doubt.data["candidates"] == [{"notation": "4", "text": "Mario drops a chip in column 4"}]
+    assert doubt.data["text"] == "I can't tell what moved: is it Mario drops a chip in column 4?"
+    assert doubt.data["cells"] == ["column 4, row 1"] and referee.snapshot()["doubt"] == doubt.data
+    assert referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)], t=11.0)) is None
+    assert referee.tick(12.0, moved_at=9.7) is None
     assert [e.kind for e in events].count("doubt") == 1 and referee.history == []
     # the hole is read clearly: the move, and the doubt is cleared
     e = referee.observe(view(referee, [((3, 0), "p0")], unsure=[(6, 5)]))
@@ -81,12 +86,25 @@ def test_an_unsure_move_is_a_doubt_said_once_and_a_clear_view_resolves_it():
 
 def test_a_doubt_is_resolved_by_the_candidate_tapped_on_the_page():
     referee, events = setup()
-    doubt = referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)]))
+    referee.confirm_s = 0.5
+    referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)]))
+    doubt = referee.tick(11.0, moved_at=9.7)
     tapped = referee.enter(doubt.data["candidates"][0]["notation"], source="page")
     assert tapped.kind == "move" and referee.history == ["4"] and referee.doubt is None
     assert [e.kind for e in events][-2:] == ["move", "doubt_cleared"]
     # the board now agrees with the position: nothing more to say
     assert referee.observe(view(referee)) is None
+
+
+def test_a_hand_moving_again_cancels_a_pending_alarm():
+    referee, events = setup()
+    referee.confirm_s = 0.5
+    assert referee.observe(view(referee, [((3, 2), "p0")])) is None
+    assert referee.tick(10.2, moved_at=10.1) is None  # the hand moved on: no alarm
+    assert referee.tick(11.0, moved_at=10.1) is None and referee.alarm is None
+    assert referee.observe(view(referee, [((3, 2), "p0")], t=12.0, moved_at=11.7)) is None
+    alarm = referee.tick(12.5, moved_at=11.7)
+    assert alarm.kind == "illegal" and alarm.data["source"] == "camera"
 
 
 def test_one_illegal_board_is_one_alarm_and_the_referee_follows_again():
