@@ -29,8 +29,9 @@ class Refereeing:
         self._events: list[Event] = []
         referee.bus.subscribe(self._events.append)
 
-    def new_game(self, game: str, variant: str | None = None, settings: dict | None = None) -> list[Event]:
-        self.referee.new_game(game, variant, settings)
+    def new_game(self, game: str, variant: str | None = None, settings: dict | None = None,
+                 setup: dict | None = None) -> list[Event]:
+        self.referee.new_game(game, variant, settings, setup=setup)
         self.referee.await_start()
         self.referee.confirm_s = CONFIRM_S
         self.watcher.learn(self.referee.game.board(self.referee.state))

@@ -205,8 +205,7 @@ class Referee:
         moved = [c for c in after if after[c] != board.get(c)]
         # a move is taken only when each cell it changes, where seen, shows the change
         # itself, and none is under a hand still moving
-        hidden = any(c in ev.moving or (c in ev.read and ev.weight(c) >= SEEN
-                                        and ev.cell(c, after[c]) <= ev.cell(c, board.get(c))) for c in moved)
+        hidden = any(c in ev.moving or not ev.shown(c, after) for c in moved)
         if not unexplained and clear and not hidden:
             self._suspect = None
             if seq:
@@ -345,8 +344,11 @@ class Referee:
 
 
 class _Evidence:
-    """What one view says about each cell, as log-likelihoods of the labels a candidate
-    board puts there (see the module's docstring)."""
+    """What one view says about each cell, as log-likelihoods of what a candidate board
+    puts there (see the module's docstring). Under a candidate a cell is expected to
+    look changed when its own label changes, or (at a low camera angle) when a tall
+    piece came to or left the square in front of it; a piece standing in front of it
+    makes its own reading less trustworthy."""
 
     def __init__(self, view: BoardView, board: dict, min_confidence: float):
         self.read = view.cells
@@ -357,11 +359,16 @@ class _Evidence:
         if self.change and view.extra.get("change_from") != board:
             # measured from another position (not yet taught the one accepted): weights only
             self.change = {c: (None, None, w) for c, (_, _, w) in self.change.items()}
+        self.fronts = {c: (f, _hidden_share(lean)) for c, (f, lean) in (view.extra.get("fronts") or {}).items()
+                       if _hidden_share(lean) > 0}
+        self.behind: dict = {}
+        for c, (f, _) in self.fronts.items():
+            self.behind.setdefault(f, []).append(c)
         self.k = 3  # a misread is one of about two other looks (empty, the other side), whatever the game
         self.measured = any(p is not None for p, _, _ in self.change.values())
         self.label_weight = CHANGE_LABEL_WEIGHT if self.measured else 1.0
         self._cache: dict = {}
-        self.base = sum(self.cell(c, lab) for c, lab in board.items())
+        self.base = sum(self.ll(c, board) for c in board)
 
     def label(self, cell) -> str:
         return self.read.get(cell, (self.board.get(cell), 0.0))[0]
@@ -369,32 +376,54 @@ class _Evidence:
     def weight(self, cell) -> float:
         return self.change[cell][2] if cell in self.change else 1.0
 
-    def cell(self, cell, label) -> float:
-        key = (cell, label)
-        if key not in self._cache:
+    def _expect(self, cell, after: dict) -> tuple[str, float, float]:
+        """(label, probability the cell looks changed, trust in its own reading) under `after`."""
+        label = after.get(cell)
+        q, trust = float(label != self.board.get(cell)), 1.0
+        if cell in self.fronts:
+            front, hidden = self.fronts[cell]
+            now, then = after.get(front, "empty") != "empty", self.board.get(front, "empty") != "empty"
+            if now != then:
+                q = max(q, hidden)
+            if now:
+                trust = 1.0 - hidden
+        return label, q, trust
+
+    def ll(self, cell, after: dict) -> float:
+        key = self._expect(cell, after)
+        if (cell, key) not in self._cache:
+            label, q, trust = key
             ll = 0.0
             if cell in self.read:
                 lab, conf = self.read[cell]
                 conf = min(max(conf, 0.05), 0.97)
-                ll += self.label_weight * math.log(conf if lab == label else (1.0 - conf) / (self.k - 1))
+                ll += trust * self.label_weight * math.log(conf if lab == label else (1.0 - conf) / (self.k - 1))
             p_changed, p_empty, _ = self.change.get(cell, (None, None, 1.0))
             if p_changed is not None:
                 p = min(max(p_changed, 0.03), 0.97)
-                ll += math.log(p if label != self.board.get(cell) else 1.0 - p)
+                ll += math.log(q * p + (1.0 - q) * (1.0 - p))
                 if p_empty is not None:
                     pe = min(max(p_empty, 0.05), 0.95)
-                    ll += 0.5 * math.log(pe if label == "empty" else 1.0 - pe)
-            self._cache[key] = self.weight(cell) * ll
-        return self._cache[key]
+                    ll += trust * 0.5 * math.log(pe if label == "empty" else 1.0 - pe)
+            self._cache[(cell, key)] = self.weight(cell) * ll
+        return self._cache[(cell, key)]
+
+    def affected(self, after: dict) -> set:
+        """The cells whose expectation `after` changes: its own changes and the cells
+        behind them."""
+        moved = {c for c, lab in after.items() if lab != self.board.get(c)}
+        return moved | {b for c in moved for b in self.behind.get(c, ())}
 
     def score(self, after: dict) -> float:
-        return self.base + sum(self.cell(c, lab) - self.cell(c, self.board.get(c)) for c, lab in after.items()
-                               if lab != self.board.get(c))
+        return self.base + sum(self.ll(c, after) - self.ll(c, self.board) for c in self.affected(after)
+                               if c in self.board)
 
-    def contradicts(self, cell, label) -> bool:
-        """Does the view clearly show something other than `label` on this well-seen cell:
-        the reader surely reads another label and (where measured) the change agrees?"""
-        if self.weight(cell) < SEEN:
+    def contradicts(self, cell, after: dict) -> bool:
+        """Does the view clearly show something else on this well-seen cell than `after`
+        puts there: the reader surely reads another label and (where measured) the change
+        disagrees too? A cell hidden behind a piece shows nothing for sure."""
+        label, q, trust = self._expect(cell, after)
+        if self.weight(cell) < SEEN or trust < 0.5:
             return False
         lab, conf = self.read.get(cell, (label, 0.0))
         by_label = lab != label and conf >= self.min_confidence
@@ -403,15 +432,20 @@ class _Evidence:
             # where vision measures change, a cell it could not yet measure (a hand covered
             # it when the position was last known) shows nothing for sure
             return by_label and not self.measured
-        by_change = p_changed < 0.5 if label != self.board.get(cell) else p_changed > 0.5
+        by_change = p_changed < 0.5 if q >= 0.5 else p_changed > 0.5
         return by_change and (by_label or cell not in self.read)
 
     def unexplained(self, after: dict) -> set:
-        return {c for c, lab in after.items() if self.contradicts(c, lab)}
+        return {c for c in after if self.contradicts(c, after)}
+
+    def shown(self, cell, after: dict) -> bool:
+        """Does this cell, where seen, favour `after` over the position?"""
+        return (cell not in self.read or self.weight(cell) < SEEN
+                or self.ll(cell, after) > self.ll(cell, self.board))
 
     def poorly_explained(self, after: dict) -> bool:
         """Cells that look changed but `after` leaves as they were (worth a longer sequence)."""
-        return any(self.weight(c) >= SEEN and self.cell(c, lab) < -1.0 for c, lab in after.items())
+        return any(self.weight(c) >= SEEN and self.ll(c, after) < -1.0 for c in after)
 
     def unclear(self) -> bool:
         """Is any well-seen cell read unsurely as something other than the position
@@ -434,3 +468,8 @@ class _Evidence:
             elif (self.change.get(c, (None,))[0] or 0.0) > 0.3:
                 out.add(c)
         return out
+
+
+def _hidden_share(lean: float) -> float:
+    """How much of a cell a tall piece in front of it hides, from its lean (squares)."""
+    return min(0.9, max(0.0, (lean - 0.4) / 0.6))

@@ -22,6 +22,13 @@ Cells under something that moves (a hand at the board's edge while the rest is s
 get a low weight from the watcher's motion mask: they never veto a move that explains
 the rest of the board.
 
+A standing piece also hides part of the square behind it (away from the camera): how
+much is its lean, the height of a tall piece times the cell's distance from the camera's
+foot over the camera's height. `camera(H, size)` works out, per cell, the square in
+front of it (towards the camera) and that lean; the referee then expects a cell to look
+changed when the piece in front of it came or went, and trusts its label less while one
+stands there.
+
 Only readers whose cells tile the plane as an 8x8 grid with sampling disks (the chess
 reader) get change evidence for now; `patches(reader)` is the one place that knows a
 reader's cell geometry, so a reader exposing its own per-cell looks can replace it.
@@ -33,6 +40,7 @@ import numpy as np
 MIN_STEP = 18.0  # summed-channel grey levels: below this no cell counts as changed
 NOISE_SIGMAS = 6.0  # a change is this many noise spreads above the unchanged cells' median
 MOVING_WEIGHT = 0.1  # the weight of a cell under motion
+TALL = 1.0  # squares: about a queen's or king's height, the pieces that hide what is behind them
 
 
 def patches(reader):
@@ -56,6 +64,30 @@ class CellChange:
         self.ref: np.ndarray | None = None  # (64, q, q, 3) float32 blocks of the last accepted plane
         self.known = np.zeros(64, bool)  # cells whose reference was seen (not under a hand)
         self.board: dict | None = None  # the position the reference shows
+        self.fronts: dict = {}  # cell -> (the cell in front of it, towards the camera; lean in squares)
+
+    def camera(self, H: np.ndarray, frame_size) -> None:
+        """Where the camera stands (frame -> plane homography `H`, frame (width, height)):
+        for each cell, the neighbour between it and the camera and how far a tall piece
+        there leans over it."""
+        geo = patches(self.reader)
+        if geo is None:
+            return
+        from .read_squares import camera_foot
+
+        cells, _, q = geo
+        foot, height = camera_foot(H, frame_size, q)
+        self.fronts = {}
+        for k, cell in enumerate(cells):
+            r, c = divmod(k, 8)
+            towards = foot - (c + 0.5, r + 0.5)
+            dist = float(np.linalg.norm(towards))
+            if dist < 1.0:
+                continue
+            step = np.round(towards / dist * 1.2).astype(int)  # the nearest neighbour that way
+            fc, fr = c + int(np.clip(step[0], -1, 1)), r + int(np.clip(step[1], -1, 1))
+            if 0 <= fc < 8 and 0 <= fr < 8 and (fc, fr) != (c, r):
+                self.fronts[cell] = (cells[fr * 8 + fc], TALL * dist / height)
         self.empty: np.ndarray | None = None  # (64, q, q, 3), NaN where never seen empty
 
     @property

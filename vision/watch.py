@@ -273,6 +273,7 @@ class Watcher:
             # readers of tall pieces need to know where the camera stands (the lean)
             h, w = self.last_frame.shape[:2]
             self.reader.view_from(self.H, (w, h))
+            self.change.camera(self.H, (w, h))
             self._told_H = self.H
         if self._pending_learn is not None and moving is None:
             self._learn(plane, self._pending_learn)
@@ -284,6 +285,7 @@ class Watcher:
         if self.change.supported:
             extra["change"] = self.change.evidence(plane, moving)
             extra["change_from"] = self.change.board  # the position the change is measured from
+            extra["fronts"] = self.change.fronts
             extra["moving"] = [] if moving is None else [c for c, m in zip(self.reader.cells, moving.reshape(-1)) if m]
         moved_at = self.gate.moved_at if moving is None else float(self.gate.block_at[~moving].max())
         view = BoardView(cells, t=t, moved_at=moved_at, source=self.board, extra=extra)
