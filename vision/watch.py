@@ -15,6 +15,14 @@ Per frame it does as little as a frame needs (the figures are in bench/vision.py
 Markers are searched on every frame only while none have been found, and then at most
 twice a second.
 
+On a board whose cells tile the plane as a grid (chess), a view also carries, per cell,
+how much it changed since the last position the referee accepted (vision/change.py,
+`extra["change"]`, measured from `extra["change_from"]`), which cells still move
+(`extra["moving"]`) and which square stands in front of each (`extra["fronts"]`); and
+while a hand waits at the board's edge (at most a quarter of the blocks still moving) the
+rest of the board is read anyway, so a quick reply is seen between the plies. `learn(...,
+now=True)` learns from the plane the last view came from (the position just accepted).
+
 Geometry. Four reference points in the frame, in the order bottom-left, bottom-right,
 top-right, top-left, map to four points in the reader's plane: the inner corners of the
 board's four markers (vision/markers.py) go to the plane's corners, and corners given by
