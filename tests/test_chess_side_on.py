@@ -37,6 +37,7 @@ def test_a_bishop_leaving_c8_behind_the_queen_on_d8_is_seen():
     referee, events = follow(sans)
     assert referee.history == sans
     assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+    assert all(e.data["decided_after_s"] <= 0.5 for e in events if e.kind == "move")
 
 
 def test_a_promoted_queen_that_moves_on_is_followed():

@@ -158,3 +158,32 @@ def test_only_the_player_who_dropped_into_the_top_row_may_remove_the_blocker():
     assert refused.kind == "illegal" and refused.data["reason"] == "it is Luigi's turn, not Mario's"
     removed = referee.enter("x", seat=1)
     assert removed.kind == "move" and removed.data["seat"] == 1
+
+
+def test_a_chess_view_that_cannot_tell_two_bishop_moves_apart_is_a_doubt_and_a_tap_resolves_it():
+    """c8 is clearly vacated, but g4 and f5 are both half seen (a lamp's glare): the
+    referee asks once which it was, raises no alarm, and takes the tapped move."""
+    events = []
+    bus = Bus()
+    bus.subscribe(events.append)
+    referee = Referee(Journal(":memory:"), bus)
+    referee.new_game("chess")
+    for san in ("d4", "d5", "Nf3"):
+        referee.enter(san)
+    referee.confirm_s = 0.5
+    board = referee.game.board(referee.state)
+    cells = {c: (lab, 0.95) for c, lab in board.items()}
+    change = {c: (0.02, None, 1.0) for c in board}
+    cells["c8"], change["c8"] = ("empty", 0.95), (0.99, None, 1.0)
+    for sq in ("g4", "f5"):
+        cells[sq], change[sq] = ("p1", 0.5), (0.5, None, 1.0)
+    seen = BoardView(cells, t=20.0, moved_at=19.7, extra={"change": change, "change_from": board})
+    assert referee.observe(seen) is None
+    doubt = referee.tick(20.6, moved_at=19.7)
+    assert doubt.kind == "doubt" and {c["notation"] for c in doubt.data["candidates"]} == {"Bg4", "Bf5"}
+    assert {"c8", "g4", "f5"} <= set(doubt.data["cells"])
+    assert referee.observe(BoardView(cells, t=21.0, moved_at=19.7, extra={"change": change, "change_from": board})) is None
+    assert referee.tick(22.0, moved_at=19.7) is None
+    assert [e.kind for e in events].count("doubt") == 1 and not [e for e in events if e.kind == "illegal"]
+    assert referee.enter("Bg4", source="page").kind == "move" and referee.doubt is None
+    assert referee.history[-1] == "Bg4"
