@@ -253,6 +253,11 @@ class Referee:
             self._suspect = (view, kind, data)
         return None
 
+    @property
+    def confirming(self) -> bool:
+        """Is a wrong or unclear board waiting for the camera's clock (`tick`)?"""
+        return self._suspect is not None
+
     def tick(self, t: float, moved_at: float) -> Event | None:
         """The live camera's clock: a wrong or unclear board that has stayed still for
         `confirm_s` (nothing moved since its view; `moved_at` is the last motion) becomes

@@ -1,15 +1,15 @@
-"""A low camera from the side of the board, through the whole camera path (Refereeing:
+"""A low camera from the side of the board, through the whole camera path (the Table:
 Watcher -> Referee, learning after every accepted move): tall pieces stand in front of
 the squares they leave behind. Bc8-g4 leaves c8 behind the queen on d8; a pawn promotes
 and the new queen then moves on."""
 import chess
 
+from controller.config import CameraSettings, GameSettings
+from controller.demo_rig.render_chess import Camera, Position, corners_in_frame, render_game
 from controller.events import Bus
 from controller.journal import Journal
-from controller.pipeline import Refereeing
 from controller.referee import Referee
-from vision.render_chess import Camera, Position, corners_in_frame, render_game
-from vision.watch import Watcher
+from controller.table import Table
 
 
 def follow(sans, fen=None, seed=4):
@@ -25,10 +25,11 @@ def follow(sans, fen=None, seed=4):
     camera = Camera.side_on(seed=seed)
     corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners_in_frame(camera))
     referee = Referee(Journal(":memory:"), Bus())
-    run = Refereeing(Watcher("chess", corners=corners), referee)
-    events = run.new_game("chess", setup={"fen": fen} if fen else None)
+    table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
+    result, events = table.run("new_game", game="chess", setup={"fen": fen} if fen else None)
+    assert result.ok, result.error
     for t, frame in render_game(positions, camera=camera, seed=seed):
-        events += run.feed(t, frame)
+        events += table.feed(t, frame)
     return referee, events
 
 
