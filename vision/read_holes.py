@@ -7,17 +7,29 @@ top-left), marker inner corners are the corners of that rectangle.
 Each hole is summed up by the median colour of its middle (a sticker or the moulded
 ring of a chip does not move a median) and by the mean of a thin ring of frame plastic
 around it. The ring is what makes the reading hold under changing light: the ratio of
-the ring's brightness now to its brightness when the grid was learned is the local light
-level, and the hole's colour is divided by it before it is compared.
+the ring's brightness to a reference (its brightness when the grid was first learned,
+else the photo's median ring) is the local light level, and the hole's colour is divided
+by it before it is compared.
 
-A hole is compared, in CIE Lab with lightness counting half, with:
-- what that very hole looked like when the grid was empty (learned at game start), so
-  a wall, a curtain or a green sweater that was there from the start reads as empty;
-- the chip colours from config (Mario red and green by default), or the chips' own
-  colours when the start position holds chips;
-- the blocker: the frame's own blue unless config gives a blocker colour.
-The confidence is the best match's share of all matches plus an "unlike anything" term,
-so a hole that resembles nothing (a hand, a shadow) is unsure rather than wrong.
+A hole is compared, in CIE Lab with lightness counting half, with looks of each label:
+- empty: what that very hole looked like when it was last known empty (learned from
+  every accepted position), so a wall, a curtain or a green sweater that was there from
+  the start reads as empty. A hole never seen empty compares with what this photo shows
+  for sure through its other holes (colourless, or of no chip's hue) and with the grid's
+  own plastic (a hole seen at an angle shows its own wall);
+- the chips: their learned looks once chips have been seen in known positions, and in
+  any case this photo's own clear chips: holes whose hue is near a configured colour and
+  strongly coloured for their lightness. The configured colours ("#e86a2c", ...) only
+  say which hue is which player: a dim photo shows an orange chip as brown, and it is
+  found as the photo's brown cluster, not by its distance to bright orange;
+- the blocker: the configured third colour, else the frame's own blue, but only for a
+  hole whose empty look is known (unknown, a blue hole is the hole's own wall).
+The scores become per-hole probabilities, and gravity is applied as a prior over each
+column (`_gravity`): a chip rests on a chip, a blocker or the bottom row; a blocker may
+sit anywhere. The prior is soft: a chip clearly seen hanging over an empty hole is still
+reported (the referee calls that illegal), but a weak reading that gravity contradicts
+loses, and every hole's confidence is its probability under the prior, so a hole that
+resembles nothing (a hand, a shadow) or that sits on doubt is unsure rather than wrong.
 
 What shows through an empty hole can change during a game (a person walks behind the
 grid). A chip arrives in one hole per turn and rests on something; when holes read empty
@@ -37,10 +49,20 @@ PITCH = 24
 DEFAULT_COLOURS = ("#d22328", "#1e9e3c")
 LIGHTNESS_WEIGHT = 0.5
 SIGMA_CHIP = 14.0  # Lab units: config colours are nominal, a camera is not
+SIGMA_SEEN = 8.0  # a look seen on this grid (learned, or this photo's own clear holes)
 SIGMA_EMPTY = 9.0  # plus the hole's own learned spread
 UNLIKE = float(np.exp(-0.5 * 3.0 ** 2))  # the score of "nothing matches within 3 sigma"
-UNLEARNED_EMPTY = float(np.exp(-0.5 * 2.5 ** 2))  # empty, when the empty look is unknown
+UNLEARNED_EMPTY = float(np.exp(-0.5 * 2.5 ** 2))  # empty, when nothing tells what empty looks like
 NEIGHBOUR_DOUBT = 0.3
+# A photo's clear chip: hue within SEED_HUE of a configured colour and chroma at least
+# SEED_SATURATION of its lightness (lightness floored at DARK: a near-black hole's hue is
+# noise). A photo's clear empty: chroma under CLEAR_SATURATION of its lightness, or a
+# hue at least CLEAR_HUE from every chip's.
+SEED_HUE, SEED_SATURATION = np.radians(30.0), 0.45
+CLEAR_HUE, CLEAR_SATURATION = np.radians(50.0), 0.15
+DARK = 30.0
+FLOATING = float(np.exp(-3.0))  # gravity's prior odds against a chip over an empty hole
+LEARN_RATE = 0.5  # how much a newly known position moves a learned look
 
 
 def hex_bgr(colour) -> np.ndarray:
@@ -64,6 +86,22 @@ def _distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt((d ** 2).sum(-1))
 
 
+def _nearest(looks: np.ndarray, refs: list[tuple[np.ndarray, float]]) -> np.ndarray:
+    """Each look's distance, in sigmas, to the nearest of some reference looks (each
+    with its own sigma); inf when there are none."""
+    z = np.full(len(looks), np.inf)
+    for ref, sigma in refs:
+        if len(ref):
+            z = np.minimum(z, _distance(looks[:, None, :], ref[None, :, :]).min(axis=1) / sigma)
+    return z
+
+
+def _hue_gap(looks: np.ndarray, hues: np.ndarray) -> np.ndarray:
+    """(n, k) angle between each look's hue and each of k reference hues (radians)."""
+    h = np.arctan2(looks[:, 2], looks[:, 1])
+    return np.abs((h[:, None] - hues[None, :] + np.pi) % (2 * np.pi) - np.pi)
+
+
 class HoleReader:
     """Reader for a Connect 4 grid (the interface is described in vision/watch.py)."""
 
@@ -77,12 +115,14 @@ class HoleReader:
         w, h = self.plane_size
         # given corners: the centres of the corner holes, BL, BR, TR, TL
         self.anchors = np.float32([[half, h - half], [w - half, h - half], [w - half, half], [half, half]])
-        self.chip_lab = lab(np.stack([hex_bgr(c) for c in colours[:2]]))
+        self.chip_config = lab(np.stack([hex_bgr(c) for c in colours[:2]]))
+        self.chip_hue = np.arctan2(self.chip_config[:, 2], self.chip_config[:, 1])
+        self.chip_lab: list = [None, None]  # learned looks of each player's chips
         self.blocker_lab = lab(hex_bgr(colours[2])) if len(colours) > 2 else None
         self._index(w, h)
-        self.empty_lab: np.ndarray | None = None
+        self.empty_lab: np.ndarray | None = None  # per hole, NaN until seen empty
         self.empty_spread: np.ndarray | None = None
-        self.ring_grey: np.ndarray | None = None
+        self.ring_grey: np.ndarray | None = None  # the light when first learned
         self.frame_lab: np.ndarray | None = None
         self.settled: dict = {}  # cell -> last label read surely
 
@@ -116,61 +156,94 @@ class HoleReader:
         return disk, ring
 
     def _light(self, ring: np.ndarray) -> np.ndarray:
-        """Each hole's light now relative to when the grid was learned."""
-        if self.ring_grey is None:
-            return np.ones(len(self.cells), np.float32)
+        """Each hole's light relative to the reference (module docstring)."""
         grey = ring.mean(axis=1)
-        k = grey / np.maximum(self.ring_grey, 1.0)
+        ref = self.ring_grey if self.ring_grey is not None else np.full_like(grey, np.median(grey))
+        k = grey / np.maximum(ref, 1.0)
         # a hand or shadow over a few rings should not relight the hole: keep each hole
         # near the grid-wide level
         med = float(np.median(k))
         return np.clip(k, med * 0.8, med * 1.25).astype(np.float32)
 
+    def _looks(self, plane: np.ndarray):
+        disk, ring = self._measure(plane)
+        return lab(disk / self._light(ring)[:, None]), ring
+
     # --- the reader interface ------------------------------------------------------
     def learn(self, plane: np.ndarray, expected: dict) -> None:
-        """The grid as it stands at game start: learn each empty hole's look, the frame's
-        colour and light, and chip colours from chips already in place (if any)."""
-        disk, ring = self._measure(plane)
-        self.ring_grey = ring.mean(axis=1)
-        self.frame_lab = lab(np.median(ring, axis=0))
-        looks = lab(disk)
-        empty = np.array([expected.get(c) == "empty" for c in self.cells])
-        if self.empty_lab is None:
+        """The grid holds `expected` now (game start, and after every accepted position):
+        blend each empty hole's look, each player's chip look, the frame's colour into
+        what was learned before. A look no hole shows now is kept as it was."""
+        first = self.ring_grey is None
+        looks, ring = self._looks(plane)
+        if first:
+            self.ring_grey = ring.mean(axis=1)
             self.empty_lab = np.full_like(looks, np.nan)
             self.empty_spread = np.zeros(len(self.cells), np.float32)
-        self.empty_lab[empty] = looks[empty]
+        frame = lab(np.median(ring / self._light(ring)[:, None], axis=0))
+        self.frame_lab = frame if first else _blend(self.frame_lab, frame)
+        empty = np.array([expected.get(c) == "empty" for c in self.cells])
+        known = ~np.isnan(self.empty_lab[:, 0])
+        fresh, again = empty & ~known, empty & known
+        self.empty_lab[fresh] = looks[fresh]
+        self.empty_lab[again] = _blend(self.empty_lab[again], looks[again])
         flat = plane.reshape(-1, 3).astype(np.float32)
-        spread = lab(flat[self._disk]).std(axis=1)  # texture inside each hole
-        self.empty_spread[empty] = _norm_spread(spread[empty])
+        spread = _norm_spread(lab(flat[self._disk]).std(axis=1))  # texture inside each hole
+        self.empty_spread[fresh] = spread[fresh]
+        self.empty_spread[again] = _blend(self.empty_spread[again], spread[again])
         for k, label in enumerate(("p0", "p1")):
             mine = np.array([expected.get(c) == label for c in self.cells])
             if mine.any():
-                self.chip_lab[k] = np.median(looks[mine], axis=0)
+                seen = np.median(looks[mine], axis=0)
+                self.chip_lab[k] = seen if self.chip_lab[k] is None else _blend(self.chip_lab[k], seen)
         self.settled = {c: expected.get(c, "empty") for c in self.cells}
 
     def read(self, plane: np.ndarray) -> dict:
         """cell -> (label, confidence) for every hole."""
-        disk, ring = self._measure(plane)
-        looks = lab(disk / self._light(ring)[:, None])
-        scores = np.empty((len(self.cells), 4), np.float64)
-        if self.empty_lab is not None:
-            sigma = SIGMA_EMPTY + self.empty_spread
-            d = _distance(looks, self.empty_lab)
-            scores[:, 0] = np.where(np.isnan(d), UNLEARNED_EMPTY, np.exp(-0.5 * (np.nan_to_num(d) / sigma) ** 2))
-        else:
-            scores[:, 0] = UNLEARNED_EMPTY
-        for k in range(2):
-            scores[:, 1 + k] = np.exp(-0.5 * (_distance(looks, self.chip_lab[k]) / SIGMA_CHIP) ** 2)
-        blocker = self.blocker_lab if self.blocker_lab is not None else self.frame_lab
-        if blocker is None:  # unlearned and not configured: the usual blue
-            blocker = lab(np.float32([200, 110, 35]))
-        scores[:, 3] = np.exp(-0.5 * (_distance(looks, blocker) / SIGMA_CHIP) ** 2)
-        best = scores.argmax(axis=1)
-        conf = scores.max(axis=1) / (scores.sum(axis=1) + UNLIKE)
-        out = {c: (self.labels[b], float(p)) for c, b, p in zip(self.cells, best, conf)}
+        looks, ring = self._looks(plane)
+        scores = self._scores(looks, ring)
+        probs = np.column_stack([scores, np.full(len(scores), UNLIKE)])
+        probs = _gravity(probs / probs.sum(axis=1, keepdims=True))
+        best = probs[:, :4].argmax(axis=1)
+        out = {c: (self.labels[b], float(probs[k, b])) for k, (c, b) in enumerate(zip(self.cells, best))}
         self._doubt_behind(out)
         self._remember(out, looks)
         return out
+
+    def _scores(self, looks: np.ndarray, ring: np.ndarray) -> np.ndarray:
+        """(42, 4) likelihood-like scores of empty, p0, p1, blocker for each hole."""
+        scores = np.zeros((len(self.cells), 4))
+        known = np.zeros(len(self.cells), bool)
+        if self.empty_lab is not None:
+            known = ~np.isnan(self.empty_lab[:, 0])
+            d = _distance(looks, np.nan_to_num(self.empty_lab)) / (SIGMA_EMPTY + self.empty_spread)
+            scores[:, 0] = np.where(known, np.exp(-0.5 * d ** 2), 0.0)
+        lightness = np.maximum(looks[:, 0], DARK)
+        saturation = np.hypot(looks[:, 1], looks[:, 2]) / lightness
+        gap = _hue_gap(looks, self.chip_hue)
+        seeds = (gap < SEED_HUE) & (saturation[:, None] >= SEED_SATURATION)
+        seeds &= gap == gap.min(axis=1, keepdims=True)  # a hole seeds one player at most
+        seeds &= ~(known & (scores[:, 0] > UNLEARNED_EMPTY))[:, None]  # not a hole's own empty look
+        for k in range(2):
+            refs = [(looks[seeds[:, k]], SIGMA_SEEN)]
+            if self.chip_lab[k] is not None:
+                refs.append((self.chip_lab[k][None], SIGMA_SEEN))
+            else:  # the configured colour, until chips have been seen in known positions
+                refs.append((self.chip_config[k][None], SIGMA_CHIP))
+            scores[:, 1 + k] = np.exp(-0.5 * _nearest(looks, refs) ** 2)
+        # empty: the hole's own look when known, else what this photo shows for sure
+        # through other holes, and the grid's own plastic
+        clear = (saturation < CLEAR_SATURATION) | (gap > CLEAR_HUE).all(axis=1)
+        plastic = lab(np.median(ring / self._light(ring)[:, None], axis=0))[None]
+        cold = np.exp(-0.5 * _nearest(looks, [(looks[clear & ~seeds.any(axis=1)], SIGMA_SEEN),
+                                              (plastic, SIGMA_EMPTY)]) ** 2)
+        scores[:, 0] = np.where(known, scores[:, 0], np.maximum(cold, UNLEARNED_EMPTY))
+        # the blocker: configured, else the frame's blue where a hole's empty look is known
+        blocker = self.blocker_lab if self.blocker_lab is not None else self.frame_lab
+        if blocker is not None:
+            b = np.exp(-0.5 * (_distance(looks, blocker) / SIGMA_CHIP) ** 2)
+            scores[:, 3] = b if self.blocker_lab is not None else np.where(known, b, 0.0)
+        return scores
 
     def _doubt_behind(self, out: dict) -> None:
         """Lower the confidence of chip-coloured holes that appeared, where the grid was
@@ -203,6 +276,35 @@ class HoleReader:
             # what shows through an empty hole drifts (light behind the grid): follow it
             if label == "empty" and p >= 0.9 and self.empty_lab is not None and not np.isnan(self.empty_lab[k, 0]):
                 self.empty_lab[k] = 0.7 * self.empty_lab[k] + 0.3 * looks[k]
+
+
+def _gravity(probs: np.ndarray) -> np.ndarray:
+    """Each hole's label probabilities under gravity's prior. `probs` is 42 x [empty, p0,
+    p1, blocker, unlike anything], holes column by column from the bottom; a chip right
+    over an empty hole costs the odds FLOATING, blockers may sit anywhere, and what is
+    unlike anything (a hand) supports or hangs freely. Returns the exact marginals
+    (forward-backward over each column's chain of six holes)."""
+    step = np.ones((5, 5))
+    step[0, 1:3] = FLOATING  # from an empty hole below to a chip above
+    out = np.empty_like(probs)
+    for c in range(COLS):
+        p = probs[c * ROWS:(c + 1) * ROWS]
+        fwd = np.empty_like(p)
+        fwd[0] = p[0]
+        for r in range(1, ROWS):
+            f = p[r] * (fwd[r - 1] @ step)
+            fwd[r] = f / max(f.sum(), 1e-300)
+        back = np.ones_like(p)
+        for r in range(ROWS - 2, -1, -1):
+            b = step @ (p[r + 1] * back[r + 1])
+            back[r] = b / max(b.sum(), 1e-300)
+        m = fwd * back
+        out[c * ROWS:(c + 1) * ROWS] = m / np.maximum(m.sum(axis=1, keepdims=True), 1e-300)
+    return out
+
+
+def _blend(old, new):
+    return (1 - LEARN_RATE) * old + LEARN_RATE * new
 
 
 def _norm_spread(spread: np.ndarray) -> np.ndarray:
