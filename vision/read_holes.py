@@ -278,28 +278,38 @@ class HoleReader:
                 self.empty_lab[k] = 0.7 * self.empty_lab[k] + 0.3 * looks[k]
 
 
+# gravity's chain: each hole is empty, a chip that rests on something, blocker, unlike
+# anything (a hand: it may rest on or hold anything), or a chip over an empty hole or
+# over such a chip
+_STATES = 7  # empty, p0, p1, blocker, unlike, p0 floating, p1 floating
+_LABEL_OF_STATE = [0, 1, 2, 3, 4, 1, 2]
+_STEP = np.zeros((_STATES, _STATES))
+_STEP[:, [0, 3, 4]] = 1.0  # anything may lie under an empty hole, a blocker, a hand
+_STEP[np.ix_([1, 2, 3, 4], [1, 2])] = 1.0  # a chip rests on a chip, a blocker, a hand
+_STEP[np.ix_([0, 5, 6], [5, 6])] = FLOATING  # a chip over a gap, or over a floating chip
+
+
 def _gravity(probs: np.ndarray) -> np.ndarray:
     """Each hole's label probabilities under gravity's prior. `probs` is 42 x [empty, p0,
-    p1, blocker, unlike anything], holes column by column from the bottom; a chip right
-    over an empty hole costs the odds FLOATING, blockers may sit anywhere, and what is
-    unlike anything (a hand) supports or hangs freely. Returns the exact marginals
-    (forward-backward over each column's chain of six holes)."""
-    step = np.ones((5, 5))
-    step[0, 1:3] = FLOATING  # from an empty hole below to a chip above
-    out = np.empty_like(probs)
-    for c in range(COLS):
-        p = probs[c * ROWS:(c + 1) * ROWS]
-        fwd = np.empty_like(p)
-        fwd[0] = p[0]
-        for r in range(1, ROWS):
-            f = p[r] * (fwd[r - 1] @ step)
-            fwd[r] = f / max(f.sum(), 1e-300)
-        back = np.ones_like(p)
-        for r in range(ROWS - 2, -1, -1):
-            b = step @ (p[r + 1] * back[r + 1])
-            back[r] = b / max(b.sum(), 1e-300)
-        m = fwd * back
-        out[c * ROWS:(c + 1) * ROWS] = m / np.maximum(m.sum(axis=1, keepdims=True), 1e-300)
+    p1, blocker, unlike anything], holes column by column from the bottom. Every chip
+    that hangs (over an empty hole, or over hanging chips) costs the odds FLOATING: one
+    chip dropped where it cannot stay is still read (the referee calls it illegal), but
+    a stack of chips over a hole that reads empty makes that hole unsure, not empty.
+    Returns the exact marginals (forward-backward over each column's chain of six
+    holes, all columns at once)."""
+    p = probs[:, _LABEL_OF_STATE].reshape(COLS, ROWS, _STATES)
+    fwd, back = np.empty_like(p), np.ones_like(p)
+    fwd[:, 0] = p[:, 0] * (np.arange(_STATES) < 5)  # the floor holds the bottom row
+    for r in range(1, ROWS):
+        f = p[:, r] * (fwd[:, r - 1] @ _STEP)
+        fwd[:, r] = f / np.maximum(f.sum(axis=1, keepdims=True), 1e-300)
+    for r in range(ROWS - 2, -1, -1):
+        b = (p[:, r + 1] * back[:, r + 1]) @ _STEP.T
+        back[:, r] = b / np.maximum(b.sum(axis=1, keepdims=True), 1e-300)
+    m = (fwd * back).reshape(len(probs), _STATES)
+    m = m / np.maximum(m.sum(axis=1, keepdims=True), 1e-300)
+    out = m[:, :5].copy()
+    out[:, 1:3] += m[:, 5:]
     return out
 
 
