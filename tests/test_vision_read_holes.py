@@ -115,3 +115,18 @@ def test_a_wall_of_chip_colour_there_from_the_start_reads_as_empty():
     table = Table(11, behind=green_wall)
     expected, view = table.play(solver_lines(12, 1)[0][:8])
     assert wrong_holes(view, expected) == []
+
+
+def test_learning_after_every_accepted_position_keeps_earlier_looks():
+    """The Table teaches the watcher each accepted position: learning is blended in and
+    never forgets the empty look of a hole a chip now covers, whatever the light did."""
+    table = Table(13)
+    seq = positions(solver_lines(14, 1)[0][:6])
+    for k, pos in enumerate(seq[1:], 1):
+        light = (0.8, 1.0, 1.15)[k % 3]
+        view = table.show(pos, light=light)
+        assert view is not None and wrong_holes(view, pos) == [], k
+        table.watcher.learn(pos)
+        table.show(pos, light=light)  # the still view the lesson is taken from
+    view = table.show(rc.empty_grid(), light=1.2)  # the grid emptied for a new game
+    assert view is not None and wrong_holes(view, rc.empty_grid()) == []
