@@ -129,7 +129,7 @@ class HoleReader:
     def _index(self, w: int, h: int) -> None:
         ys, xs = np.mgrid[0:h, 0:w]
         centres = [((c + 0.5) * PITCH, (ROWS - r - 0.5) * PITCH) for c, r in self.cells]
-        disk, ring = [], []
+        disk, ring, square = [], [], []
         plastic = np.ones((h, w), bool)
         for cx, cy in centres:
             x0, x1 = int(cx - PITCH / 2), int(cx + PITCH / 2)
@@ -138,10 +138,12 @@ class HoleReader:
             flat = (ys[y0:y1, x0:x1] * w + xs[y0:y1, x0:x1])
             disk.append(flat[d <= 0.27 * PITCH])
             ring.append(flat[(d >= 0.44 * PITCH) & (d <= 0.5 * PITCH)])
+            square.append(flat.ravel())
             plastic[y0:y1, x0:x1] &= d > 0.58 * PITCH  # between four holes, clear of their edges
         n_disk, n_ring = min(map(len, disk)), min(map(len, ring))
         self._disk = np.stack([d[:n_disk] for d in disk])
         self._ring = np.stack([r[:n_ring] for r in ring])
+        self._square = np.stack(square)  # the hole and the plastic right around it
         # where nothing ever changes during play: the watcher's "hand over the board"
         # check; the plane's rim is left out (markers may overlap its corners)
         rim = int(0.3 * PITCH)
@@ -244,6 +246,23 @@ class HoleReader:
             b = np.exp(-0.5 * (_distance(looks, blocker) / SIGMA_CHIP) ** 2)
             scores[:, 3] = b if self.blocker_lab is not None else np.where(known, b, 0.0)
         return scores
+
+    def change(self, plane: np.ndarray, reference: np.ndarray) -> dict:
+        """cell -> how much the hole and the plastic right around it changed since
+        `reference` (the plane of the last accepted view), in units of a chip's spread
+        of looks, the light on each hole divided out (a lamp switched on changes little,
+        a chip dropped in changes its hole a lot; a chip seen from the side also covers
+        the plastic around its hole). The evidence for ranking the few holes a move can
+        fill (controller/games/connect4.py: Connect4.rank_arrivals)."""
+        now, ring_now = self._measure(plane)
+        then, ring_then = self._measure(reference)
+        k_now, k_then = self._light(ring_now), self._light(ring_then)
+        hole = _distance(lab(now / k_now[:, None]), lab(then / k_then[:, None]))
+        flat_now = plane.reshape(-1, 3)[self._square].astype(np.float32) / k_now[:, None, None]
+        flat_then = reference.reshape(-1, 3)[self._square].astype(np.float32) / k_then[:, None, None]
+        around = _distance(lab(flat_now), lab(flat_then)).mean(axis=1)
+        score = (hole + around) / (2 * SIGMA_SEEN)
+        return {c: float(v) for c, v in zip(self.cells, score)}
 
     def _doubt_behind(self, out: dict) -> None:
         """Lower the confidence of chip-coloured holes that appeared, where the grid was
