@@ -61,6 +61,7 @@ NEIGHBOUR_DOUBT = 0.3
 SEED_HUE, SEED_SATURATION = np.radians(30.0), 0.45
 CLEAR_HUE, CLEAR_SATURATION = np.radians(50.0), 0.15
 DARK = 30.0
+SEED_FLOOR, RELATIVE_SEED = 0.2, 0.6  # a dull camera's chips: see _photo_chips
 FLOATING = float(np.exp(-3.0))  # gravity's prior odds against a chip over an empty hole
 LEARN_RATE = 0.5  # how much a newly known position moves a learned look
 
@@ -223,9 +224,9 @@ class HoleReader:
         lightness = np.maximum(looks[:, 0], DARK)
         saturation = np.hypot(looks[:, 1], looks[:, 2]) / lightness
         gap = _hue_gap(looks, self.chip_hue)
-        seeds = (gap < SEED_HUE) & (saturation[:, None] >= SEED_SATURATION)
-        seeds &= gap == gap.min(axis=1, keepdims=True)  # a hole seeds one player at most
-        seeds &= ~(known & (scores[:, 0] > UNLEARNED_EMPTY))[:, None]  # not a hole's own empty look
+        hued = (gap < SEED_HUE) & (gap == gap.min(axis=1, keepdims=True))  # one player at most
+        hued &= ~(known & (scores[:, 0] > UNLEARNED_EMPTY))[:, None]  # not a hole's own empty look
+        seeds = _photo_chips(hued, saturation, self.cells)
         for k in range(2):
             refs = [(looks[seeds[:, k]], SIGMA_SEEN)]
             if self.chip_lab[k] is not None:
@@ -330,6 +331,40 @@ def _gravity(probs: np.ndarray) -> np.ndarray:
     out = m[:, :5].copy()
     out[:, 1:3] += m[:, 5:]
     return out
+
+
+def _photo_chips(hued: np.ndarray, saturation: np.ndarray, cells: list) -> np.ndarray:
+    """This photo's clear chips, (42, 2): holes of each player's hue whose colour is
+    strong, either for their lightness (SEED_SATURATION) or, for a dull camera, against
+    the photo's most coloured holes of that hue. Only those standing on each other or on
+    the bottom row are kept, and only when the rules' prior vouches for them: about as
+    many of one player's as of the other's (give or take two). A wall of one tint
+    behind the grid, or a colour cast on it, fails that test; then only the strongly
+    coloured holes are tried, and then none."""
+    strong = hued & (saturation[:, None] >= SEED_SATURATION)
+    dull = np.zeros_like(hued)
+    for k in range(2):
+        s = np.sort(saturation[hued[:, k]])
+        if len(s):
+            top = s[-2] if len(s) >= 2 else s[-1]
+            dull[:, k] = hued[:, k] & (saturation >= max(SEED_FLOOR, RELATIVE_SEED * top))
+    for chips in (strong | dull, strong):
+        chips = _standing(chips, cells)
+        n = chips.sum(axis=0)
+        if abs(int(n[0]) - int(n[1])) <= 2:
+            return chips
+    return np.zeros_like(hued)
+
+
+def _standing(chips: np.ndarray, cells: list) -> np.ndarray:
+    """Only the candidate chips that stand on the bottom row or on other candidates."""
+    chips = chips.copy()
+    held = chips.any(axis=1)
+    for k, (c, r) in enumerate(cells):  # column by column, from the bottom
+        if r > 0 and not held[k - 1]:
+            held[k] = False
+    chips[~held] = False
+    return chips
 
 
 def _blend(old, new):
