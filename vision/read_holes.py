@@ -178,11 +178,11 @@ class HoleReader:
         blend each empty hole's look, each player's chip look, the frame's colour into
         what was learned before. A look no hole shows now is kept as it was."""
         first = self.ring_grey is None
-        looks, ring = self._looks(plane)
-        if first:
-            self.ring_grey = ring.mean(axis=1)
-            self.empty_lab = np.full_like(looks, np.nan)
+        if first:  # the light now is the reference every later look is divided by
+            self.ring_grey = self._measure(plane)[1].mean(axis=1)
+            self.empty_lab = np.full((len(self.cells), 3), np.nan, np.float32)
             self.empty_spread = np.zeros(len(self.cells), np.float32)
+        looks, ring = self._looks(plane)
         frame = lab(np.median(ring / self._light(ring)[:, None], axis=0))
         self.frame_lab = frame if first else _blend(self.frame_lab, frame)
         empty = np.array([expected.get(c) == "empty" for c in self.cells])
