@@ -22,7 +22,7 @@ milliseconds of CPU per read or per frame (one core: cv2.setNumThreads(1); the v
 figure is the replay command's CPU time over its frames, start-up included). The
 baseline's code is exported with `git archive` into a temporary folder (no worktree, no
 checkout) and run by this same script with that folder first on the path. The issue's
-figures are printed beside both, labelled as such.
+figures and targets are printed beside both, labelled as such.
 """
 from __future__ import annotations
 
@@ -42,6 +42,11 @@ DATA = Path(os.environ.get("REFEREE_SHARED_DATA", ROOT.parent / "shared" / "data
 BASELINE = "850bf1f"  # main before issue 11
 C4_CONFIG = '[camera]\ncolours = ["#e86a2c", "#3a9a4a"]\n'
 SURE = 0.6
+TARGET = {  # issue 11's "done when"
+    "chess-photos": "at least 99% of squares",
+    "connect4-photos": "at least 99.5% of holes",
+    "scholarsmate": "7 of 7 plies in order, no alarm",
+}
 ISSUE = {  # what issue 11 reports for main before it
     "chess-photos": "87% squares, 0 boards whole",
     "connect4-photos": "86% holes",
@@ -214,6 +219,8 @@ def main() -> int:
             print(f"  {who:<18} {text}")
         if name in ISSUE:
             print(f"  {'issue 11 says':<18} {ISSUE[name]}")
+        if name in TARGET:
+            print(f"  {'target':<18} {TARGET[name]}")
     ours = runs["this tree"]
     print("\nworst boards (this tree): " + "; ".join(
         f"{n}: " + ", ".join(f"{w} {f}" for w, f in ours[n]["worst"] if w) for n in units if ours[n]["worst"][0][0]))
