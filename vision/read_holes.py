@@ -19,7 +19,8 @@ A hole is compared, in CIE Lab with lightness counting half, with looks of each 
   own plastic (a hole seen at an angle shows its own wall);
 - the chips: their learned looks once chips have been seen in known positions, and in
   any case this photo's own clear chips: holes whose hue is near a configured colour and
-  strongly coloured for their lightness. The configured colours ("#e86a2c", ...) only
+  strongly coloured (for their lightness, or for a dull camera against the photo's most
+  coloured holes), when the rules vouch for them (`_photo_chips`). The configured colours ("#e86a2c", ...) only
   say which hue is which player: a dim photo shows an orange chip as brown, and it is
   found as the photo's brown cluster, not by its distance to bright orange;
 - the blocker: the configured third colour, else the frame's own blue, but only for a
