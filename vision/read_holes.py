@@ -45,6 +45,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .reader import Reader
+
 COLS, ROWS = 7, 6
 PITCH = 24
 DEFAULT_COLOURS = ("#d22328", "#1e9e3c")
@@ -104,7 +106,7 @@ def _hue_gap(looks: np.ndarray, hues: np.ndarray) -> np.ndarray:
     return np.abs((h[:, None] - hues[None, :] + np.pi) % (2 * np.pi) - np.pi)
 
 
-class HoleReader:
+class HoleReader(Reader):
     """Reader for a Connect 4 grid (the interface is described in vision/watch.py)."""
 
     labels = ("empty", "p0", "p1", "blocker")

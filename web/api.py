@@ -21,10 +21,10 @@ api = Blueprint("api", __name__)
 log = logging.getLogger("referee.web")
 
 
-def _result(result: dict):
-    """A command's result: 200 when the referee accepted it, 422 (with the referee's
-    reason in `error`) when the game refused it."""
-    return jsonify(result), 200 if result.get("ok") else 422
+def _result(result):
+    """A command's result (controller/table.py's Result): 200 when the referee accepted
+    it, 422 (with the referee's reason in `error`) when the game refused it."""
+    return jsonify(result.to_json()), 200 if result.ok else 422
 
 
 @api.get("/state")
