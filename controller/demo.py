@@ -21,6 +21,7 @@ the demo's config and runs the service on it.
 from __future__ import annotations
 
 import secrets
+import shutil
 import sys
 import tempfile
 import time
@@ -57,11 +58,17 @@ def run_demo(args, serve) -> int:
         service = Service(config, frames=table.frames())
     except Exception as exc:  # a game or a camera reader that is not available: say which
         print(f"referee demo: cannot start {config.game.name}: {exc}", file=sys.stderr)
+        if not args.data:
+            shutil.rmtree(config.data.folder, ignore_errors=True)
         return 2
     table.attach(service)
     print(f"demo: {config.game.name}, journal in {config.data.folder}", flush=True)
-    serve(service, config.web.host, config.web.port, config.web.threads,
-          until=table.finished)  # set after --games / --turns, or when the table cannot go on
+    try:
+        serve(service, config.web.host, config.web.port, config.web.threads,
+              until=table.finished)  # set after --games / --turns, or when the table cannot go on
+    finally:
+        if not args.data:  # a folder the demo made for itself goes with it
+            shutil.rmtree(config.data.folder, ignore_errors=True)
     return 1 if table.failed else 0
 
 

@@ -169,6 +169,8 @@ class Service:
                 self.panel.busy(status != "ok")  # a hand over the board, or no board
             if view is not None:
                 self._inbox.put(("view", {"view": view}, None))
+            elif self.table.referee.confirming:  # a wrong or unclear board: the referee's clock
+                self._inbox.put(("tick", {"t": t, "moved_at": self.watcher.gate.moved_at}, None))
 
     def _referee_loop(self) -> None:
         while True:
@@ -231,7 +233,7 @@ class Service:
         return buf.tobytes() if ok else None
 
     def player_token(self, seat: int) -> str:
-        """A per-seat token for phone links, derived from the admin token and the game, so
-        a link from an earlier game does not work in this one."""
-        msg = f"{self.referee.game_id}:{seat}".encode()
+        """A per-seat token for phone links, derived from the admin token: a link lasts
+        the evening (every game until the service restarts with a new admin token)."""
+        msg = f"seat:{seat}".encode()
         return hmac.new(self.admin_token.encode(), msg, hashlib.sha256).hexdigest()[:16]

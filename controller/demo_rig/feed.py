@@ -156,6 +156,9 @@ class DemoTable:
             scene = yield from self._game(referee, player, player.scene(referee.state))
             if scene is None:  # --turns reached
                 break
+            if referee.game_id != game_id:  # "New game" pressed on the page: set up its start
+                yield from self._set_up(referee, game_id)
+                continue
             played += 1
             yield from self._still(5.0)  # the result stays on the page a while
             if (self.games and played >= self.games) or not self.press_new_game:
@@ -168,6 +171,17 @@ class DemoTable:
         self.finished.set()
         while True:  # the camera keeps looking until the service stops
             yield self._tick()
+
+    def _set_up(self, referee, game_id):
+        """The players clear the table and lay out the start of a game someone else began
+        (the page's New game); a game read from the table gets its layout first."""
+        player = self._player(referee.game)
+        if self.service.enrolment.active:
+            laid = player.game.start(player.game.new_setup(self.rng))
+            yield from self._play(player.film([player.scene(laid)], lead_s=1.0, still_s=0.0))
+            yield from self._started(referee, player, laid, game_id)
+        else:
+            yield from self._play(player.film([player.scene(referee.state)], lead_s=1.0, still_s=0.0))
 
     def _player(self, game) -> Player:
         if self.player is None or self.player.game is not game:
@@ -197,12 +211,12 @@ class DemoTable:
     def _game(self, referee, player, scene):
         """One game, until it ends, the table cannot show it, or --turns; returns the last
         scene (None after --turns)."""
-        game = referee.game
+        game, game_id = referee.game, referee.game_id
         mistake_at = self.rng.randrange(2, 7)
         if self.turns:  # a short run still shows the alarm
             mistake_at = min(mistake_at, max(1, self.turns - 3))
         turns, mistaken = 0, not self.mistake
-        while game.outcome(referee.state) is None:
+        while referee.game_id == game_id and game.outcome(referee.state) is None:
             if self.turns and self.shown >= self.turns:
                 return None
             state = referee.state
@@ -238,8 +252,11 @@ class DemoTable:
             new = player.scene(after)
             yield from self._play(player.film([scene, new], player.hint(state, choice),
                                               still_s=self.rng.uniform(1.0, 2.5)))
-            seen = yield from self._wait(lambda: len(referee.history) > n or referee.alarm is not None,
+            seen = yield from self._wait(lambda: len(referee.history) > n or referee.alarm is not None
+                                         or referee.game_id != game_id,
                                          f"the referee to see {game.notation(state, choice)}")
+            if referee.game_id != game_id:
+                return scene  # a new game began meanwhile
             if not seen or referee.alarm is not None:
                 raise RuntimeError(f"the referee did not record {game.notation(state, choice)} from the "
                                    f"camera ({referee.alarm['reason'] if referee.alarm else 'no alarm'}; "
