@@ -20,9 +20,10 @@ On a disk at the projection of a piece's lower body (a third of a square up), in
 - a light piece on a dark square: pixels clearly lighter than the dark square;
 - a light piece on a light square (the same cream as the square, told by its shading): pixels
   far from the disk's own median AND fine detail (a high-pass of the brightness), which
-  a smooth shadow edge or a plain square lacks.
+  a smooth shadow edge or a plain square lacks; if a tenth of such a disk is dark, the
+  piece is a dark one standing off the disk's middle.
 Squares are read from the camera outwards; a square read occupied hides, for the squares
-behind it, the pixels a standing piece up to 1.2 squares tall would cover, and those are
+behind it, the pixels a standing piece up to 1.5 squares tall (a king) would cover, and those are
 left out of their disks (`visibility` says how much of each disk was left). The
 confidence is the evidence's margin past its threshold through a logistic, lowered where
 little of the disk was visible; the thresholds are fractions of the photo's own contrast.
@@ -60,7 +61,7 @@ NFEAT = 5  # learned read: brightness, two chromaticities, texture, darkest tent
 BLEND_CAP = 200.0  # a look's past weighs at most this many squares against a new position
 # cold read: geometry, in squares
 BASE_Z, BASE_R = 0.3, 0.3  # the disk sampled: a piece's lower body, a third of a square up
-PIECE_Z, PIECE_R = (0.35, 1.2), 0.25  # the body of a standing piece, hiding what is behind
+PIECE_Z, PIECE_R = (0.35, 1.5), 0.25  # a standing piece up to a king's height, hiding what is behind
 MIN_VISIBLE = 0.25  # below this share of its disk visible, a square is read from all of it
 # cold read: pixel tests, in units of the contrast between the two square colours
 DARK_PIECE = 0.15  # on a light square: darker than the dark squares by this much
@@ -71,6 +72,7 @@ DETAIL = 0.12  # on a light square: this much above the brightness blurred by q/
 PRINT = 0.3  # a pixel this far from the light towards the dark squares' chroma is print
 # cold read: shares of the disk that mean a piece
 DARK_SHARE, LIGHT_SHARE_DARK, SPREAD_SHARE, DETAIL_SHARE = 0.25, 0.15, 0.16, 0.1
+DARK_IN_PIECE = 0.1  # on a light square holding a piece: this share dark means a dark piece
 SURENESS = 3.0  # logistic slope on the margin past a share's threshold (relative margin)
 
 
@@ -133,7 +135,7 @@ class SquareReader:
             return (centres + away * (z / (height - z) if np.isfinite(height) else 0.0)).reshape(64, 2)
         # the base disk stays inside its square, however low the camera
         lean = at(BASE_Z) - centres.reshape(64, 2)
-        base = centres.reshape(64, 2) + lean * np.minimum(1.0, (0.4 - BASE_R) / np.maximum(
+        base = centres.reshape(64, 2) + lean * np.minimum(1.0, (0.45 - BASE_R) / np.maximum(
             np.linalg.norm(lean, axis=1, keepdims=True), 1e-9))
         self.base = [self._disk_pixels(base[i], BASE_R) for i in range(64)]
         heights = np.linspace(*PIECE_Z, 6)
@@ -194,6 +196,10 @@ class SquareReader:
                 light_margin = lighter / LIGHT_SHARE_DARK - 1.0
             if dark_margin > 0:
                 labels[i], margin = 2, dark_margin
+            elif light_margin > 0 and is_light[i] and dark > DARK_IN_PIECE:
+                # a piece stands here and some of it is dark: a light piece on a light
+                # square shows none, a dark one set off the disk's middle shows some
+                labels[i], margin = 2, min(light_margin, dark / DARK_IN_PIECE - 1.0)
             elif light_margin > 0:
                 labels[i], margin = 1, light_margin
             else:
@@ -204,12 +210,15 @@ class SquareReader:
         return evidence, labels, conf, visible
 
     # --- measurements for the learned read ------------------------------------------------
-    def _measure(self, plane: np.ndarray):
-        """Per square (8x8): the mean colour (BGR), texture and darkest tenth on its disk;
-        the colour at the 7x7 inner points where four squares meet."""
+    def _check(self, plane: np.ndarray) -> None:
         if plane.shape[:2] != (8 * self.q, 8 * self.q):
             raise ValueError(f"chess plane is {plane.shape[1]}x{plane.shape[0]} pixels; the reader "
                              f"wants {self.plane_size[0]}x{self.plane_size[1]}")
+
+    def _measure(self, plane: np.ndarray):
+        """Per square (8x8): the mean colour (BGR), texture and darkest tenth on its disk;
+        the colour at the 7x7 inner points where four squares meet."""
+        self._check(plane)
         img = plane.astype(np.float32)
         grey = img.mean(axis=2)
         grad = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0)) + np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1))
@@ -302,10 +311,11 @@ class SquareReader:
         """{square: (label, confidence)} for all 64 squares; below 0.6 means unsure. Cold
         (the module docstring) until something is learned, then from the learned looks.
         Sets `visibility`: the share of each square's disk that no piece in front hid."""
-        raw, joints = self._measure(plane_bgr)
         if self.model is None:
+            self._check(plane_bgr)
             _, labels, conf, self.visibility = self._cold(plane_bgr)
             return {CELLS[i]: (LABELS[labels[i]], round(float(conf[i]), 3)) for i in range(64)}
+        raw, joints = self._measure(plane_bgr)
         m = self.model
         feats = self._features(raw, self._gains(joints))
         par = np.where(self.light, 0, 1)  # 8x8 -> model index
