@@ -67,7 +67,7 @@ MIN_VISIBLE = 0.25  # below this share of its disk visible, a square is read fro
 DARK_PIECE = 0.15  # on a light square: darker than the dark squares by this much
 DARK_ON_DARK = 0.45  # on a dark square: darker than this fraction of its level
 LIGHT_ON_DARK = 0.35  # on a dark square: lighter than it by this much
-SPREAD = 0.15  # on a light square: this far from the disk's median brightness
+SPREAD = 0.12  # on a light square: this far from the disk's median brightness
 DETAIL = 0.12  # on a light square: this much above the brightness blurred by q/16
 PRINT = 0.3  # a pixel this far from the light towards the dark squares' chroma is print
 # cold read: shares of the disk that mean a piece
