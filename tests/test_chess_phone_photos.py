@@ -10,7 +10,7 @@ import pytest
 from shared_data import SHARED_DATA
 from test_chess_photos import expected
 from vision.read_squares import CELLS, SquareReader
-from vision.render_chess import Camera, corners_in_frame, render
+from controller.demo_rig.render_chess import Camera, corners_in_frame, render
 from vision.watch import Watcher
 import cv2
 

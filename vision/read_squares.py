@@ -24,7 +24,7 @@ On a disk at the projection of a piece's lower body (a third of a square up), in
   piece is a dark one standing off the disk's middle.
 Squares are read from the camera outwards; a square read occupied hides, for the squares
 behind it, the pixels a standing piece up to 1.5 squares tall (a king) would cover, and those are
-left out of their disks (`visibility` says how much of each disk was left). The
+left out of their disks (the weight `looks` gives says how much of each disk was left). The
 confidence is the evidence's margin past its threshold through a logistic, lowered where
 little of the disk was visible; the thresholds are fractions of the photo's own contrast.
 The dark pieces are taken as the second player's ("p1").
@@ -97,7 +97,6 @@ class SquareReader(Reader):
         self.px_light = ((yy // q + xx // q) % 2 == 0).ravel()
         self.stats = None  # learned looks: running count, mean and variance per look
         self.model = None  # what reading needs, derived from the stats at each learn
-        self.visibility = np.ones(64)  # share of each square's disk seen at the last read
         self._set_view(np.array([4.0, 4.0]), np.inf)
 
     # --- geometry -----------------------------------------------------------------------
@@ -311,13 +310,18 @@ class SquareReader(Reader):
     # --- reading -----------------------------------------------------------------------
     def read(self, plane_bgr: np.ndarray) -> dict:
         """{square: (label, confidence)} for all 64 squares; below 0.6 means unsure. Cold
-        (the module docstring) until something is learned, then from the learned looks.
-        Sets `visibility`: the share of each square's disk that no piece in front hid."""
+        (the module docstring) until something is learned, then from the learned looks."""
         if self.model is None:
             self._check(plane_bgr)
-            _, labels, conf, self.visibility = self._cold(plane_bgr)
+            _, labels, conf, _ = self._cold(plane_bgr)
             return {CELLS[i]: (LABELS[labels[i]], round(float(conf[i]), 3)) for i in range(64)}
-        raw, joints = self._measure(plane_bgr)
+        best, conf = self._read_learned(self._measure(plane_bgr))
+        return {CELLS[i]: (LABELS[best[i]], round(float(conf[i]), 3)) for i in range(64)}
+
+    def _read_learned(self, measured) -> tuple[np.ndarray, np.ndarray]:
+        """The most likely learned look per square (64, index into LABELS) and its share of
+        the likelihood."""
+        raw, joints = measured
         m = self.model
         feats = self._features(raw, self._gains(joints))
         par = np.where(self.light, 0, 1)  # 8x8 -> model index
@@ -332,9 +336,7 @@ class SquareReader(Reader):
         # far from every learned look (d2 beyond ~20 per feature is not a look seen before)
         near = np.take_along_axis(d2, best[..., None], axis=-1)[..., 0]
         conf *= np.exp(-np.maximum(0.0, near - 20.0 * NFEAT) / (20.0 * NFEAT))
-        self.visibility = self._visible(best.ravel() > 0)
-        return {CELLS[r * 8 + c]: (LABELS[best[r, c]], round(float(conf[r, c]), 3))
-                for r in range(8) for c in range(8)}
+        return best.ravel(), conf.ravel()
 
     def _visible(self, occupied: np.ndarray) -> np.ndarray:
         """The share of each square's cold-read disk that the pieces on `occupied` squares
@@ -362,11 +364,10 @@ class SquareReader(Reader):
         weight (64, 0..1): how well each square can be seen at this camera angle: the share
         of its base disk that the pieces standing nearer the camera (as read on this
         plane) leave in view; low behind a tall piece. Weigh a square's change by it."""
-        raw, joints = self._measure(plane_bgr)
+        raw, joints = measured = self._measure(plane_bgr)
         evidence, _, _, visible = self._cold(plane_bgr)
         if self.model is not None:
-            self.read(plane_bgr)
-            visible = self.visibility
+            visible = self._visible(self._read_learned(measured)[0] > 0)
         return np.concatenate([self._features(raw, self._gains(joints)).reshape(64, NFEAT), evidence], 1), visible
 
 
