@@ -30,7 +30,7 @@ from typing import Iterator
 
 import numpy as np
 
-from .config import Config
+from .config import Config, ConfigError, load
 from .demo_players import FPS, PLAYERS, SIZE, Noise, Player
 from .service import Service, serve
 
@@ -279,11 +279,17 @@ def demo_config(args) -> Config:
     config.data.folder = args.data or tempfile.mkdtemp(prefix="referee-demo-")
     config.web.host, config.web.port = args.host, args.port
     config.web.admin_token = secrets.token_urlsafe(8)
+    if getattr(args, "config", None):  # a demo table in a hall: the file's [hall] only
+        config.hall = load(args.config).hall
     return config
 
 
 def run_demo(args) -> int:
-    config = demo_config(args)
+    try:
+        config = demo_config(args)
+    except ConfigError as exc:
+        print(f"referee demo: {exc}", file=sys.stderr)
+        return 2
     turns = getattr(args, "turns", 0) or 0
     table = DemoTable(seed=args.seed, games=args.games, turns=turns, realtime=not args.fast,
                       press_new_game=lambda: press_button(config.gpio.new_game_button),

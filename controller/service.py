@@ -26,6 +26,7 @@ from pathlib import Path
 from .config import Config, ConfigError, load
 from .events import Bus, Event
 from .games import game_class, load_game
+from .hall.publisher import hall_publisher
 from .journal import open_journal
 from .referee import Referee
 from .table_start import TableStart, starts_from_table
@@ -79,6 +80,7 @@ class Service:
                 self._run("new_game", variant=config.game.variant or None)
         if devices:
             self._open_devices()
+        self.hall = hall_publisher(self)  # the public record to the hall's broker ([hall]), or None
 
     # --- parts ---------------------------------------------------------------------
     def _open_camera(self, frames) -> None:
@@ -138,7 +140,7 @@ class Service:
             t.join(timeout=5)
             if t.is_alive():
                 log.warning("service: the %s thread did not stop within 5 s", t.name)
-        for part in (self.die, self.gpio_die, self.panel, self.camera):
+        for part in (self.hall, self.die, self.gpio_die, self.panel, self.camera):
             if part is not None:
                 part.close()
         self.journal.close()

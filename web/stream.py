@@ -78,11 +78,15 @@ def event_stream(q: queue.Queue, heartbeat_s: float):
 
 @stream.get("/events")
 def events():
+    return stream_response(service().bus, "raise [web] threads")
+
+
+def stream_response(bus, advice: str) -> Response:
+    """An event stream of `bus` for one page (the status page's, the hall's)."""
     streams: Streams = current_app.extensions["referee_streams"]
-    bus = service().bus
     q = streams.open(bus)
     if q is None:
-        raise ApiError(503, f"too many open pages ({streams.limit}); close one, or raise [web] threads")
+        raise ApiError(503, f"too many open pages ({streams.limit}); close one, or {advice}")
     response = Response(event_stream(q, current_app.config["HEARTBEAT_S"]), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     # the server closes the response when the stream ends or its client is gone, even

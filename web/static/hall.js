@@ -1,0 +1,166 @@
+// The hall page: one card per table, the alarm list, one table opened in full.
+// It starts from the overview the page carries and follows the hall's event stream
+// (/hall/events). A card is drawn by the game's page drawing (static/draw/<game>.js,
+// window.drawings[game](el, snapshot, {small: true})) when there is one, else as text.
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const initial = JSON.parse($("initial").textContent);
+  const tables = new Map(initial.tables.map((t) => [t.table, t]));
+  let alarms = initial.alarms.slice();
+  let opened = null;
+  const token = new URLSearchParams(location.search).get("token");
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function draw(into, snap, small) {
+    into.textContent = "";
+    const drawing = window.drawings && snap && window.drawings[snap.game];
+    if (drawing) {
+      try { drawing(into, snap, { small: small }); return; } catch (e) { console.error(e); }
+    }
+    const moves = (snap && snap.moves) || [];
+    into.appendChild(el("pre", "summary", moves.length ? moves.slice(-8).join(" ") : "no moves yet"));
+  }
+
+  function status(snap) {
+    if (!snap || !snap.game) return "no game running";
+    if (snap.outcome) return snap.outcome.reason;
+    return snap.prompt ? snap.prompt.text : "";
+  }
+
+  function card(t) {
+    const snap = t.state || {};
+    const c = el("article", "card" + (t.online === "offline" ? " offline" : ""));
+    c.tabIndex = 0;
+    c.dataset.table = t.table;
+    const h = el("h3");
+    h.appendChild(el("span", "", t.table));
+    if (snap.alarm) h.appendChild(el("span", "badge alarm-badge", "illegal move"));
+    h.appendChild(el("span", "badge" + (t.online === "online" ? " on" : ""), t.online || "?"));
+    c.appendChild(h);
+    c.appendChild(el("div", "muted", (snap.title || "") + (snap.variant ? " (" + snap.variant + ")" : "")));
+    c.appendChild(el("div", "players", (snap.seats || []).join(" - ")));
+    const thumb = el("div", "thumb");
+    c.appendChild(thumb);
+    draw(thumb, snap, true);
+    c.appendChild(el("p", "status", status(snap)));
+    const when = t.updated ? new Date(t.updated * 1000).toLocaleTimeString() : "";
+    c.appendChild(el("div", "muted", ((snap.moves || []).length) + " moves" + (when ? ", last news " + when : "")));
+    c.addEventListener("click", () => open(t.table));
+    c.addEventListener("keydown", (e) => { if (e.key === "Enter") open(t.table); });
+    return c;
+  }
+
+  function renderCards() {
+    const cards = $("cards");
+    cards.textContent = "";
+    for (const t of [...tables.values()].sort((a, b) => a.table.localeCompare(b.table))) cards.appendChild(card(t));
+    $("no-tables").hidden = tables.size > 0;
+  }
+
+  function renderAlarms() {
+    const list = $("alarms");
+    list.textContent = "";
+    for (const a of alarms.slice(0, 50)) {
+      const li = el("li", a.source === "camera" ? "camera" : "");
+      li.appendChild(el("strong", "", a.table + ": "));
+      li.appendChild(document.createTextNode(a.reason + (a.source && a.source !== "camera" ? " (typed)" : "")));
+      li.appendChild(el("span", "muted", " " + new Date(a.t * 1000).toLocaleTimeString()));
+      list.appendChild(li);
+    }
+    $("no-alarms").hidden = alarms.length > 0;
+  }
+
+  function renderNotes(notes) {
+    $("notes").textContent = "";
+    for (const n of notes.slice(-10)) $("notes").appendChild(el("li", "", n));
+  }
+
+  function renderRounds(rounds) {
+    $("rounds").textContent = "";
+    for (const [n, t] of Object.entries(rounds)) {
+      const li = el("li", "", "Round " + n + " from " + new Date(t * 1000).toLocaleString() + ": ");
+      for (const kind of ["pgn", "json"]) {
+        const a = el("a", "", kind.toUpperCase() + " ");
+        a.href = "/api/hall/export/round-" + n + "." + kind;
+        li.appendChild(a);
+      }
+      $("rounds").appendChild(li);
+    }
+  }
+
+  function describe(e) {
+    if (e.type === "move") return e.ply + ". " + e.notation + " " + (e.text || "");
+    if (e.type === "illegal") return "illegal: " + e.reason;
+    if (e.type === "game_started") return "new game: " + e.game + " (" + e.variant + ")";
+    if (e.type === "game_over") return "game over: " + e.reason;
+    return e.type + (e.notation ? " " + e.notation : e.text ? ": " + e.text : "");
+  }
+
+  function renderFull(detail) {
+    const snap = detail.state || {};
+    $("full").hidden = false;
+    $("full-title").textContent = detail.table + ": " + (snap.title || "no game");
+    $("full-prompt").textContent = status(snap);
+    draw($("full-board"), snap, false);
+    $("full-moves").textContent = "";
+    for (const m of snap.moves || []) $("full-moves").appendChild(el("li", "", m));
+    $("full-events").textContent = "";
+    for (const e of detail.events || []) $("full-events").appendChild(el("li", "", describe(e)));
+  }
+
+  async function open(name) {
+    opened = name;
+    const r = await fetch("/api/hall/tables/" + encodeURIComponent(name));
+    if (r.ok && opened === name) renderFull(await r.json());
+  }
+
+  $("full-close").addEventListener("click", () => { opened = null; $("full").hidden = true; });
+
+  if (token) {
+    $("admin").hidden = false;
+    renderRounds(initial.rounds);
+    $("round-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const r = await fetch("/api/hall/round", {
+        method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
+        body: JSON.stringify({ round: Number($("round-number").value) }),
+      });
+      const answer = await r.json();
+      if (r.ok) renderRounds(answer.rounds); else alert(answer.error);
+    });
+  }
+
+  renderCards();
+  renderAlarms();
+  renderNotes(initial.notes);
+
+  const live = $("live");
+  const source = new EventSource("/hall/events");
+  source.onopen = () => { live.textContent = "live"; live.className = "live on"; };
+  source.onerror = () => { live.textContent = "reconnecting"; live.className = "live off"; };
+  source.onmessage = (msg) => {
+    const m = JSON.parse(msg.data);
+    const t = m.table && (tables.get(m.table) || { table: m.table, online: "", state: null });
+    if (m.type === "hall_state") {
+      t.state = m.state;
+      t.updated = Date.now() / 1000;
+      tables.set(m.table, t);
+      renderCards();
+      if (opened === m.table) open(m.table);
+    } else if (m.type === "hall_online") {
+      t.online = m.online;
+      tables.set(m.table, t);
+      renderCards();
+    } else if (m.type === "hall_event" && m.event.type === "illegal") {
+      alarms.unshift({ ...m.event, table: m.table });
+      renderAlarms();
+    }
+  };
+})();
