@@ -55,7 +55,9 @@ class HallStore:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        # NORMAL, not the tables' FULL: a power cut may lose the newest events here, and
+        # then the tables' retained states show the gap and they send them again
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
 
     def close(self) -> None:

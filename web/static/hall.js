@@ -51,7 +51,8 @@
     draw(thumb, snap, true);
     c.appendChild(el("p", "status", status(snap)));
     const when = t.updated ? new Date(t.updated * 1000).toLocaleTimeString() : "";
-    c.appendChild(el("div", "muted", ((snap.moves || []).length) + " moves" + (when ? ", last news " + when : "")));
+    const n = (snap.moves || []).length;
+    c.appendChild(el("div", "muted", n + (n === 1 ? " move" : " moves") + (when ? ", last news " + when : "")));
     c.addEventListener("click", () => open(t.table));
     c.addEventListener("keydown", (e) => { if (e.key === "Enter") open(t.table); });
     return c;
