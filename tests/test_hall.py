@@ -60,6 +60,7 @@ def journal_record(data: Path) -> list[tuple[int, int | None, str]]:
 
 
 def test_every_event_of_every_table_reaches_the_hall_once_in_order_through_restarts(tmp_path, broker):
+    assert main(["hall", "round", "1", "--data", str(tmp_path / "hall")]) == 0  # before the games start
     hall = Hall(tmp_path / "hall", "127.0.0.1", broker.port).start()
     heard: list[tuple[str, int]] = []
     hall.bus.subscribe(lambda e: heard.append((e.data["table"], e.data["event"]["seq"]))
@@ -109,13 +110,13 @@ def test_every_event_of_every_table_reaches_the_hall_once_in_order_through_resta
     hall.close()
 
     # the export: every chess game as PGN python-chess reads back with its moves
-    assert main(["hall", "round", "1", "--data", str(tmp_path / "hall2")]) == 0
-    assert main(["hall", "export", "--data", str(tmp_path / "hall"), "--out", str(tmp_path / "out")]) == 0
-    text = (tmp_path / "out" / "all-games.pgn").read_text()
+    assert main(["hall", "export", "--round", "1", "--data", str(tmp_path / "hall"),
+                 "--out", str(tmp_path / "out")]) == 0
+    text = (tmp_path / "out" / "round-1.pgn").read_text()
     games = []
     stream = io.StringIO(text)
     while (game := chess.pgn.read_game(stream)) is not None:
-        assert not game.errors
+        assert not game.errors and game.headers["Round"] == "1"
         games.append(game)
     assert sorted(g.headers["Board"] for g in games) == ["a", "b"]
     for game in games:
@@ -124,7 +125,7 @@ def test_every_event_of_every_table_reaches_the_hall_once_in_order_through_resta
         journal.close()
         assert len(moves) >= 3
         assert [n.san() for n in game.mainline()] == moves
-    others = json.loads((tmp_path / "out" / "all-games.json").read_text())
+    others = json.loads((tmp_path / "out" / "round-1.json").read_text())
     assert [(g["table"], g["game"]) for g in others] == [("c", "connect4")]
 
 
@@ -212,3 +213,16 @@ def test_the_hall_page_is_read_only_without_the_admin_token(tmp_path):
                          headers={"Authorization": "Bearer sesame"})
     assert answer.status_code == 200 and "1" in answer.get_json()["rounds"]
     hall.store.close()
+
+
+def test_hall_commands_say_what_is_missing(tmp_path, capsys):
+    assert main(["hall"]) == 2
+    assert "--broker HOST" in capsys.readouterr().err
+    assert main(["hall", "export", "--data", str(tmp_path / "none")]) == 1
+    assert "no hall journal here" in capsys.readouterr().err
+    assert main(["hall", "round", "--data", str(tmp_path / "h")]) == 2
+    assert main(["hall", "round", "2", "--data", str(tmp_path / "h")]) == 0
+    assert main(["hall", "export", "--round", "3", "--data", str(tmp_path / "h")]) == 1
+    assert "round 3 was never marked (marked: 2)" in capsys.readouterr().err
+    assert main(["hall", "export", "--round", "2", "--data", str(tmp_path / "h"), "--out", str(tmp_path / "o")]) == 0
+    assert (tmp_path / "o" / "round-2.pgn").read_text() == "" and (tmp_path / "o" / "round-2.json").read_text() == "[]"

@@ -55,7 +55,7 @@ def test_the_hall_shows_each_table_live_and_opens_one_in_full(browser, hall_page
     assert page.locator("#admin").is_hidden()  # read-only without the admin token
     page.evaluate("window.stillThisPage = 'yes'")
     referee.enter("e4")
-    page.wait_for_function("document.querySelector('.card[data-table=\"t1\"]').innerText.includes('1 move,')",
+    page.wait_for_function("document.querySelector('.card[data-table=\"t1\"]').innerText.includes('1 move, the last at')",
                            timeout=WAIT_MS)
     referee.enter("e4")  # black cannot play that: a typed mistake, in the alarm list
     page.wait_for_selector("#alarms li", timeout=WAIT_MS)

@@ -121,11 +121,12 @@ class HallStore:
     # --- what the page and the export read ------------------------------------------------
     def tables(self) -> list[dict]:
         with self._lock:
-            rows = self._db.execute("SELECT name, last_seq, known_seq, online, state, updated FROM tables "
-                                    "ORDER BY name").fetchall()
+            rows = self._db.execute(
+                "SELECT name, last_seq, known_seq, online, state, updated, (SELECT MAX(t) FROM events "
+                "WHERE table_name=name AND kind='move') FROM tables ORDER BY name").fetchall()
         return [{"table": n, "last_seq": last, "known_seq": known, "online": online,
-                 "state": json.loads(state) if state else None, "updated": updated}
-                for n, last, known, online, state, updated in rows]
+                 "state": json.loads(state) if state else None, "updated": updated, "last_move": moved}
+                for n, last, known, online, state, updated, moved in rows]
 
     def behind(self) -> list[tuple[str, int]]:
         """Tables known to have events the hall has not kept: (table, last kept seq)."""

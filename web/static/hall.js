@@ -50,18 +50,25 @@
     c.appendChild(thumb);
     draw(thumb, snap, true);
     c.appendChild(el("p", "status", status(snap)));
-    const when = t.updated ? new Date(t.updated * 1000).toLocaleTimeString() : "";
     const n = (snap.moves || []).length;
-    c.appendChild(el("div", "muted", n + (n === 1 ? " move" : " moves") + (when ? ", last news " + when : "")));
+    const when = t.last_move ? ", the last at " + new Date(t.last_move * 1000).toLocaleTimeString() : "";
+    c.appendChild(el("div", "muted", n + (n === 1 ? " move" : " moves") + when));
     c.addEventListener("click", () => open(t.table));
     c.addEventListener("keydown", (e) => { if (e.key === "Enter") open(t.table); });
     return c;
   }
 
-  function renderCards() {
+  // One card is redrawn when its table changes (fifty tables report every few seconds).
+  function renderCard(name) {
     const cards = $("cards");
-    cards.textContent = "";
-    for (const t of [...tables.values()].sort((a, b) => a.table.localeCompare(b.table))) cards.appendChild(card(t));
+    const fresh = card(tables.get(name));
+    const old = cards.querySelector('.card[data-table="' + CSS.escape(name) + '"]');
+    if (old) {
+      old.replaceWith(fresh);
+    } else {
+      const after = [...cards.children].find((c) => c.dataset.table.localeCompare(name) > 0);
+      cards.insertBefore(fresh, after || null);
+    }
     $("no-tables").hidden = tables.size > 0;
   }
 
@@ -138,9 +145,12 @@
     });
   }
 
-  renderCards();
+  for (const name of tables.keys()) renderCard(name);
+  $("no-tables").hidden = tables.size > 0;
   renderAlarms();
   renderNotes(initial.notes);
+  const broker = (up) => { $("broker").textContent = initial.broker + (up ? "" : " (not connected: tables may lag)"); };
+  broker(initial.connected);
 
   const live = $("live");
   const source = new EventSource("/hall/events");
@@ -151,14 +161,18 @@
     const t = m.table && (tables.get(m.table) || { table: m.table, online: "", state: null });
     if (m.type === "hall_state") {
       t.state = m.state;
-      t.updated = Date.now() / 1000;
       tables.set(m.table, t);
-      renderCards();
+      renderCard(m.table);
       if (opened === m.table) open(m.table);
     } else if (m.type === "hall_online") {
       t.online = m.online;
       tables.set(m.table, t);
-      renderCards();
+      renderCard(m.table);
+    } else if (m.type === "hall_link") {
+      broker(m.state === "up");
+    } else if (m.type === "hall_event" && m.event.type === "move") {
+      t.last_move = m.event.t;  // shown with the state that follows it
+      tables.set(m.table, t);
     } else if (m.type === "hall_event" && m.event.type === "illegal") {
       alarms.unshift({ ...m.event, table: m.table });
       renderAlarms();
