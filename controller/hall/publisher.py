@@ -50,6 +50,7 @@ class Publisher:
         self._mids: dict[int, list] = {}
         self._public: dict[int, dict] = {}  # game id -> its public setup
         self._last_state: bytes | None = None
+        self._changed = True  # the snapshot may differ from the one last sent
         self._todo: queue.SimpleQueue = queue.SimpleQueue()  # what the callbacks saw
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -71,7 +72,9 @@ class Publisher:
         return self
 
     def wake(self, event=None) -> None:
-        """Something was journalled (a bus listener): look at the journal now."""
+        """Something happened at the table (a bus listener): look at the journal and the
+        snapshot now."""
+        self._changed = True
         self._wake.set()
 
     def close(self, timeout: float = 2.0) -> None:
@@ -143,7 +146,7 @@ class Publisher:
                 self.connected = True
                 self._restart(self.acked)
                 self._client.publish(topic(self.table, "online"), "online", qos=1, retain=True)
-                self._last_state = None
+                self._last_state, self._changed = None, True
                 log.info("hall: table %s connected to %s:%s; sending after seq %d", self.table,
                          self.settings.broker, self.settings.port, self.acked)
             elif item[0] == "down":
@@ -196,14 +199,17 @@ class Publisher:
         return {**data, "setup": self._public[game_id]}
 
     def _send_state(self) -> None:
-        if self._snapshot is None:
+        if self._snapshot is None or not self._changed:
             return
+        self._changed = False
         seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
         payload = json.dumps({**self._snapshot(), "table": self.table, "seq": seq}).encode()
         if payload != self._last_state:
             info = self._client.publish(topic(self.table, "state"), payload, qos=1, retain=True)
             if info.rc == 0:
                 self._last_state = payload
+            else:
+                self._changed = True
 
     def _save(self) -> None:
         if self.acked != self._saved:
