@@ -165,12 +165,11 @@ class Publisher:
     def _send_events(self) -> None:
         while len(self._inflight) < WINDOW:
             rows = self._db.execute(
-                "SELECT e.seq, e.game_id, e.t, e.kind, e.data, g.game, g.variant FROM events e "
-                "LEFT JOIN games g ON g.id = e.game_id WHERE e.seq > ? ORDER BY e.seq LIMIT ?",
+                "SELECT seq, game_id, t, kind, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
                 (self._cursor, min(BATCH, WINDOW - len(self._inflight)))).fetchall()
             if not rows:
                 return
-            for seq, game_id, t, kind, data, game, variant in rows:
+            for seq, game_id, t, kind, data in rows:
                 payload = {"type": kind, **self._public_data(kind, json.loads(data), game_id),
                            "game_id": game_id, "seq": seq, "prev": self._cursor, "t": t}
                 info = self._client.publish(topic(self.table, "events"), json.dumps(payload), qos=1)
