@@ -7,7 +7,9 @@ staggered evenly. Prints the events per second the hall kept, the end-to-end lat
 (from the table's journal to the hall's journal: median and 99th percentile) and the
 hall's peak memory. The baseline is the broker's own figure for the same load: 50 bare
 paho clients publishing a timestamped QoS 1 message every 2 s each to one bare
-subscriber, no journal on either side. Target: the hall's p99 under 200 ms.
+subscriber, no journal on either side; between the two, a bare subscriber beside the
+hall shows how much of the delay is the tables' (their journal's commit, the publisher)
+and the broker's. Target: the hall's p99 under 200 ms.
 
     .venv/bin/python bench/hall.py --seconds 30
 """
@@ -95,6 +97,13 @@ def run_hall(tmp: Path, broker: Mosquitto, n: int, period: float, seconds: float
     hall = subprocess.Popen([str(ROOT / ".venv/bin/referee"), "hall", "--broker", "127.0.0.1", "--port",
                              str(broker.port), "--data", str(tmp / "hall"), "--http-port", "0"],
                             stdout=subprocess.DEVNULL, stderr=open(tmp / "hall.log", "wb"))
+    # a bare subscriber beside the hall: how much of the delay is the tables' and the broker's
+    wire: list[float] = []
+    sub = mqtt_client("bench-wire")
+    sub.on_connect = lambda c, u, f, r, p: c.subscribe("referee/+/events", qos=1)
+    sub.on_message = lambda c, u, m: wire.append((time.time(), json.loads(m.payload)["t"]))
+    sub.connect("127.0.0.1", broker.port)
+    sub.loop_start()
     rng = random.Random(1)
     tables = [Table(tmp, f"t{i:02d}", broker.port, random.Random(rng.random())) for i in range(n)]
     db_path = tmp / "hall" / "hall.sqlite"
@@ -121,13 +130,16 @@ def run_hall(tmp: Path, broker: Mosquitto, n: int, period: float, seconds: float
         kept = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
         lat = [r[0] for r in db.execute("SELECT received - t FROM events WHERE t >= ? AND t < ?", (t0, t1))]
         dupes = db.execute("SELECT COUNT(*) - COUNT(DISTINCT table_name || '/' || seq) FROM events").fetchone()[0]
+    sub.disconnect()
+    sub.loop_stop()
     memory = rss_kb(hall.pid)
     broker_kb = rss_kb(broker.proc.pid)
     for t in tables:
         t.close()
     hall.terminate()
     hall.wait(10)
-    return {"rate": len(lat) / (t1 - t0), "lat": lat, "kept": kept, "journalled": journalled, "dupes": dupes,
+    wire_lat = [got - t for got, t in wire if t0 <= t < t1]
+    return {"rate": len(lat) / (t1 - t0), "lat": lat, "wire_lat": wire_lat, "kept": kept, "journalled": journalled, "dupes": dupes,
             "hall_kb": memory, "broker_kb": broker_kb}
 
 
@@ -182,7 +194,9 @@ def main() -> int:
             broker.stop()
     print(f"{args.tables} tables, one move per table every {args.period:g} s, {args.seconds:g} s measured")
     print(f"{'':28}{'events/s':>10}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")
-    for name, r in (("broker alone (bare paho)", bare), ("tables -> hall (journals)", hall)):
+    wire = {"rate": len(hall["wire_lat"]) / args.seconds, "lat": hall["wire_lat"]}
+    for name, r in (("broker alone (bare paho)", bare), ("tables -> bare subscriber", wire),
+                    ("tables -> hall (journals)", hall)):
         print(f"{name:28}{r['rate']:>10.1f}{pct(r['lat'], 0.5):>11.1f}{pct(r['lat'], 0.99):>9.1f}"
               f"{pct(r['lat'], 1.0):>9.1f}")
     print(f"hall: kept {hall['kept']} of {hall['journalled']} journalled events, {hall['dupes']} duplicates; "
