@@ -163,6 +163,22 @@ def test_a_table_publishes_only_under_its_own_name_and_never_its_secret_setup_an
         for p in publishers:
             p.close()
         wait_for(lambda: hall.store.tables()[0]["online"] == "offline", 10, "t1 to say offline")
+        # table t1 comes back on a new SD card: its new journal numbers from 1 again, and
+        # the hall keeps that game beside the first instead of taking it for duplicates
+        first = hall.store.tables()[0]["journal"]
+        journal = Journal(tmp_path / "t1-new.sqlite")
+        referee = Referee(journal, Bus())
+        referee.new_game("connect4")
+        referee.enter("4")
+        settings = HallSettings(enabled=True, broker="127.0.0.1", port=broker.port, table="t1",
+                                username="t1", password="t1-pw")
+        publisher = Publisher(journal.path, settings, snapshot=referee.snapshot).start()
+        wait_for(lambda: [e["type"] for e in hall.store.events("t1")] == ["game_started", "move"], 10,
+                 "t1's new journal at the hall")
+        assert hall.store.tables()[0]["journal"] not in ("", first)
+        assert [e["type"] for e in hall.store.events("t1", journal=first)] == ["game_started"]
+        assert [g["game"] for g in hall.store.games()] == ["labyrinth", "connect4"]
+        publisher.close()
         hall.close()
     finally:
         broker.stop()
@@ -198,7 +214,7 @@ def test_the_hall_page_is_read_only_without_the_admin_token(tmp_path):
     assert hall.store.add("t7", {"type": "move", "game_id": 1, "seq": 2, "prev": 1, "t": 1}) == "duplicate"
     assert hall.store.add("t7", {"type": "move", "game_id": 1, "seq": 9, "prev": 8, "t": 1}) == "gap"
     hall.store.set_state("t7", {"game": "chess", "game_id": 1, "moves": ["e4"], "seq": 9, "table": "t7"})
-    assert hall.store.behind() == [("t7", 3)]
+    assert hall.store.behind() == [("t7", "", 3)]
     client = create_hall_app(hall, "sesame").test_client()
     page = client.get("/").get_data(as_text=True)
     assert "The hall" in page and "t7" in page and "hall.js" in page

@@ -5,12 +5,14 @@ exports a round.
 Topics, for a table named T (its `[hall] table`):
 - `referee/T/events`: every journalled event, QoS 1, in journal order, as the page gets it
   (a game's secret setup replaced by its public part); each carries the journal's
-  `game_id` and `seq` and `prev`, the `seq` of the event sent before it, so the hall drops
-  duplicates and notices a gap;
+  `game_id` and `seq`, `prev` (the `seq` of the event sent before it, so the hall drops
+  duplicates and notices a gap) and `journal` (the journal file's id: a new file numbers
+  from 1 again);
 - `referee/T/state` (retained): the table's snapshot, the same JSON as `/api/state` for a
-  watcher, plus `table` and `seq` (the newest journalled event it reflects);
+  watcher, plus `table`, `journal` and `seq` (the newest journalled event it reflects);
 - `referee/T/online` (retained): "online", or "offline" (also the last will);
-- `referee/T/resend` (from the hall): {"after": S}: send again every event after seq S.
+- `referee/T/resend` (from the hall): {"after": S, "journal": J}: send again every event
+  of journal J after seq S.
 
 `publisher.py` is the referee's side, `receiver.py` and `store.py` the hall's.
 """

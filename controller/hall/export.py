@@ -19,7 +19,7 @@ from .store import HallStore
 
 
 def game_pgn(store: HallStore, info: dict, round_number: int | None) -> str:
-    events = store.events(info["table"], info["game_id"])
+    events = store.events(info["table"], info["game_id"], info["journal"])
     journal = Journal(":memory:")
     try:
         first = _event(events[0])
@@ -39,7 +39,7 @@ def game_pgn(store: HallStore, info: dict, round_number: int | None) -> str:
 
 
 def _event(e: dict) -> Event:
-    data = {k: v for k, v in e.items() if k not in ("type", "game_id", "seq", "prev", "t", "table")}
+    data = {k: v for k, v in e.items() if k not in ("type", "game_id", "seq", "prev", "t", "journal")}
     return Event(e["type"], data, e.get("game_id"), e.get("seq"), e["t"])
 
 
@@ -53,7 +53,7 @@ def export_round(store: HallStore, round_number: int | None) -> tuple[str, list,
             except (ValueError, KeyError, IndexError) as exc:  # a record this version cannot replay
                 problems.append(f"table {info['table']} game {info['game_id']}: not written as PGN: {exc}")
         else:
-            others.append({**info, "events": store.events(info["table"], info["game_id"])})
+            others.append({**info, "events": store.events(info["table"], info["game_id"], info["journal"])})
     return "\n\n".join(pgns) + ("\n" if pgns else ""), others, problems
 
 

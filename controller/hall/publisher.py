@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import secrets
 import sqlite3
 import threading
 import time
@@ -41,6 +42,14 @@ class Publisher:
         self._snapshot = snapshot
         self._db = sqlite3.connect(journal_path, check_same_thread=False, timeout=10, isolation_level=None)
         self._db.execute("CREATE TABLE IF NOT EXISTS hall_acked (broker TEXT PRIMARY KEY, seq INTEGER NOT NULL)")
+        # this journal file's id: a new file (a new SD card, a journal started beside a
+        # damaged one) numbers its events from 1 again, and the hall keeps them apart
+        self._db.execute("CREATE TABLE IF NOT EXISTS hall_journal (id TEXT NOT NULL)")
+        row = self._db.execute("SELECT id FROM hall_journal").fetchone()
+        if row is None:
+            row = (secrets.token_hex(6),)
+            self._db.execute("INSERT INTO hall_journal(id) VALUES (?)", row)
+        self.journal_id = row[0]
         self._key = f"{settings.broker}:{settings.port}/{settings.table}"
         row = self._db.execute("SELECT seq FROM hall_acked WHERE broker=?", (self._key,)).fetchone()
         self.acked = row[0] if row else 0  # the broker has every event up to this seq
@@ -109,11 +118,14 @@ class Publisher:
 
     def _on_message(self, client, userdata, message) -> None:
         try:
-            after = int(json.loads(message.payload)["after"])
-        except (ValueError, KeyError, TypeError) as exc:
+            request = json.loads(message.payload)
+            after, journal = int(request["after"]), request.get("journal", self.journal_id)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("hall: a resend request that cannot be read (%s): %r", exc, message.payload[:100])
             return
-        self._tell(("resend", after))
+        # a request for an earlier journal of this table (one it no longer has) is not ours
+        if journal == self.journal_id:
+            self._tell(("resend", after))
 
     # --- the publisher's thread ------------------------------------------------------------
     def _run(self) -> None:
@@ -171,7 +183,7 @@ class Publisher:
                 return
             for seq, game_id, t, kind, data in rows:
                 payload = {"type": kind, **self._public_data(kind, json.loads(data), game_id),
-                           "game_id": game_id, "seq": seq, "prev": self._cursor, "t": t}
+                           "game_id": game_id, "seq": seq, "prev": self._cursor, "t": t, "journal": self.journal_id}
                 info = self._client.publish(topic(self.table, "events"), json.dumps(payload), qos=1)
                 if info.rc != 0:  # the connection went: start again from the mark when it is back
                     return
@@ -202,7 +214,8 @@ class Publisher:
             return
         self._changed = False
         seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
-        payload = json.dumps({**self._snapshot(), "table": self.table, "seq": seq}).encode()
+        payload = json.dumps({**self._snapshot(), "table": self.table, "journal": self.journal_id,
+                              "seq": seq}).encode()
         if payload != self._last_state:
             info = self._client.publish(topic(self.table, "state"), payload, qos=1, retain=True)
             if info.rc == 0:

@@ -109,12 +109,12 @@ class Hall:
     # --- asking for what is missing ----------------------------------------------------------
     def _ask_if_behind(self) -> None:
         now = time.monotonic()
-        for table, last in self.store.behind():
+        for table, journal, last in self.store.behind():
             if now - self._asked.get(table, -1e9) >= RETRY_S and self.connected:
                 if table not in self._asked:
                     self._note(f"table {table}: events after seq {last} are missing; asked for them again")
                 self._asked[table] = now
-                self._client.publish(topic(table, "resend"), json.dumps({"after": last}), qos=1)
+                self._client.publish(topic(table, "resend"), json.dumps({"after": last, "journal": journal}), qos=1)
 
     def _watch_gaps(self) -> None:
         while not self._stop.wait(RETRY_S / 2):

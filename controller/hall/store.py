@@ -18,32 +18,40 @@ from pathlib import Path
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     name TEXT PRIMARY KEY,
-    last_seq INTEGER NOT NULL DEFAULT 0,   -- every event up to here is kept
-    known_seq INTEGER NOT NULL DEFAULT 0,  -- the newest seq the table is known to have
+    journal TEXT NOT NULL DEFAULT '',      -- the journal the table keeps now (its latest word)
     online TEXT NOT NULL DEFAULT '',
     state TEXT,                            -- its last retained snapshot (JSON)
     updated REAL
 );
+CREATE TABLE IF NOT EXISTS journals (
+    table_name TEXT NOT NULL,
+    journal TEXT NOT NULL,                 -- a table's journal file's id: a new file starts at seq 1
+    last_seq INTEGER NOT NULL DEFAULT 0,   -- every event up to here is kept
+    known_seq INTEGER NOT NULL DEFAULT 0,  -- the newest seq the table is known to have
+    PRIMARY KEY (table_name, journal)
+);
 CREATE TABLE IF NOT EXISTS events (
     table_name TEXT NOT NULL,
+    journal TEXT NOT NULL,
     seq INTEGER NOT NULL,
     game_id INTEGER,
     t REAL NOT NULL,           -- when the table journalled it
     received REAL NOT NULL,    -- when the hall kept it
     kind TEXT NOT NULL,
     data TEXT NOT NULL,        -- the whole event as the table sent it (JSON)
-    PRIMARY KEY (table_name, seq)
+    PRIMARY KEY (table_name, journal, seq)
 );
-CREATE INDEX IF NOT EXISTS events_by_game ON events(table_name, game_id, seq);
+CREATE INDEX IF NOT EXISTS events_by_game ON events(table_name, journal, game_id, seq);
 CREATE INDEX IF NOT EXISTS alarms ON events(kind, received);
 CREATE TABLE IF NOT EXISTS games (
     table_name TEXT NOT NULL,
+    journal TEXT NOT NULL,
     game_id INTEGER NOT NULL,
     game TEXT NOT NULL,
     variant TEXT NOT NULL,
     started REAL NOT NULL,
     result TEXT,
-    PRIMARY KEY (table_name, game_id)
+    PRIMARY KEY (table_name, journal, game_id)
 );
 CREATE TABLE IF NOT EXISTS rounds (number INTEGER PRIMARY KEY, marked REAL NOT NULL);
 """
@@ -63,84 +71,101 @@ class HallStore:
     def close(self) -> None:
         self._db.close()
 
-    def _table(self, name: str) -> tuple[int, int]:
-        self._db.execute("INSERT OR IGNORE INTO tables(name) VALUES (?)", (name,))
-        return self._db.execute("SELECT last_seq, known_seq FROM tables WHERE name=?", (name,)).fetchone()
+    def _progress(self, table: str, journal: str) -> tuple[int, int]:
+        self._db.execute("INSERT OR IGNORE INTO tables(name, journal) VALUES (?, ?)", (table, journal))
+        self._db.execute("UPDATE tables SET journal=? WHERE name=? AND journal=''", (journal, table))
+        self._db.execute("INSERT OR IGNORE INTO journals(table_name, journal) VALUES (?, ?)", (table, journal))
+        return self._db.execute("SELECT last_seq, known_seq FROM journals WHERE table_name=? AND journal=?",
+                                (table, journal)).fetchone()
 
     # --- what arrives ---------------------------------------------------------------------
     def add(self, table: str, event: dict) -> str:
         """Keep one event of `table`: "kept", "duplicate", or "gap" (not kept: an event
-        before it is missing)."""
-        seq, prev = int(event["seq"]), int(event.get("prev", 0))
+        before it is missing). Each journal a table has kept (a new data folder, a
+        journal started beside a damaged one) is its own sequence."""
+        seq, prev, journal = int(event["seq"]), int(event.get("prev", 0)), str(event.get("journal", ""))
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                last, known = self._table(table)
+                last, known = self._progress(table, journal)
                 if seq > known:
-                    self._db.execute("UPDATE tables SET known_seq=? WHERE name=?", (seq, table))
+                    self._db.execute("UPDATE journals SET known_seq=? WHERE table_name=? AND journal=?",
+                                     (seq, table, journal))
                 if seq <= last:
                     verdict = "duplicate"
                 elif prev > last:
                     verdict = "gap"
                 else:
                     verdict = "kept"
-                    self._keep(table, seq, event)
+                    self._keep(table, journal, seq, event)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
         return verdict
 
-    def _keep(self, table: str, seq: int, event: dict) -> None:
+    def _keep(self, table: str, journal: str, seq: int, event: dict) -> None:
         kind, game_id = event["type"], event.get("game_id")
-        self._db.execute("INSERT INTO events(table_name, seq, game_id, t, received, kind, data) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (table, seq, game_id, float(event.get("t", 0.0)), time.time(), kind, json.dumps(event)))
-        self._db.execute("UPDATE tables SET last_seq=? WHERE name=?", (seq, table))
+        self._db.execute("INSERT INTO events(table_name, journal, seq, game_id, t, received, kind, data) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (table, journal, seq, game_id, float(event.get("t", 0.0)),
+                                                             time.time(), kind, json.dumps(event)))
+        self._db.execute("UPDATE journals SET last_seq=? WHERE table_name=? AND journal=?", (seq, table, journal))
+        key = (table, journal, game_id)
         if kind == "game_started":
-            self._db.execute("INSERT OR REPLACE INTO games(table_name, game_id, game, variant, started) "
-                             "VALUES (?, ?, ?, ?, ?)",
-                             (table, game_id, event.get("game", "?"), event.get("variant", ""), event.get("t", 0.0)))
+            self._db.execute("INSERT OR REPLACE INTO games(table_name, journal, game_id, game, variant, started) "
+                             "VALUES (?, ?, ?, ?, ?, ?)",
+                             (*key, event.get("game", "?"), event.get("variant", ""), event.get("t", 0.0)))
         elif kind == "game_over":
-            self._db.execute("UPDATE games SET result=? WHERE table_name=? AND game_id=?",
-                             (event.get("reason", "over"), table, game_id))
+            self._db.execute("UPDATE games SET result=? WHERE table_name=? AND journal=? AND game_id=?",
+                             (event.get("reason", "over"), *key))
         elif kind == "undo":  # an undo after the end opens the game again
-            self._db.execute("UPDATE games SET result=NULL WHERE table_name=? AND game_id=?", (table, game_id))
+            self._db.execute("UPDATE games SET result=NULL WHERE table_name=? AND journal=? AND game_id=?", key)
 
     def set_state(self, table: str, state: dict) -> None:
+        """The table's latest snapshot; its journal is the one the table keeps now."""
+        journal = str(state.get("journal", ""))
         with self._lock:
-            self._table(table)
-            self._db.execute("UPDATE tables SET state=?, updated=?, known_seq=MAX(known_seq, ?) WHERE name=?",
-                             (json.dumps(state), time.time(), int(state.get("seq") or 0), table))
+            self._progress(table, journal)
+            self._db.execute("UPDATE tables SET state=?, updated=?, journal=? WHERE name=?",
+                             (json.dumps(state), time.time(), journal, table))
+            self._db.execute("UPDATE journals SET known_seq=MAX(known_seq, ?) WHERE table_name=? AND journal=?",
+                             (int(state.get("seq") or 0), table, journal))
 
     def set_online(self, table: str, online: str) -> None:
         with self._lock:
-            self._table(table)
+            self._db.execute("INSERT OR IGNORE INTO tables(name) VALUES (?)", (table,))
             self._db.execute("UPDATE tables SET online=?, updated=? WHERE name=?", (online, time.time(), table))
 
     # --- what the page and the export read ------------------------------------------------
     def tables(self) -> list[dict]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT name, last_seq, known_seq, online, state, updated, (SELECT MAX(t) FROM events "
-                "WHERE table_name=name AND kind='move') FROM tables ORDER BY name").fetchall()
-        return [{"table": n, "last_seq": last, "known_seq": known, "online": online,
+                "SELECT name, tables.journal, last_seq, known_seq, online, state, updated, (SELECT MAX(t) FROM "
+                "events WHERE table_name=name AND events.journal=tables.journal AND kind='move') FROM tables "
+                "LEFT JOIN journals ON table_name=name AND journals.journal=tables.journal ORDER BY name").fetchall()
+        return [{"table": n, "journal": journal, "last_seq": last or 0, "known_seq": known or 0, "online": online,
                  "state": json.loads(state) if state else None, "updated": updated, "last_move": moved}
-                for n, last, known, online, state, updated, moved in rows]
+                for n, journal, last, known, online, state, updated, moved in rows]
 
-    def behind(self) -> list[tuple[str, int]]:
-        """Tables known to have events the hall has not kept: (table, last kept seq)."""
+    def behind(self) -> list[tuple[str, str, int]]:
+        """(table, journal, last kept seq) for each table's present journal that has
+        events the hall has not kept. (An earlier journal's missing tail is gone with it.)"""
         with self._lock:
-            return self._db.execute("SELECT name, last_seq FROM tables WHERE known_seq > last_seq").fetchall()
+            return self._db.execute("SELECT name, tables.journal, last_seq FROM tables JOIN journals ON "
+                                    "table_name=name AND journals.journal=tables.journal "
+                                    "WHERE known_seq > last_seq").fetchall()
 
-    def events(self, table: str, game_id: int | None = None) -> list[dict]:
+    def events(self, table: str, game_id: int | None = None, journal: str | None = None) -> list[dict]:
+        """A table's events in order (of game `game_id` when given), from its present
+        journal unless `journal` is given."""
         with self._lock:
-            if game_id is None:
-                rows = self._db.execute("SELECT data FROM events WHERE table_name=? ORDER BY seq", (table,))
-            else:
-                rows = self._db.execute("SELECT data FROM events WHERE table_name=? AND game_id=? ORDER BY seq",
-                                        (table, game_id))
-            return [json.loads(r[0]) for r in rows.fetchall()]
+            if journal is None:
+                row = self._db.execute("SELECT journal FROM tables WHERE name=?", (table,)).fetchone()
+                journal = row[0] if row else ""
+            sql, args = "SELECT data FROM events WHERE table_name=? AND journal=?", [table, journal]
+            if game_id is not None:
+                sql, args = sql + " AND game_id=?", args + [game_id]
+            return [json.loads(r[0]) for r in self._db.execute(sql + " ORDER BY seq", args).fetchall()]
 
     def alarms(self, limit: int = 50) -> list[dict]:
         """The newest illegal-move reports of every table, newest first."""
@@ -176,6 +201,6 @@ class HallStore:
             later = [t for n, t in rounds.items() if n > round_number]
             where, args = "WHERE started >= ? AND started < ?", (rounds[round_number], min(later, default=1e18))
         with self._lock:
-            rows = self._db.execute(f"SELECT table_name, game_id, game, variant, started, result FROM games {where} "
-                                    "ORDER BY table_name, game_id", args).fetchall()
-        return [dict(zip(("table", "game_id", "game", "variant", "started", "result"), r)) for r in rows]
+            rows = self._db.execute(f"SELECT table_name, journal, game_id, game, variant, started, result FROM games "
+                                    f"{where} ORDER BY table_name, started, game_id", args).fetchall()
+        return [dict(zip(("table", "journal", "game_id", "game", "variant", "started", "result"), r)) for r in rows]
