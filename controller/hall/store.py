@@ -1,10 +1,11 @@
 """The hall's own journal (SQLite): every event each table sent, once, in its order.
 
-An event is kept only when it follows the last one kept for its table (its `prev` is at
-most that table's last seq, its `seq` beyond it); an older one is a duplicate and is
-dropped, a newer one shows a gap and is left for the table to send again in order. So
-the record of each table is complete and in journal order, and a restarted hall goes on
-from it. Rounds are marks in time (`referee hall round N`): round N holds the games
+An event is kept only when it follows the last one kept from its table's journal (its
+`prev` is at most that journal's last seq, its `seq` beyond it); an older one is a
+duplicate and is dropped, a newer one shows a gap and is left for the table to send
+again in order. So the record of each table is complete and in journal order, and a
+restarted hall goes on from it. A table that starts a new journal file (seq from 1
+again) has it kept beside the first; the page shows the one it keeps now. Rounds are marks in time (`referee hall round N`): round N holds the games
 whose `game_started` the table journalled at or after mark N and before mark N+1.
 """
 from __future__ import annotations
