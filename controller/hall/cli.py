@@ -1,6 +1,7 @@
 """`referee hall`: serve the hall page from a broker, mark a round, export a round."""
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import secrets
@@ -73,7 +74,10 @@ def serve_hall(args) -> int:
     from .receiver import Hall
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    hall = Hall(args.data, args.broker, args.port, username=args.username,
+    # the broker keeps the hall's session (what arrives while it restarts) under this id: the
+    # same for the same data folder, another for a second hall beside it
+    client_id = "referee-hall-" + hashlib.sha1(str(Path(args.data).resolve()).encode()).hexdigest()[:8]
+    hall = Hall(args.data, args.broker, args.port, username=args.username, client_id=client_id,
                 password=os.environ.get("REFEREE_HALL_PASSWORD", ""), tls=args.tls, ca_file=args.ca_file).start()
     token = args.token or secrets.token_urlsafe(12)
     app = create_hall_app(hall, token)
