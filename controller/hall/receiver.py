@@ -60,6 +60,7 @@ class Hall:
     def _note(self, text: str) -> None:
         log.warning("hall: %s", text)
         self.notes = (self.notes + [text])[-50:]
+        self.bus.publish(Event("hall_note", {"text": text}))
 
     # --- the network thread ---------------------------------------------------------------
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:

@@ -42,6 +42,7 @@
     const h = el("h3");
     h.appendChild(el("span", "", t.table));
     if (snap.alarm) h.appendChild(el("span", "badge alarm-badge", "illegal move"));
+    if (snap.doubt) h.appendChild(el("span", "badge", "in doubt"));
     h.appendChild(el("span", "badge" + (t.online === "online" ? " on" : ""), t.online || "?"));
     c.appendChild(h);
     c.appendChild(el("div", "muted", (snap.title || "") + (snap.variant ? " (" + snap.variant + ")" : "")));
@@ -148,7 +149,8 @@
   for (const name of tables.keys()) renderCard(name);
   $("no-tables").hidden = tables.size > 0;
   renderAlarms();
-  renderNotes(initial.notes);
+  const notes = initial.notes.slice();
+  renderNotes(notes);
   const broker = (up) => { $("broker").textContent = initial.broker + (up ? "" : " (not connected: tables may lag)"); };
   broker(initial.connected);
 
@@ -168,6 +170,9 @@
       t.online = m.online;
       tables.set(m.table, t);
       renderCard(m.table);
+    } else if (m.type === "hall_note") {
+      notes.push(m.text);
+      renderNotes(notes);
     } else if (m.type === "hall_link") {
       broker(m.state === "up");
     } else if (m.type === "hall_event" && m.event.type === "move") {
