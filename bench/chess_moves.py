@@ -29,7 +29,7 @@ import cv2  # noqa: E402
 
 from controller.journal import Journal  # noqa: E402
 from controller.referee import Referee  # noqa: E402
-from vision.render_chess import Camera, Position, render  # noqa: E402
+from controller.demo_rig.render_chess import Camera, Position, render  # noqa: E402
 from vision.view import BoardView  # noqa: E402
 from vision.watch import Watcher  # noqa: E402
 

@@ -26,7 +26,7 @@ from controller.games.labyrinth import (ARROWS, NEIGHBOURS, SIZE, Labyrinth, Mov
 from controller.journal import Journal  # noqa: E402
 from controller.referee import Referee  # noqa: E402
 from vision import locate  # noqa: E402
-from vision import render_labyrinth as R  # noqa: E402
+from controller.demo_rig import render_labyrinth as R  # noqa: E402
 from vision.read_tiles import TileReader  # noqa: E402
 from vision.treasures import Catalogue, find_pictures  # noqa: E402
 from vision.view import BoardView  # noqa: E402

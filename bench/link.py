@@ -29,7 +29,7 @@ import serial  # noqa: E402
 
 from controller.devices import dice  # noqa: E402
 from controller.devices.link import DieLink  # noqa: E402
-from controller.devices.sim import Faults, SimulatedModule, soak  # noqa: E402
+from controller.demo_rig.module import Faults, SimulatedModule, soak  # noqa: E402
 from controller.events import Bus  # noqa: E402
 
 

@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import locate, markers  # noqa: E402
-from vision import render_connect4 as rc  # noqa: E402
+from controller.demo_rig import render_connect4 as rc  # noqa: E402
 from vision.watch import Watcher, load_reader  # noqa: E402
 
 # a legal classic game (columns 1-7), the first moves of the solver test set's first line
@@ -53,7 +53,7 @@ def chess_frames(moves: int, size, seed: int):
     """The start position and the first `moves` plies of a master game, as frames."""
     import chess.pgn
 
-    from vision import render_chess
+    from controller.demo_rig import render_chess
 
     game = chess.pgn.read_game(PGN.open())
     board = game.board()

@@ -13,18 +13,18 @@ from .games import GAMES
 # subcommand -> "module:function"; each function takes the parsed arguments and
 # returns the exit status.
 COMMANDS = {
-    "serve": "controller.service:cmd_serve",
-    "demo": "controller.service:cmd_demo",
+    "serve": "web.server:cmd_serve",
+    "demo": "web.server:cmd_demo",
     "play": "controller.cli:cmd_play",
     "replay": "controller.pipeline:cmd_replay",
     "read": "controller.pipeline:cmd_read",
-    "markers": "vision.markers:cmd_markers",
+    "markers": "controller.pipeline:cmd_markers",
     "export": "controller.export:cmd_export",
     "roll": "controller.devices.dice:cmd_roll",
     "firmware": "controller.devices.flash:cmd_firmware",
     "selftest": "controller.selftest:cmd_selftest",
     "simulate": "controller.simulate:cmd_simulate",
-    "hall": "controller.hall.cli:cmd_hall",
+    "hall": "web.hall:cmd_hall",
 }
 
 
@@ -50,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--turns", type=int, default=0,
                     help="stop after this many turns shown on the table (0: no limit)")
     sp.add_argument("--config", default=None, help="a referee.toml whose [hall] the demo table uses")
+    sp.add_argument("--no-mistake", action="store_true",
+                    help="the players make no deliberate mistake (there is one per game otherwise)")
 
     sp = sub.add_parser("play", help="referee moves read from stdin, without a camera")
     game_args(sp)
@@ -65,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--corners", default=None)
     sp.add_argument("--json", action="store_true")
     sp.add_argument("--config", default=None)
+    sp.add_argument("--record", default=None,
+                    help="the game's record (`referee export` JSON): its setup, and the inputs the "
+                         "camera cannot see (rolls, choices, typed moves), entered in their order")
 
     sp = sub.add_parser("read", help="what vision sees in one picture")
     sp.add_argument("image")

@@ -1,66 +1,37 @@
-"""Frames -> vision -> referee: `Refereeing`, and the `referee replay` and `referee read`
-commands built on it.
-
-`Refereeing.feed(t, frame)` is the whole camera path for one frame: the Watcher decides
-whether the board has settled into a new reading, and the referee matches that view
-against the rules. `referee replay` runs a recording through exactly this, so a replay
-shows what the service would have done live.
+"""The camera commands: `referee replay` (a recording through the whole camera path,
+controller/table.py's Table, exactly as `serve` runs it), `referee read` (what vision
+sees in one picture) and `referee markers` (a board's marker sheet).
 """
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
-from .events import Bus, Event
+from .events import Bus
 from .journal import Journal
 from .referee import MIN_CONFIDENCE, Referee
 
 
-class Refereeing:
-    """One Watcher feeding one Referee. Events the referee writes while a frame is fed
-    are returned by `feed`; game starts teach the watcher the start position."""
-
-    def __init__(self, watcher, referee: Referee):
-        self.watcher = watcher
-        self.referee = referee
-        self._events: list[Event] = []
-        referee.bus.subscribe(self._events.append)
-
-    def new_game(self, game: str, variant: str | None = None, settings: dict | None = None) -> list[Event]:
-        self.referee.new_game(game, variant, settings)
-        self.watcher.learn(self.referee.game.board(self.referee.state))
-        return self._take()
-
-    def feed(self, t: float, frame) -> list[Event]:
-        view = self.watcher.feed(t, frame)
-        if view is not None:
-            self.referee.observe(view)
-        return self._take()
-
-    def _take(self) -> list[Event]:
-        out, self._events[:] = list(self._events), []
-        return out
-
-
-def _camera_settings(args):
-    """The [camera] settings from --config, or the defaults; None after a message."""
-    from .config import CameraSettings, ConfigError, load
+def _config(args):
+    """The settings from --config (the [camera] ones, and the data folder that holds
+    the treasure catalogue), or the defaults; None after a message."""
+    from .config import Config, ConfigError, load
 
     if not getattr(args, "config", None):
-        return CameraSettings()
+        return Config(path="(defaults)")
     try:
-        return load(args.config).camera
+        return load(args.config)
     except ConfigError as exc:
         print(f"referee {args.command}: {exc}", file=sys.stderr)
         return None
 
 
-def _watcher(args, camera):
-    from vision.watch import Watcher
+def _watcher(args, camera, options=None):
+    from .table import make_watcher
 
-    corners = args.corners or camera.corners or None
     try:
-        return Watcher(args.game, corners=corners, colours=camera.colours, still_s=camera.still_s)
+        return make_watcher(args.game, camera, corners=args.corners or camera.corners or None, options=options)
     except ValueError as exc:  # bad corners (quoted in the message), no reader
         print(f"referee {args.command}: {exc}", file=sys.stderr)
         return None
@@ -92,36 +63,56 @@ class Progress:
 
 
 def cmd_replay(args) -> int:
-    """referee replay VIDEO --game G [--variant V] [--corners ...] [--json] [--config F]"""
+    """referee replay VIDEO --game G [--variant V] [--corners ...] [--json] [--config F]
+    [--record EXPORT.json]"""
     from vision.camera import CameraError, open_camera
 
     from .cli import print_events, print_result
+    from .config import GameSettings
+    from .table import Table
 
-    camera = _camera_settings(args)
-    if camera is None:
+    config = _config(args)
+    if config is None:
         return 2
-    watcher = _watcher(args, camera)
-    if watcher is None:
+    camera = config.camera
+    if args.corners:
+        camera.corners = args.corners
+    try:
+        record = Record(args.record, args.game) if args.record else None
+    except (OSError, ValueError) as exc:
+        print(f"referee replay: --record {args.record}: {exc}", file=sys.stderr)
         return 2
     referee = Referee(Journal(":memory:"), Bus())
-    run = Refereeing(watcher, referee)
+    game = GameSettings(name=args.game, variant=args.variant or "",
+                        rulings=config.game.rulings if config.game.name == args.game else {})
+    if record is not None:
+        game.variant, game.rulings = record.variant, record.settings
     try:
-        started = run.new_game(args.game, args.variant)
+        table = Table(referee, game, camera, catalogue=Path(config.data.folder) / "treasures.npz")
+        # the game starts as `serve` started it: dealt as recorded, or one laid out at
+        # random on the table (Labyrinth) read from the recording's first clear view
+        setup = record.setup if record is not None and not _from_table(args.game) else None
+        result, started = table.run("new_game", game=args.game, variant=game.variant or None, setup=setup)
+        if not result.ok:
+            raise ValueError(result.error)
         source = open_camera(args.video, width=camera.width, height=camera.height, fps=camera.fps)
-    except (ValueError, CameraError) as exc:
+    except (ValueError, CameraError) as exc:  # bad corners, no reader, no such video
         print(f"referee replay: {exc}", file=sys.stderr)
         return 2
 
-    print_events(started, referee, args.json)
+    print_events(started + (record.enter(table) if record else []), referee, args.json)
     progress = Progress(source.frame_count)
     done, t = 0, 0.0
     try:
         with source:
             while (got := source.read()) is not None:
                 t, frame = got
-                print_events(run.feed(t, frame), referee, args.json)
+                events = table.feed(t, frame)
+                if record is not None and events:
+                    events += record.enter(table, events)
+                print_events(events, referee, args.json)
                 done += 1
-                progress.update(done, t, watcher.status)
+                progress.update(done, t, table.watcher.status)
     except CameraError as exc:
         progress.close()
         print(f"referee replay: {exc}", file=sys.stderr)
@@ -134,6 +125,40 @@ def cmd_replay(args) -> int:
     return 0
 
 
+class Record:
+    """A game's record (`referee export` JSON) beside its recording: the setup the game
+    was dealt, and the inputs the camera cannot see, entered as the game reaches them:
+    after each move seen by the camera, every recorded input up to the next such move."""
+
+    def __init__(self, path: str, game: str):
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if data.get("game") != game:
+            raise ValueError(f"it records a game of {data.get('game')!r}, not {game!r}")
+        started = next(e for e in data["events"] if e["type"] == "game_started")
+        self.variant, self.settings, self.setup = started["variant"], started.get("settings"), started["setup"]
+        self.moves = [e for e in data["events"] if e["type"] == "move"]
+        self.next = 0
+
+    def enter(self, table, events=()) -> list:
+        """The camera's moves in `events` pass their place in the record; then the
+        inputs that follow are entered. Returns the events they caused."""
+        if table.referee.game is None:
+            return []
+        self.next += sum(e.kind == "move" and e.data.get("source") == "camera" for e in events)
+        out = []
+        while self.next < len(self.moves) and self.moves[self.next]["source"] != "camera":
+            move = self.moves[self.next]
+            self.next += 1
+            out += table.run("move", text=move["notation"], source=move["source"])[1]
+        return out
+
+
+def _from_table(game: str) -> bool:
+    from .registry import entry
+
+    return entry(game).starts_from_table
+
+
 SYMBOLS = {"empty": ".", "p0": "X", "p1": "O", "blocker": "#"}
 
 
@@ -143,9 +168,10 @@ def cmd_read(args) -> int:
 
     from .games import load_game
 
-    camera = _camera_settings(args)
-    if camera is None:
+    config = _config(args)
+    if config is None:
         return 2
+    camera = config.camera
     frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
     if frame is None:
         print(f"referee read: {args.image}: not an image that can be read (missing, or not "
@@ -159,7 +185,7 @@ def cmd_read(args) -> int:
     except ValueError as exc:
         print(f"referee read: {exc}", file=sys.stderr)
         return 2
-    if hasattr(game, "printed_board"):  # what is on every copy of the board (Labyrinth's fixed tiles)
+    if _from_table(args.game):  # what is on every copy of the board (Labyrinth's fixed tiles)
         watcher.learn(game.printed_board())
     try:
         view = watcher.read_frame(frame)
@@ -186,4 +212,41 @@ def cmd_read(args) -> int:
     else:
         for c, (lab, conf) in cells:
             print(f"{game.cell_name(c)}: {lab} ({conf:.2f})")
+    return 0
+
+
+def cmd_markers(args) -> int:
+    """referee markers --game G [--world N] --out FILE.png: the game's marker sheet (a
+    Super Mario Bros. World board has its own, named by its board data)."""
+    import cv2
+
+    from vision.markers import CORNER_NAMES, sheet
+
+    from .registry import entry
+
+    kind, name, options = entry(args.game), args.game, None
+    if getattr(args, "world", None):
+        if args.game != "smb":
+            print("referee markers: --world is for the Super Mario Bros. boards (--game smb)", file=sys.stderr)
+            return 2
+        from .games.smb_board import world_data
+
+        try:
+            options, name = {"world": world_data(args.world)}, f"smb World {args.world}"
+        except StopIteration:
+            print(f"referee markers: there is no World {args.world}", file=sys.stderr)
+            return 2
+    ids = kind.marker_ids(options)
+    try:
+        ok = cv2.imwrite(args.out, sheet(name, ids=ids))
+    except cv2.error as exc:
+        ok = False
+        print(f"referee markers: cannot write {args.out}: {exc}", file=sys.stderr)
+        return 2
+    if not ok:
+        print(f"referee markers: cannot write {args.out} (is the folder there, and is the "
+              "extension an image type such as .png?)", file=sys.stderr)
+        return 2
+    print(f"{args.out}: markers for {name}: " +
+          ", ".join(f"id {i} {n}" for i, n in zip(ids, CORNER_NAMES)))
     return 0

@@ -94,7 +94,14 @@ def check_die_module(config: Config) -> tuple[bool, str]:
     if d.port == "auto" and find_port(d.usb_id) is None:
         return False, (f"die module: no board with USB id {d.usb_id} is plugged in "
                        "(check the cable; a charge-only cable has no data lines)")
-    link = DieLink(d.port, Bus(), lambda: None, usb_id=d.usb_id, heartbeat_s=d.heartbeat_s,
+    simulator = None
+    port = d.port
+    if port == "sim":  # the firmware simulator, as the demo rig runs it
+        from .demo_rig.module import SimulatedModule
+
+        simulator = SimulatedModule(roll_ms=400)
+        port = simulator.port
+    link = DieLink(port, Bus(), lambda: None, usb_id=d.usb_id, heartbeat_s=d.heartbeat_s,
                    missed=d.missed_heartbeats)
     try:
         deadline = time.monotonic() + max(2.0, d.heartbeat_s * d.missed_heartbeats)
@@ -110,6 +117,8 @@ def check_die_module(config: Config) -> tuple[bool, str]:
         return True, f"die module: firmware {link.info['version']} answers on {link.port}"
     finally:
         link.close()
+        if simulator is not None:
+            simulator.close()
 
 
 CHECKS = (check_camera, check_pins, check_die_module)

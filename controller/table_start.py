@@ -35,11 +35,6 @@ SURE = 0.6  # a tile side read less surely than this: wait for a clearer view
 SHOWN_PX = 160  # a waiting picture's whole tile, as the page shows it to a person
 
 
-def starts_from_table(game_cls) -> bool:
-    """Games whose start position is laid out at random by the players."""
-    return hasattr(game_cls, "printed_board") and hasattr(game_cls, "setup_from_layout")
-
-
 def treasure_names() -> list[str]:
     """The 24 treasure names a picture may be given (the game's data file)."""
     from .games.labyrinth import TILE_SET

@@ -8,7 +8,7 @@ import pytest
 from controller.events import Bus
 from controller.journal import Journal
 from controller.referee import Referee
-from vision.render_chess import Camera, Position, corners_in_frame, render_game
+from controller.demo_rig.render_chess import Camera, Position, corners_in_frame, render_game
 from vision.watch import Watcher
 from shared_data import SHARED_DATA
 

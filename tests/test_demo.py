@@ -4,6 +4,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 import urllib.request
 
 
@@ -41,3 +42,40 @@ def test_demo_plays_a_whole_game_recognised_from_the_camera(tmp_path):
     assert all(m["decided_after_s"] <= 0.5 for m in moves)
     # the one deliberate mistake per game is flagged and put right; nothing else alarms
     assert kinds.count("illegal") <= 1 and kinds.count("illegal") == kinds.count("restored")
+
+
+def test_the_demo_survives_new_game_on_the_page_and_leaves_no_folder(tmp_path):
+    """Someone presses "New game" (chess) on the page mid-game: the players set up the
+    chess start and play it; the temporary data folder the demo made goes when it ends."""
+    import os
+
+    env = {**os.environ, "TMPDIR": str(tmp_path)}  # where the demo makes its own folder
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "demo", "--fast", "--port", "0", "--turns", "8", "--seed", "4"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        folder = url = token = None
+        for line in proc.stdout:
+            if m := re.search(r"journal in (\S+)", line):
+                folder = m[1]
+            if m := re.search(r"status page: (http://\S+)/  \(admin token: (\S+)\)", line):
+                url, token = m[1], m[2]
+                break
+        assert folder and url, proc.stderr.read()
+        state = lambda: json.loads(urllib.request.urlopen(url + "/api/state", timeout=10).read())  # noqa: E731
+        deadline = time.monotonic() + 60
+        while not state()["moves"] and time.monotonic() < deadline:
+            time.sleep(0.2)  # the first chip goes in
+        request = urllib.request.Request(url + "/api/new-game", data=json.dumps({"game": "chess"}).encode(),
+                                         headers={"Authorization": f"Bearer {token}",
+                                                  "Content-Type": "application/json"})
+        assert json.loads(urllib.request.urlopen(request, timeout=10).read())["ok"]
+        while state()["game"] == "chess" and len(state()["moves"]) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        snap = state()
+        assert snap["game"] == "chess" and len(snap["moves"]) >= 2  # the chess game is played
+        proc.wait(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, proc.stderr.read()[-3000:]
+    assert not os.path.exists(folder)

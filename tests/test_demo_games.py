@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tests.test_demo import play_demo
-from vision.read_spaces import world_data
+from controller.games.smb_board import world_data
 
 # game, turns shown on the table, seed, what a move on the table looks like in notation
 GAMES = [
@@ -66,11 +66,13 @@ def test_a_whole_master_game_replayed_at_the_demo_table_every_move_from_the_came
 
 
 @pytest.mark.slow
-def test_mario_walks_the_whole_of_world_1_at_the_demo_table(tmp_path):
-    """Super Mario Bros. from START to a link space of World 1, every step from the
-    camera; the demo table stops there (the service's camera follows World 1 only)."""
-    record = play_demo(tmp_path, "--game", "smb", "--games", "1", "--seed", "4", timeout=300)
+def test_mario_walks_world_1_and_goes_on_into_world_2_at_the_demo_table(tmp_path):
+    """Super Mario Bros. from START along World 1, every step from the camera; at a link
+    space the players swap the boards and the camera follows Mario onto World 2."""
+    record = play_demo(tmp_path, "--game", "smb", "--turns", "40", "--seed", "4", timeout=400)
     steps = [e for e in record["events"] if e["type"] == "move" and e["notation"].startswith("move ")]
-    assert all(m["source"] == "camera" for m in steps)
+    assert steps and all(m["source"] == "camera" for m in steps)
     links = {s["id"] for s in world_data(1)["spaces"] if "link" in s.get("features", ())}
-    assert steps[-1]["notation"].split()[1] in links
+    on_link = [k for k, m in enumerate(steps) if m["notation"].split()[1] in links]
+    if on_link and on_link[0] + 1 < len(steps):
+        assert steps[on_link[0] + 1]["notation"] == "move w2-00"

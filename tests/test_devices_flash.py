@@ -4,7 +4,7 @@ import os
 
 from controller.cli import main
 from controller.devices import flash
-from controller.devices.sim import SimulatedModule
+from controller.demo_rig.module import SimulatedModule
 from firmware import main as firmware_main
 
 

@@ -7,7 +7,7 @@ import os
 
 try:
     from firmware import board, die, main, protocol
-    from controller.devices.sim import stub_machine
+    from controller.demo_rig.module import stub_machine
 
     def fresh_machine():
         return stub_machine()

@@ -228,6 +228,12 @@ def test_the_hall_page_is_read_only_without_the_admin_token(tmp_path):
     answer = client.post("/api/hall/round", json={"round": 1},
                          headers={"Authorization": "Bearer sesame"})
     assert answer.status_code == 200 and "1" in answer.get_json()["rounds"]
+    # a Super Mario Bros. table's drawing fetches its World boards from the hall
+    smb = Referee(Journal(":memory:"))
+    started = smb.new_game("smb").to_json()
+    assert hall.store.add("s1", {**started, "prev": 0}) == "kept"
+    assert "worlds" in client.get("/tables/s1/api/layout?game_id=1").get_json()
+    assert client.get("/tables/s1/api/layout?game_id=7").status_code == 404
     hall.store.close()
 
 

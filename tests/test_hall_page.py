@@ -65,7 +65,8 @@ def test_the_hall_shows_each_table_live_and_opens_one_in_full(browser, hall_page
     page.locator("#full").wait_for(state="visible", timeout=WAIT_MS)
     assert page.locator("#full-moves li").all_inner_texts() == ["e4"]
     assert "illegal" in page.locator("#full-events").inner_text()
-    assert "e4" in card.locator(".thumb").inner_text()  # no drawing for chess here: the moves as text
+    assert card.locator(".thumb svg").count() == 1  # the chess drawing (static/draw/chess.js), small
+    assert page.locator("#full-board svg").count() == 1
     page.goto(url + "/?token=sesame")
     page.locator("#admin").wait_for(state="visible", timeout=WAIT_MS)
     page.locator("#round-form button").click()
@@ -73,20 +74,14 @@ def test_the_hall_shows_each_table_live_and_opens_one_in_full(browser, hall_page
     context.close()
 
 
-def test_a_card_uses_the_games_page_drawing_small_and_the_opened_table_full(browser, hall_page):  # noqa: F811
-    """The contract with static/draw/<game>.js: window.drawings[game](el, snapshot, opts)."""
+def test_without_its_drawing_a_card_shows_the_moves_as_text(browser, hall_page):  # noqa: F811
     url, referee = hall_page
     context = browser.new_context()
-    context.add_init_script("window.drawings = {chess: (el, snap, opts) => {"
-                            " el.dataset.drawn = opts.small ? 'small' : 'full';"
-                            " el.textContent = snap.moves.length + ' moves drawn'; }};")
+    context.route("**/static/draw/*.js", lambda route: route.abort())
     page = context.new_page()
     page.goto(url + "/")
-    thumb = page.locator('.card[data-table="t1"] .thumb[data-drawn="small"]')
-    thumb.wait_for(timeout=WAIT_MS)
+    page.wait_for_selector("#live.on", timeout=WAIT_MS)
     referee.enter("d4")
-    page.wait_for_function("document.querySelector('.thumb[data-drawn=\"small\"]').innerText === '1 moves drawn'",
+    page.wait_for_function("document.querySelector('.card[data-table=\"t1\"] .summary').innerText === 'd4'",
                            timeout=WAIT_MS)
-    page.locator('.card[data-table="t1"]').click()
-    page.wait_for_selector('#full-board[data-drawn="full"]', timeout=WAIT_MS)
     context.close()

@@ -19,7 +19,7 @@ from controller.config import default
 from controller.games.labyrinth import Labyrinth, cell_index, cell_text, tile_kind, tile_text
 from controller.service import Service
 from controller.table_start import treasure_names
-from vision import render_labyrinth as R
+from controller.demo_rig import render_labyrinth as R
 from web import create_app
 
 FIRST, SECOND = 4, 9  # shuffles; FIRST's spare tile carries no picture (see the first test)
@@ -193,7 +193,7 @@ def test_the_game_read_from_the_table_is_rebuilt_on_resume(table, tmp_path):
         start_waiting_for_names(service, client, table, first)
         reply = client.post("/api/enrol", json={"names": treasures(first)}, headers=admin(service))
         assert reply.get_json()["event"]["type"] == "game_started"
-        assert service.submit("move", text="push W2")["ok"]
+        assert service.submit("move", text="push W2").ok
         before = service.referee.state
     assert before.tiles[7:14] != first.tiles[7:14]  # row 2 has moved
     config = default()

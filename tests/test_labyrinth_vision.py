@@ -11,7 +11,7 @@ from controller.games.labyrinth import Labyrinth, MovePawn, Push, Stay
 from controller.journal import Journal
 from controller.referee import Referee
 from vision import locate
-from vision import render_labyrinth as R
+from controller.demo_rig import render_labyrinth as R
 from vision.read_tiles import TileReader
 from vision.treasures import Catalogue, find_pictures, layout_rows
 from vision.view import BoardView
@@ -291,13 +291,12 @@ def test_the_camera_path_referees_pushes_and_moves_from_a_timed_recording(game):
     """Frames with arms reaching in, rows sliding and pawns carried, through the
     service's own camera path (Watcher -> Referee): every push and move is recognised,
     and nothing is flagged while hands are busy."""
-    from controller.pipeline import Refereeing
-    from vision.watch import Watcher
+    from controller.config import CameraSettings, GameSettings
+    from controller.table import Table
 
     ref = Referee(Journal(":memory:"))
-    run = Refereeing(Watcher("labyrinth", still_s=0.25), ref)
     ref.new_game("labyrinth", rng=random.Random(13))
-    run.watcher.learn(game.board(ref.state))
+    run = Table(ref, GameSettings(name="labyrinth"), CameraSettings(still_s=0.25))
     rng = random.Random(2)
     state, steps, truth_moves = ref.state, [], []
     while len(steps) < 12:

@@ -4,7 +4,7 @@ duplicated or reordered, and every dropped link reported. bench/link.py runs the
 size (10,000 commands, 2,000 presses, 20 unplugs, 5 resets)."""
 import pytest
 
-from controller.devices.sim import Faults, soak
+from controller.demo_rig.module import Faults, soak
 
 
 def check(r):

@@ -12,7 +12,7 @@ import pytest
 
 from controller.devices import link as link_module
 from controller.devices.link import DieLink, parse_usb_id
-from controller.devices.sim import SimulatedModule
+from controller.demo_rig.module import SimulatedModule
 from controller.events import Bus
 from firmware import protocol
 from waiting import wait

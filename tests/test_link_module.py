@@ -7,7 +7,7 @@ import pytest
 
 from controller.devices import dice, link as link_module
 from controller.devices.link import DieLink, find_port
-from controller.devices.sim import SimulatedModule
+from controller.demo_rig.module import SimulatedModule
 from controller.events import Bus
 from firmware import main as firmware_main
 from waiting import wait
@@ -156,14 +156,16 @@ def test_a_port_that_is_not_there_is_waited_for_without_error(tmp_path):
         link.close()
 
 
-def test_port_sim_starts_the_firmware_simulator_for_the_demo():
+def test_the_firmware_simulator_is_handed_in_by_its_port():
     bus = Bus()
     presses = []
-    link = DieLink("sim", bus, lambda: presses.append(1), heartbeat_s=0.2)
+    sim = SimulatedModule(roll_ms=400)
+    link = DieLink(sim.port, bus, lambda: presses.append(1), heartbeat_s=0.2)
     try:
         assert wait(lambda: link.state == "up")
-        link.simulator.press()
+        sim.press()
         assert wait(lambda: presses == [1])
     finally:
         link.close()
-    assert not __import__("os").path.exists(link.simulator.dir)
+        sim.close()
+    assert not __import__("os").path.exists(sim.dir)

@@ -10,8 +10,8 @@ from controller.events import Bus
 from controller.journal import Journal
 from controller.referee import Referee
 from controller.simulations.monopoly import random_action
-from vision import render_monopoly as rm
-from vision import synth
+from controller.demo_rig import render_monopoly as rm
+from controller.demo_rig import synth
 from vision.read_monopoly import MonopolyReader, space_box
 from vision.watch import Watcher
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 
 from controller.games.connect4 import Connect4
-from vision import render_connect4 as rc
+from controller.demo_rig import render_connect4 as rc
 from shared_data import SHARED_DATA
 
 ROOT = Path(__file__).resolve().parents[1]

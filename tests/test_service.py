@@ -9,7 +9,7 @@ import urllib.request
 
 import cv2
 
-from vision.render_connect4 import empty_grid, render
+from controller.demo_rig.render_connect4 import empty_grid, render
 
 
 def start(config):
@@ -87,10 +87,10 @@ def test_a_new_game_keeps_the_configured_variant_and_rulings(tmp_path):
     service = Service(config, camera=False, devices=False)
     service.start()
     try:
-        assert service.submit("new_game")["ok"]  # the new-game button: no game, no variant
+        assert service.submit("new_game").ok  # the new-game button: no game, no variant
         assert service.referee.game.settings["default_promotion"] == "n"
-        assert service.submit("new_game", game="connect4", variant="blocker")["ok"]
-        assert service.submit("new_game", game="connect4")["ok"]  # the page names the game
+        assert service.submit("new_game", game="connect4", variant="blocker").ok
+        assert service.submit("new_game", game="connect4").ok  # the page names the game
         assert service.referee.game.variant == "blocker" and service.referee.game.settings == {}
     finally:
         service.stop()

@@ -22,7 +22,7 @@ def test_module_roll_unplug_fallback_to_gpio_die_and_replug(tmp_path, mock_pins)
     service.bus.subscribe(events.append)
     service.start()
     try:
-        sim = service.die.simulator
+        sim = service.die_simulator
         assert wait(lambda: service.status()["die_module"] == "up")
         assert service.snapshot()["prompt"]["kind"] == "roll"
         sim.press()
@@ -37,7 +37,7 @@ def test_module_roll_unplug_fallback_to_gpio_die_and_replug(tmp_path, mock_pins)
         down = [e for e in events if e.kind == "link" and e.data["state"] == "down"]
         assert down and "disconnected" in down[-1].data["text"]
         # take the roll back so that a roll is due again, then roll with the GPIO die
-        assert service.submit("undo")["ok"]
+        assert service.submit("undo").ok
         assert service.snapshot()["prompt"]["kind"] == "roll"
         pin = mock_pins.pin(config.gpio.roll_button)
         pin.drive_low()

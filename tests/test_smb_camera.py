@@ -9,9 +9,10 @@ import pytest
 
 from controller.journal import Journal
 from controller.referee import Referee
-from vision.read_spaces import SmbSpaceReader, SpaceReader, world_data
-from vision.render_track import TrackSpace, render_smb_world, render_track
-from vision.synth import photograph, tilted
+from controller.games.smb_board import world_data
+from vision.read_spaces import SmbSpaceReader, SpaceReader
+from controller.demo_rig.render_track import TrackSpace, render_smb_world, render_track
+from controller.demo_rig.synth import photograph, tilted
 from vision.view import BoardView
 
 SCALE = 0.5  # reader plane pixels per board mm; the board is rendered at 1 px per mm
@@ -55,7 +56,7 @@ class Table:
         return labels
 
     def learn(self, world, changes=()):
-        reader = self.readers[world] = SmbSpaceReader(world=world, scale=SCALE)
+        reader = self.readers[world] = SmbSpaceReader(world_data(world), scale=SCALE)
         labels = self.labels(world, changes)
         reader.learn(camera(render_smb_world(world_data(world), labels), seed=99), labels)
 
@@ -156,7 +157,7 @@ def test_reader_reads_every_space_of_every_world_under_light_and_noise():
     for world in (1, 2, 3, 4):
         data = world_data(world)
         ids = [s["id"] for s in data["spaces"]]
-        reader = SmbSpaceReader(world=world, scale=SCALE)
+        reader = SmbSpaceReader(world_data(world), scale=SCALE)
         start = {i: "empty" for i in ids}
         start[ids[0]] = "mario"
         reader.learn(camera(render_smb_world(data, start), seed=50), start)
@@ -204,10 +205,10 @@ def test_space_reader_is_generic_for_other_tracks():
 
 
 def test_overlay_draws_each_traced_space_on_the_picture():
-    from vision.render_track import overlay_spaces
+    from controller.demo_rig.render_track import overlay_spaces
     data = world_data(1)
     plane = render_smb_world(data, {}, scale=SCALE, radius=16 * SCALE)
-    reader = SmbSpaceReader(world=1, scale=SCALE)
+    reader = SmbSpaceReader(world_data(1), scale=SCALE)
     points = dict(zip(reader.cells, [(s["at"][0] * SCALE, s["at"][1] * SCALE) for s in data["spaces"]]))
     out = overlay_spaces(plane, points, reader.radius, {"w1-05": ("hazard", 0.9)})
     x, y = points["w1-05"]
@@ -219,13 +220,13 @@ def test_overlay_draws_each_traced_space_on_the_picture():
 def test_through_the_watcher_with_the_world_markers():
     """The whole camera path: a frame with World 1's markers, the watcher's warp, the
     reader, the referee."""
-    from vision.render_track import render_smb_frame
-    from vision.synth import tilted
+    from controller.demo_rig.render_track import render_smb_frame
+    from controller.demo_rig.synth import tilted
     from vision.watch import Watcher
     t = Table()
     data = world_data(1)
     shot = tilted(margin=0.06, seed=4)
-    watcher = Watcher("smb", reader=SmbSpaceReader(world=1))
+    watcher = Watcher("smb", reader=SmbSpaceReader(world_data(1)))
     watcher.learn(t.labels(1))
     assert t.referee.observe(watcher.read_frame(render_smb_frame(data, t.labels(1), shot=shot, seed=1))) is None
     t.enter("roll red")
@@ -244,14 +245,13 @@ def test_the_watcher_looks_for_the_markers_of_the_world_in_play():
     import random
 
     from controller.games.smb import SuperMarioBros
-    from vision.read_spaces import world_data
     from vision.watch import Watcher
 
     game = SuperMarioBros()
     state = game.start(game.new_setup(random.Random(1)))
-    assert game.reader_options(state) == {"world": 1}
+    assert game.reader_options(state) == {"world": world_data(1)}
     for world in (1, 2, 3, 4):
-        watcher = Watcher("smb", reader_options={"world": world})
+        watcher = Watcher("smb", reader_options={"world": world_data(world)})
         assert watcher.marker_ids == tuple(world_data(world)["markers"])
         assert set(watcher.reader.cells) == {s["id"] for s in world_data(world)["spaces"]}
-    assert len({Watcher("smb", reader_options={"world": w}).marker_ids for w in (1, 2, 3, 4)}) == 4
+    assert len({Watcher("smb", reader_options={"world": world_data(w)}).marker_ids for w in (1, 2, 3, 4)}) == 4

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision import locate, markers
-from vision import render_connect4 as rc
+from controller.demo_rig import render_connect4 as rc
 from vision.watch import Watcher
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from controller.games.connect4 import Connect4
-from vision import render_connect4 as rc
+from controller.demo_rig import render_connect4 as rc
 from vision.watch import Watcher
 from shared_data import SHARED_DATA
 

@@ -3,7 +3,7 @@ the grid has been still for still_s; black, frozen and marker-less feeds are rep
 its status and never crash it; a bumped camera is found again."""
 import numpy as np
 
-from vision import render_connect4 as rc
+from controller.demo_rig import render_connect4 as rc
 from vision.watch import Watcher
 
 SIZE = (640, 360)

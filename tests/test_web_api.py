@@ -185,15 +185,37 @@ def test_new_game_with_variant_and_undo(client, service):
     assert unknown.status_code == 422 and "giant" in unknown.get_json()["error"]
 
 
-def test_player_links_open_that_players_page_for_this_game_only(client, service):
+def test_player_links_last_the_evening_with_a_qr_code_each(client, service):
     links = client.get("/api/player-links", headers=admin(service)).get_json()
     assert [link["name"] for link in links] == ["Mario", "Luigi"]
+    assert all(link["qr_svg"].startswith("<svg") for link in links)
     luigi = links[1]["url"].replace("http://localhost", "")
     page = client.get(luigi)
     assert page.status_code == 200 and "You are playing as <strong id=\"you\">Luigi" in page.get_data(as_text=True)
     assert client.get("/seat/not-a-token").status_code == 404
+    client.post("/api/new-game", json={"game": "chess"}, headers=admin(service))
+    page = client.get(luigi)  # the next game: the same link, the same seat
+    assert page.status_code == 200 and "You are playing as <strong id=\"you\">Bowser&#39;s team" in page.get_data(as_text=True)
+    client.post("/api/new-game", json={"game": "labyrinth"}, headers=admin(service))
+    fourth = client.get("/api/player-links", headers=admin(service)).get_json()[3]["url"]
     client.post("/api/new-game", json={"game": "connect4"}, headers=admin(service))
-    assert client.get(luigi).status_code == 404  # a new game, new links
+    assert client.get(fourth.replace("http://localhost", "")).status_code == 404  # no fourth seat now
+
+
+def test_the_page_gets_moves_in_words_layouts_and_a_favicon(client, service):
+    assert service.submit("move", text="4")["ok"]
+    assert client.get("/api/moves").get_json() == [
+        {"notation": "4", "text": "Mario drops a chip in column 4", "seat": 0, "name": "Mario"}]
+    assert client.post("/api/undo", headers=admin(service)).status_code == 200
+    assert client.get("/api/moves").get_json() == []
+    assert client.get("/favicon.ico").status_code == 301
+    assert client.post("/api/new-game", json={"game": "monopoly"}, headers=admin(service)).status_code == 200
+    ring = client.get("/api/layout").get_json()["spaces"]
+    assert len(ring) == 40 and ring[0]["name"] == "GO"
+    assert client.post("/api/new-game", json={"game": "smb"}, headers=admin(service)).status_code == 200
+    world = client.get("/api/layout").get_json()["worlds"]["1"]
+    assert any("start" in s["features"] for s in world["spaces"])
+    assert client.get("/api/camera.jpg").status_code == 404  # no camera: said, not a crash
 
 
 def test_camera_endpoints_without_a_camera(client, service):

@@ -18,8 +18,6 @@ of that board, each labelled with the corner it goes on.
 """
 from __future__ import annotations
 
-import sys
-
 import cv2
 import numpy as np
 
@@ -88,35 +86,3 @@ def sheet(board: str, px: int = 600, ids=None) -> np.ndarray:
         cv2.putText(page, f"id {ids[pos]}: {CORNER_NAMES[pos]} corner", (x0, y0 + px + 130),
                     cv2.FONT_HERSHEY_SIMPLEX, 1.3, 0, 3, cv2.LINE_AA)
     return page
-
-
-def cmd_markers(args) -> int:
-    """referee markers --game G --out FILE.png"""
-    if args.game not in BOARD_MARKERS:
-        print(f"referee markers: no markers defined for {args.game!r}", file=sys.stderr)
-        return 2
-    ids, name = BOARD_MARKERS[args.game], args.game
-    if getattr(args, "world", None):
-        if args.game != "smb":
-            print("referee markers: --world is for the Super Mario Bros. boards (--game smb)", file=sys.stderr)
-            return 2
-        from .read_spaces import world_data
-
-        try:
-            ids, name = tuple(world_data(args.world)["markers"]), f"smb World {args.world}"
-        except StopIteration:
-            print(f"referee markers: there is no World {args.world}", file=sys.stderr)
-            return 2
-    try:
-        ok = cv2.imwrite(args.out, sheet(name, ids=ids))
-    except cv2.error as exc:
-        ok = False
-        print(f"referee markers: cannot write {args.out}: {exc}", file=sys.stderr)
-        return 2
-    if not ok:
-        print(f"referee markers: cannot write {args.out} (is the folder there, and is the "
-              "extension an image type such as .png?)", file=sys.stderr)
-        return 2
-    print(f"{args.out}: markers for {name}: " +
-          ", ".join(f"id {i} {n}" for i, n in zip(ids, CORNER_NAMES)))
-    return 0

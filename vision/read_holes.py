@@ -32,6 +32,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .reader import Reader
+
 COLS, ROWS = 7, 6
 PITCH = 24
 DEFAULT_COLOURS = ("#d22328", "#1e9e3c")
@@ -64,7 +66,7 @@ def _distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt((d ** 2).sum(-1))
 
 
-class HoleReader:
+class HoleReader(Reader):
     """Reader for a Connect 4 grid (the interface is described in vision/watch.py)."""
 
     labels = ("empty", "p0", "p1", "blocker")

@@ -23,20 +23,19 @@ fills in and refreshes the empty looks, which also follows slow light changes.
 Confidences reflect the margins, so the referee waits on a space that is half covered
 or that looks like nothing it knows, instead of sounding a false alarm.
 
-The interface is the one vision/watch.py describes: `plane_size`, `cells`,
-`read(plane_bgr)`, `learn(plane_bgr, expected)`. `SmbSpaceReader` is this reader for one
-World board of the Super Mario Bros. board game, built from the board file.
+The interface is vision/reader.py's `Reader`. `SmbSpaceReader` is this reader for one
+World board of the Super Mario Bros. board game, built from that World's board data
+(handed in: vision opens no game file).
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Hashable, Mapping
 
 import cv2
 import numpy as np
 
 from .read_holes import hex_bgr, lab
+from .reader import Reader
 
 LIGHTNESS_WEIGHT = 0.5
 CHANGE = 16.0  # Lab distance (lightness counting half) of a pixel that changed
@@ -60,7 +59,7 @@ def _hist_distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(1.0 - np.minimum(a, b).sum())
 
 
-class SpaceReader:
+class SpaceReader(Reader):
     """Per-space reader for a track board (see the module docstring)."""
 
     def __init__(self, points: Mapping[Hashable, tuple[float, float]], plane_size: tuple[int, int],
@@ -77,6 +76,8 @@ class SpaceReader:
         self.grey_ref: np.ndarray | None = None
         # nominal piece colours from config until the start position teaches better ones
         self.piece_hist: dict[str, np.ndarray] = {}
+        self.learned: set[str] = set()  # pieces whose colours were learned on the table
+        self.other_hist: np.ndarray | None = None  # the look of `other_label` things seen so far
         for label, colour in zip(self.pieces, colours or ()):
             c = lab(hex_bgr(colour)[None, :])
             self.piece_hist[label] = _hist(np.repeat(c, 10, axis=0))
@@ -140,10 +141,24 @@ class SpaceReader:
                 sl = slice(self._cut[k], self._cut[k] + len(self._inner[k]))
                 self.empty_ref[sl] = labs[sl]
                 self.grey_ref[k] = means[k] / light
-            elif label in self.pieces:
+            elif label in self.pieces or (label is not None and label == self.other_label):
                 samples.setdefault(label, []).append(self._disc(labs, k)[self._inner[k]])
-        for label, parts in samples.items():
-            self.piece_hist[label] = _hist(np.concatenate(parts))
+        for label, parts in samples.items():  # blended: one position never erases a look
+            new = _hist(np.concatenate(parts))
+            if label == self.other_label:  # tokens of many looks: only to tell an unseen space
+                self.other_hist = new if self.other_hist is None else (self.other_hist + new) / 2
+                continue
+            old = self.piece_hist.get(label) if label in self.learned else None
+            self.piece_hist[label] = new if old is None else (old + new) / 2
+            self.learned.add(label)
+
+    def adopt(self, other: Reader) -> None:
+        """The pieces' and tokens' looks learned on another sheet (Mario goes with the
+        players from World to World; the spaces' empty looks are this board's own)."""
+        if isinstance(other, SpaceReader):
+            self.piece_hist.update({k: other.piece_hist[k] for k in other.learned})
+            self.learned |= other.learned
+            self.other_hist = other.other_hist
 
     def read(self, plane: np.ndarray) -> dict:
         """cell -> (label, confidence) for every space."""
@@ -183,35 +198,32 @@ class SpaceReader:
         return (dists[0][1] if dists else "empty"), 0.3
 
     def _unseen(self, inner: np.ndarray) -> tuple[str, float]:
-        """A space whose empty look is unknown: a piece if it matches one, else empty."""
+        """A space whose empty look is unknown (something stood on it whenever the board
+        was learned: a resumed game's pieces and tokens): a piece, or a token seen on
+        the table before, if it matches one, else empty."""
         h = _hist(inner)
-        dists = sorted((_hist_distance(h, ph), label) for label, ph in self.piece_hist.items())
+        looks = {**self.piece_hist, **({self.other_label: self.other_hist} if self.other_hist is not None else {})}
+        dists = sorted((_hist_distance(h, ph), label) for label, ph in looks.items())
         if dists and dists[0][0] < MATCH:
             return dists[0][1], float(1.0 - 0.5 * dists[0][0] / MATCH)
         return "empty", UNSEEN_EMPTY
 
 
-BOARD_FILE = Path(__file__).resolve().parents[1] / "controller" / "games" / "data" / "smb_worlds.json"
 PX_PER_UNIT = 0.5  # plane pixels per board unit (mm)
 SPACE_RADIUS = 16.0  # board units
-
-
-def world_data(world: int = 1, path: str | Path | None = None) -> dict:
-    """One World's plain data from the board file (read as data: vision imports no rules)."""
-    data = json.loads(Path(path or BOARD_FILE).read_text(encoding="utf-8"))
-    return next(w for w in data["worlds"] if w["world"] == world)
 
 
 class SmbSpaceReader(SpaceReader):
     """The reader for one World board of the Super Mario Bros. board game: labels
     "empty", "mario" and "hazard" on each of its spaces (ids as in the board file)."""
 
-    def __init__(self, colours=None, world: int = 1, path: str | Path | None = None,
-                 scale: float = PX_PER_UNIT):
-        data = world_data(world, path)
+    def __init__(self, world: Mapping, colours=None, scale: float = PX_PER_UNIT):
+        """`world`: one World's plain board data (controller/games/smb_board.world_data),
+        handed in by the referee's side: vision opens no game file."""
+        data = world
         w, h = data["size"]
         points = {s["id"]: (s["at"][0] * scale, s["at"][1] * scale) for s in data["spaces"]}
         super().__init__(points, (round(w * scale), round(h * scale)), SPACE_RADIUS * scale,
                          pieces=("mario",), other_label="hazard", colours=(colours or ())[:1])
-        self.world = world
+        self.world = data["world"]
         self.markers = tuple(data.get("markers", ()))

@@ -33,6 +33,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .reader import Reader
+
 FILES = "abcdefgh"
 # cells in plane order: row 0 is rank 8 (top of the plane), column 0 is the a-file
 CELLS = tuple(f"{FILES[c]}{8 - r}" for r in range(8) for c in range(8))
@@ -52,7 +54,7 @@ def _blocks(a: np.ndarray, q: int) -> np.ndarray:
     return a.reshape(8, q, 8, q, *a.shape[2:]).swapaxes(1, 2)
 
 
-class SquareReader:
+class SquareReader(Reader):
     plane_size = (8 * SQUARE_PX, 8 * SQUARE_PX)
     cells = CELLS
 

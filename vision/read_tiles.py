@@ -35,6 +35,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .reader import Reader
+
 SIZE = 7
 TILE_PX = 40
 PAWNS = ("red", "yellow", "green", "blue")
@@ -84,7 +86,10 @@ def _clusters(pixels: np.ndarray, k: int) -> np.ndarray:
     return centres
 
 
-class TileReader:
+CORNERS = ("a1", "g1", "a7", "g7")  # the pawns' start corners, no picture on them
+
+
+class TileReader(Reader):
     """Reader for a Labyrinth board (the reader interface of vision/watch.py)."""
 
     def __init__(self, colours=None, tile_px: int = TILE_PX, pawns=PAWNS):
@@ -157,9 +162,13 @@ class TileReader:
 
     def learn(self, plane_bgr: np.ndarray, expected: dict) -> None:
         """Learn path, hedge and pawn colours from a plane whose labels are known: the
-        start position (the setup's layout and each pawn on its start corner), or, when
-        the layout is still to be read, only the 16 tiles printed on the board and the
-        pawns."""
+        start position (the setup's layout and each pawn on its start corner), a layout
+        still to be read (only the 16 tiles printed on the board, and the pawns), or any
+        later position (a resumed game, the position after a move). Path and hedge are
+        blended with what was learned before. A pawn alone on a corner (where every game
+        starts it: no picture there) is learned again; elsewhere a pawn already known
+        keeps its look (mid-game it may stand on a picture), one not yet known is
+        learned where it stands alone."""
         self._check_shape(plane_bgr)
         lab = board_lab(plane_bgr)
         colours = self._patch_colours(lab)
@@ -167,24 +176,29 @@ class TileReader:
         if not (is_open & known).any() or not (~is_open & known).any():
             raise ValueError("learning needs tiles with known open and closed sides")
         pixels = lab.reshape(-1, 3)[self._patches]  # (196, n, 3)
-        self.path = self._model(colours[is_open & known], pixels[is_open & known])
-        self.hedge = self._model(colours[~is_open & known], pixels[~is_open & known])
+        self.path = _blend(self.path, self._model(colours[is_open & known], pixels[is_open & known]))
+        self.hedge = _blend(self.hedge, self._model(colours[~is_open & known], pixels[~is_open & known]))
         self.problems = []
+        where_of = {c: expected.get(f"pawn:{c}") for c in self.colours}
+        shared = {w for w in where_of.values() if w and list(where_of.values()).count(w) > 1}
         blobs = {}
-        for colour in self.colours:
-            where = expected.get(f"pawn:{colour}")
-            if where:
-                blob = self._pawn_blob(lab, colour, where)
-                if blob is None:
-                    self.problems.append(f"no {colour} pawn on {where} to learn its colour from: "
-                                         "nothing there looks unlike path and hedge")
-                else:
-                    blobs[colour] = blob
-        self.pawns = {colour: self._pawn_model(pixels) for colour, pixels in blobs.items()}
+        for colour, where in where_of.items():
+            if not where or where in shared or (colour in self.pawns and where not in CORNERS):
+                continue
+            blob = self._pawn_blob(lab, colour, where)
+            if blob is None:
+                self.problems.append(f"no {colour} pawn on {where} to learn its colour from: "
+                                     "nothing there looks unlike path and hedge")
+            else:
+                blobs[colour] = blob
+        new = {colour: self._pawn_model(pixels) for colour, pixels in blobs.items()}
+        self.pawns = {**self.pawns, **new}
         self.others = self._picture_colours(lab, expected)
-        # a pawn's size is what reading counts of it on its start corner
+        # a pawn's size is what reading counts of it where it stands
         smallest = min((len(p) for p in blobs.values()), default=0)
         for colour, (counts, _) in self._pawn_counts(lab, 1.0, PAWN_MIN_SHARE * smallest).items():
+            if colour not in new:
+                continue
             where = expected[f"pawn:{colour}"]
             k = (int(where[1]) - 1) * SIZE + "abcdefg".index(where[0])
             if counts[k] < PAWN_MIN_SHARE * len(blobs[colour]):
@@ -364,3 +378,10 @@ class TileReader:
             conf = float(np.clip(share / 0.7, 0, 1) * (1.0 - second / max(best, 1)))
             out[f"pawn:{colour}"] = (cell_name(*divmod(k, SIZE)), conf)
         return out
+
+
+def _blend(old, new):
+    """A colour model learned again: half what was known, half what is seen now."""
+    if old is None:
+        return new
+    return (old[0] + new[0]) / 2, (old[1] + new[1]) / 2, (old[2] + new[2]) / 2

@@ -21,18 +21,12 @@ board's four markers (vision/markers.py) go to the plane's corners, and corners 
 the user or the config go to the reader's `anchors` (for Connect 4 the centres of the
 corner holes; for chess the outer corners a1, h1, h8, a8, the plane's corners).
 
-A reader (one per board type, listed in READERS as "module:Class") has:
-- `plane_size`: (width, height) of the warped playing area it wants to read;
-- `cells`: the cell keys it reports, in a fixed order;
-- `read(plane_bgr) -> {cell: (label, confidence 0..1)}` for every cell;
-- `learn(plane_bgr, expected: {cell: label})`: the board as it stands at game start (the
-  empty grid, the start position), to learn colours and what an empty cell looks like;
-- optionally `anchors` (4x2 plane points for given corners, BL, BR, TR, TL; default the
-  plane's corners) and `static_mask` (bool array of plane size: where the board never
-  changes in play; used to tell a hand held still over the board; default none), and
-  `view_from(H, frame_size)`: told the frame->plane homography whenever it changes, before
-  the first `learn`, by readers of tall pieces that lean over the cells behind them.
-A reader is built as `Reader(colours=...)` with the colours from config ("#rrggbb" list).
+A reader (one per board type, listed in READERS as "module:Class") implements
+vision/reader.py's `Reader`: `plane_size`, `cells`, `read`, `learn` (from any position the
+referee knows, blending what it learned), `anchors`, `static_mask`, `markers` and
+`view_from`. It is built as `Reader(colours=..., **reader_options)` with the colours from
+config ("#rrggbb" list) and the options of the board sheet in play (the referee's side
+hands them in: vision opens no game file).
 """
 from __future__ import annotations
 
@@ -57,6 +51,7 @@ SEARCH_EVERY_S = 0.5  # while no markers are in view
 REREAD_S = 1.0  # re-read a still board this often, in case a reading was unsure
 SURE = 0.6  # the referee's default confidence: a change across it is a new view
 PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view moved
+KEEP_PLANES_S = 10.0  # a view's plane is kept this long, for learning once it is accepted
 PATIENCE_S = 3.0  # a "hand" that stays this long without moving is a shadow: read
 
 
@@ -77,12 +72,13 @@ class Watcher:
     def __init__(self, board: str, *, corners=None, colours=None, still_s: float = 0.25, reader=None,
                  reader_options: dict | None = None):
         self.board = board
+        self.reader_options = reader_options or None  # the board sheet read (None: the only one)
         self.reader = reader or load_reader(board, colours, **(reader_options or {}))
         w, h = self.reader.plane_size
         self.plane_corners = np.float32([[0, h], [w, h], [w, 0], [0, 0]])  # BL, BR, TR, TL
-        self.anchors = np.float32(getattr(self.reader, "anchors", self.plane_corners))
+        self.anchors = self.plane_corners if self.reader.anchors is None else np.float32(self.reader.anchors)
         self.small_size = (max(8, int(w * MOTION_SCALE)), max(8, int(h * MOTION_SCALE)))
-        self.static_mask = getattr(self.reader, "static_mask", None)
+        self.static_mask = self.reader.static_mask
         self.health = FrameHealth()
         self.gate = MotionGate(still_s)
         self.detector = markers.detector()
@@ -99,6 +95,8 @@ class Watcher:
         self._searched_at: float | None = None
         self._read_at: float | None = None
         self._pending_learn: dict | None = None
+        self._learn_from: tuple | None = None  # (expected, plane) to learn before the next frame
+        self._planes: dict[float, np.ndarray] = {}  # the planes of the last few views, by time
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
         if self.given:
@@ -116,7 +114,7 @@ class Watcher:
     def marker_ids(self) -> tuple:
         """The four marker ids to look for: the reader's own (one World board of
         several) or the board type's."""
-        return tuple(getattr(self.reader, "markers", None) or markers.BOARD_MARKERS[self.board])
+        return tuple(self.reader.markers or markers.BOARD_MARKERS[self.board])
 
     def set_corners(self, points) -> None:
         """Corners clicked on the page's calibration view: from the next frame on they
@@ -166,9 +164,19 @@ class Watcher:
         return True
 
     # --- the per-frame path ----------------------------------------------------------
-    def learn(self, expected: dict) -> None:
-        """The board holds `expected` now (game start): the next stable view teaches the
-        reader what it looks like."""
+    def learn(self, expected: dict, at: float | None = None) -> None:
+        """The board holds `expected` (any position the referee knows): the reader learns
+        what it looks like. With `at`, from the plane of the view read at that time (the
+        view a move was accepted from; nothing is learned once that plane is gone, for
+        the board may have changed since); without it, from the next still view (a game
+        started or resumed, where the board is known to stand as `expected`). Called
+        from the referee's thread: the learning itself happens on the thread that feeds
+        frames, never in the middle of a frame."""
+        if at is not None:
+            plane = self._planes.get(at)
+            if plane is not None:
+                self._learn_from = (dict(expected), plane)
+            return
         self._pending_learn = dict(expected)
         self._read_at = None
 
@@ -181,6 +189,10 @@ class Watcher:
         """One camera frame; a BoardView when the board has just settled differently."""
         if self._new_corners is not None:
             self._apply_corners()
+        if self._learn_from is not None:
+            expected, plane = self._learn_from
+            self._learn_from = None
+            self.reader.learn(plane, expected)
         self.last_frame = frame
         problem = self.health.check(t, frame)
         if problem == "camera frame is black":
@@ -227,7 +239,7 @@ class Watcher:
     def _read(self, t: float, plane: np.ndarray) -> BoardView | None:
         self._read_at = t
         self.last_plane = plane
-        if hasattr(self.reader, "view_from") and self._told_H is not self.H:
+        if self._told_H is not self.H:
             # readers of tall pieces need to know where the camera stands (the lean)
             h, w = self.last_frame.shape[:2]
             self.reader.view_from(self.H, (w, h))
@@ -243,6 +255,8 @@ class Watcher:
         if self.last_view is not None and _same(self.last_view.cells, cells):
             return None
         self.last_view = view
+        self._planes = {k: p for k, p in self._planes.items() if k > t - KEEP_PLANES_S}
+        self._planes[t] = plane
         return view
 
     def read_frame(self, frame: np.ndarray, t: float = 0.0) -> BoardView:

@@ -12,6 +12,7 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .api import api
+from .camera import CameraShots
 from .enrol import enrol
 from .payload import ApiError
 from .stream import Streams, stream
@@ -31,6 +32,7 @@ def create_app(service) -> Flask:
     app.config["HEARTBEAT_S"] = HEARTBEAT_S
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024  # no request is anywhere near this
     app.extensions["referee_service"] = service
+    app.extensions["referee_camera"] = CameraShots(service)
     # two of the server's threads stay free for the page's requests and players' moves
     app.extensions["referee_streams"] = Streams(max(1, service.config.web.threads - 2))
 

@@ -10,21 +10,21 @@ from __future__ import annotations
 import json
 import logging
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from controller.games import GAMES, game_class
 
-from .payload import (ApiError, body, given_token, int_field, is_admin, points_field, require_admin,
-                      seat_of, service, text_field)
+from .payload import (ApiError, body, given_token, int_field, is_admin, moves_in_words, points_field,
+                      require_admin, seat_of, service, text_field)
 
 api = Blueprint("api", __name__)
 log = logging.getLogger("referee.web")
 
 
-def _result(result: dict):
-    """A command's result: 200 when the referee accepted it, 422 (with the referee's
-    reason in `error`) when the game refused it."""
-    return jsonify(result), 200 if result.get("ok") else 422
+def _result(result):
+    """A command's result (controller/table.py's Result): 200 when the referee accepted
+    it, 422 (with the referee's reason in `error`) when the game refused it."""
+    return jsonify(result.to_json()), 200 if result.ok else 422
 
 
 @api.get("/state")
@@ -103,12 +103,45 @@ def corners():
 
 @api.get("/player-links")
 def player_links():
-    """Each seat's phone link for the current game (admin only: the links are the keys)."""
+    """Each seat's phone link, good for the evening (every game until the service
+    restarts), with its QR code as SVG (admin only: the links are the keys)."""
+    import segno
+
     require_admin()
     snap = service().snapshot()
     root = request.host_url.rstrip("/")
-    return jsonify([{"seat": i, "name": name, "url": f"{root}/seat/{service().player_token(i)}"}
-                    for i, name in enumerate(snap.get("seats") or [])])
+    out = []
+    for i, name in enumerate(snap.get("seats") or []):
+        url = f"{root}/seat/{service().player_token(i)}"
+        qr = segno.make(url, error="m").svg_inline(scale=3, border=2, omitsize=True)
+        out.append({"seat": i, "name": name, "url": url, "qr_svg": qr})
+    return jsonify(out)
+
+
+@api.get("/layout")
+def layout():
+    """The running game's static board layout for the page's drawing (web/layout.py)."""
+    from .layout import layout_of
+
+    return jsonify(layout_of(service().referee.game))
+
+
+@api.get("/moves")
+def moves():
+    """The current game's accepted moves in words, with who made each (public: what the
+    table shows)."""
+    return jsonify(moves_in_words(service().snapshot()))
+
+
+@api.get("/camera.jpg")
+def camera_picture():
+    """What the camera sees, small, for every viewer: the latest frame with the board's
+    outline and what was read, or (?which=alarm) the frame of the standing camera alarm."""
+    shots = current_app.extensions["referee_camera"]
+    jpeg = shots.jpeg(request.args.get("which", "live"))
+    if jpeg is None:
+        raise ApiError(404, "no camera frame yet (is the camera on?)")
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 @api.get("/frame.jpg")

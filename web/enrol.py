@@ -78,4 +78,4 @@ def name_pictures():
     data = body()
     require_admin(data)
     result = service().submit("enrol", names=names_field(data))
-    return jsonify(result), 200 if result.get("ok") else 422
+    return jsonify(result.to_json()), 200 if result.ok else 422

@@ -9,19 +9,26 @@ is one, else as text.
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
+import logging
+import os
+import secrets
+import signal
+import sys
+import threading
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
 from . import answer_errors
 from .payload import ApiError, body, given_token, int_field
 from .stream import Streams, stream_response
+from .views import DRAWINGS
 
 hall = Blueprint("hall", __name__)
 
-DRAWINGS = Path(__file__).parent / "static" / "draw"
 
 
 def _hall():
@@ -38,8 +45,7 @@ def _require_admin(data=None) -> None:
 
 @hall.get("/")
 def page():
-    drawings = sorted(p.name for p in DRAWINGS.glob("*.js")) if DRAWINGS.is_dir() else []
-    return render_template("hall.html", initial=_hall().overview(), drawings=drawings)
+    return render_template("hall.html", initial=_hall().overview(), drawings=DRAWINGS)
 
 
 @hall.get("/api/hall")
@@ -56,6 +62,25 @@ def table(name: str):
     game_id = (found["state"] or {}).get("game_id")
     events = _hall().store.events(name, game_id) if game_id is not None else []
     return jsonify({**found, "events": events})
+
+
+@hall.get("/tables/<name>/api/layout")
+def layout(name: str):
+    """A table's static board layout for its drawing (web/layout.py), from the rules of
+    the game it started (the drawings fetch it from `opts.base` + /api/layout)."""
+    from controller.games import load_game
+
+    from .layout import layout_of
+
+    game_id = int_field(request.args, "game_id")
+    started = next((e for e in _hall().store.events(name, game_id) if e["type"] == "game_started"), None)
+    if started is None:
+        raise ApiError(404, f"no game {game_id} of table {name!r} in this hall")
+    try:
+        game = load_game(started["game"], started.get("variant") or None, started.get("settings"))
+    except Exception as exc:  # a game this version does not know: the card falls back to text
+        raise ApiError(404, f"table {name!r} game {game_id}: {exc}") from None
+    return jsonify(layout_of(game))
 
 
 @hall.post("/api/hall/round")
@@ -99,3 +124,55 @@ def create_hall_app(the_hall, admin_token: str, threads: int = 8, heartbeat_s: f
 
     answer_errors(app, ("/api/", "/hall/"))
     return app
+
+
+def cmd_hall(args) -> int:
+    """`referee hall`: serve the hall page; `round N` and `export` work on its journal alone."""
+    from controller.hall.cli import export, mark_round
+
+    if args.action == "round":
+        return mark_round(args)
+    if args.action == "export":
+        return export(args)
+    if not args.broker:
+        print("referee hall: --broker HOST is needed to serve the hall", file=sys.stderr)
+        return 2
+    return serve_hall(args)
+
+
+def serve_hall(args) -> int:
+    """The hall's MQTT client and its page under waitress, until Ctrl-C or SIGTERM."""
+    from waitress import create_server
+
+    from controller.hall.receiver import Hall
+
+    from . import close_streams
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    # the broker keeps the hall's session (what arrives while it restarts) under this id: the
+    # same for the same data folder, another for a second hall beside it
+    client_id = "referee-hall-" + hashlib.sha1(str(Path(args.data).resolve()).encode()).hexdigest()[:8]
+    hall = Hall(args.data, args.broker, args.port, username=args.username, client_id=client_id,
+                password=os.environ.get("REFEREE_HALL_PASSWORD", ""), tls=args.tls, ca_file=args.ca_file).start()
+    token = args.token or secrets.token_urlsafe(12)
+    app = create_hall_app(hall, token)
+    server = create_server(app, host=args.host, port=args.http_port, threads=8)
+
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+    host = args.host if args.host != "0.0.0.0" else "127.0.0.1"
+    print(f"hall page: http://{host}:{server.effective_port}/  (admin: "
+          f"http://{host}:{server.effective_port}/?token={token})", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        close_streams(app)
+        server.task_dispatcher.shutdown(timeout=2)
+        server.close()
+        hall.close()
+    return 0

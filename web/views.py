@@ -1,26 +1,38 @@
-"""The HTML pages: the status page (for everyone, or as one player from a phone link)
-and the calibration view. The pages carry the first snapshot so they show the game at
-once; static/app.js keeps them current from the event stream. Chips and pieces are drawn
-in the colours configured for the camera, so the page looks like the table."""
+"""The HTML pages: the status page (for everyone, or as one player from a phone link),
+the TV's table mode and the calibration view. The pages carry the first snapshot so they
+show the game at once; static/app.js keeps them current from the event stream and draws
+the board with static/draw/<game>.js. Chips and pieces are drawn in the colours
+configured for the camera, so the page looks like the table."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from pathlib import Path
 
-from .payload import seat_of, service
+from flask import Blueprint, redirect, render_template, url_for
+
+from .payload import moves_in_words, seat_of, service
 
 views = Blueprint("views", __name__)
 
+# one drawing per game, each in static/draw/<game>.js (kit.js holds their shared parts)
+DRAWINGS = sorted(p.stem for p in (Path(__file__).parent / "static" / "draw").glob("*.js") if p.stem != "kit")
 
-def _page(seat: int | None = None, token: str | None = None):
+
+def _page(seat: int | None = None, token: str | None = None, table: bool = False):
     snap = service().snapshot(viewer=seat)
     initial = {"snapshot": snap, "status": service().status(), "colours": service().config.camera.colours,
-               "seat": seat, "token": token}
-    return render_template("index.html", snap=snap, initial=initial, seat=seat)
+               "seat": seat, "token": token, "table": table, "moves": moves_in_words(snap)}
+    return render_template("index.html", snap=snap, initial=initial, seat=seat, table=table, drawings=DRAWINGS)
 
 
 @views.get("/")
 def index():
     return _page()
+
+
+@views.get("/table")
+def table():
+    """Full screen for a TV by the table: the board, the prompt and the moves, no controls."""
+    return _page(table=True)
 
 
 @views.get("/seat/<token>")
@@ -29,6 +41,11 @@ def seat_page(token: str):
     if seat is None:
         return render_template("invalid_link.html"), 404
     return _page(seat, token)
+
+
+@views.get("/favicon.ico")
+def favicon():
+    return redirect(url_for("static", filename="favicon.svg"), code=301)
 
 
 @views.get("/calibrate")

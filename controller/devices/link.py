@@ -67,18 +67,13 @@ def find_port(usb_id: str) -> str | None:
 
 
 class DieLink:
-    """`port`: "auto" (find the module by `usb_id`), a device path, or "sim" (start the
-    firmware simulator, controller/devices/sim.py, and talk to it; `.simulator` is it)."""
+    """`port`: "auto" (find the module by `usb_id`) or a device path (the firmware
+    simulator's pseudo-terminal too: it is started where hardware is simulated,
+    controller/demo_rig/module.py, and its port handed in here)."""
 
     def __init__(self, port: str, bus: Bus, on_press, *, usb_id: str = "2e8a:0005",
                  heartbeat_s: float = 1.0, missed: int = 3):
         parse_usb_id(usb_id)
-        self.simulator = None
-        if port == "sim":  # the demo's module: the firmware simulator on a pseudo-terminal
-            from .sim import SimulatedModule
-
-            self.simulator = SimulatedModule(roll_ms=400)
-            port = self.simulator.port
         self.port = port
         self.bus = bus
         self.on_press = on_press
@@ -130,8 +125,6 @@ class DieLink:
     def close(self) -> None:
         self._closed.set()
         self._thread.join(timeout=2)
-        if self.simulator is not None:
-            self.simulator.close()
 
     # --- the link thread -----------------------------------------------------------------
     def _path(self) -> str | None:

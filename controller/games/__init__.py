@@ -1,26 +1,17 @@
-"""The games the referee knows, loaded by name only when a game of that kind starts."""
+"""The games the referee knows, loaded by name only when a game of that kind starts.
+Each game's parts (rules, reader, markers, renderer, demo player, page drawing) hang off
+one entry in controller/registry.py; this package holds the rules."""
 from __future__ import annotations
 
-import importlib
-
+from ..registry import ENTRIES, entry
 from .base import Game
 
-# name -> "module:Class"; each module holds one game's pure rules.
-GAMES = {
-    "connect4": "controller.games.connect4:Connect4",
-    "chess": "controller.games.chess:Chess",
-    "labyrinth": "controller.games.labyrinth:Labyrinth",
-    "smb": "controller.games.smb:SuperMarioBros",
-    "monopoly": "controller.games.monopoly:Monopoly",
-}
+GAMES = tuple(ENTRIES)  # the game names, in the order the CLI lists them
 
 
 def game_class(name: str) -> type[Game]:
-    if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; expected one of {', '.join(GAMES)}")
-    module, cls = GAMES[name].split(":")
     try:
-        return getattr(importlib.import_module(module), cls)
+        return entry(name).rules_class()
     except ModuleNotFoundError as exc:
         raise ValueError(f"the game {name!r} is not available in this version") from exc
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
-from .smb_board import Worlds, bundled_worlds, load_worlds
+from .smb_board import Worlds, bundled_worlds, load_worlds, world_data
 
 FACES = ("red", "yellow", "red/yellow", "stop")
 ROLL_COLOURS = {"red": ("red",), "yellow": ("yellow",), "red/yellow": ("red", "yellow"), "stop": ()}
@@ -240,8 +240,11 @@ class SuperMarioBros(Game):
         return f"{verb} {action.space}"
 
     def reader_options(self, state) -> dict:
-        """The camera reads the World board in play; a link space swaps the boards."""
-        return {"world": state.world}
+        """The camera reads the World board in play (its plain board data). On a link
+        space the players swap the boards and put Mario on the next World's START: the
+        camera then looks for the next World's board, where that move is seen."""
+        world = state.world + 1 if state.phase == "link" else state.world
+        return {"world": world_data(world, self.settings["board"] or None)}
 
     def actor(self, state, action) -> int | None:
         """A hazard card is played by the opponent who holds it, out of turn."""

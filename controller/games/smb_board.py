@@ -193,7 +193,7 @@ def load_worlds(path: str | Path | None = None) -> Worlds:
     return build_worlds(data, str(path))
 
 
-_CACHE: dict[str, Worlds] = {}
+_CACHE: dict[str, Any] = {}  # "bundled": Worlds; "data:<path>": the file's plain data
 
 
 def bundled_worlds() -> Worlds:
@@ -201,6 +201,15 @@ def bundled_worlds() -> Worlds:
     if "bundled" not in _CACHE:
         _CACHE["bundled"] = load_worlds(DEFAULT_PATH)
     return _CACHE["bundled"]
+
+
+def world_data(world: int, path: str | Path | None = None) -> dict:
+    """One World's plain data from a board file (the bundled one by default), for the
+    camera's reader and the renderer, which take board data, not rules objects."""
+    key = f"data:{path or DEFAULT_PATH}"
+    if key not in _CACHE:
+        _CACHE[key] = json.loads(Path(path or DEFAULT_PATH).read_text(encoding="utf-8"))
+    return next(w for w in _CACHE[key]["worlds"] if w["world"] == world)
 
 
 def build_worlds(data: Any, source: str = "board data") -> Worlds:

@@ -1,5 +1,5 @@
 """A stand-in for MicroPython's `machine` module, for running the firmware off the board:
-under CPython in the simulator (controller/devices/sim.py) and under the MicroPython unix
+under CPython in the simulator (controller/demo_rig/module.py) and under the MicroPython unix
 port in the firmware tests (on MICROPYPATH). Pins remember their level so a test or the
 simulator can read what the firmware lit and drive what a player presses."""
 

@@ -1,13 +1,15 @@
 // The status page. It draws the referee's snapshot (the JSON of /api/state) and keeps
 // it current from the event stream at /events: each event that changes the game makes
 // the page fetch the snapshot again, so the page never has to replay rules itself.
+// The board is drawn by web/static/draw/<game>.js (window.drawings); a drawing that
+// throws shows a small note in its place and never stops the page or the stream.
 // Plain JavaScript with no build step: the Pi serves it offline.
 "use strict";
 
 (function () {
   const initial = JSON.parse(document.getElementById("initial").textContent);
-  const SVG = "http://www.w3.org/2000/svg";
   const TOKEN_KEY = "referee-admin-token";
+  const RESTORED_MS = 5000;  // how long "board restored" stays up
 
   const page = {
     snap: initial.snapshot,
@@ -15,10 +17,15 @@
     colours: initial.colours,
     seat: initial.seat,            // this phone's seat, on a player link
     seatToken: initial.token,
+    table: Boolean(initial.table), // the TV's full-screen table mode
     adminToken: localStorage.getItem(TOKEN_KEY) || "",
-    banner: initial.snapshot.alarm ? initial.snapshot.alarm.reason : null,
+    alarm: initial.snapshot.alarm || null,  // the standing camera alarm (who/fix/seen or reason/cells)
+    doubt: initial.snapshot.doubt || null,
+    restoredUntil: 0,
+    moves: initial.moves || null,  // [{notation, text, seat, name}] from /api/moves
     lastRoll: null,
     notice: null,
+    drawError: null,
     events: 0,                     // events received, for a person checking the stream
   };
   window.referee = page;
@@ -29,18 +36,6 @@
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
     if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
-
-  function svg(tag, attrs, parent) {
-    const node = document.createElementNS(SVG, tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-
-  function titled(node, text) {
-    svg("title", {}, node).textContent = text;
     return node;
   }
 
@@ -55,7 +50,7 @@
 
   function canMove() {
     const s = page.snap;
-    if (!s.game || s.outcome) return false;
+    if (!s.game || s.outcome || page.table) return false;
     if (page.seat !== null) return s.prompt && s.prompt.seat === page.seat;
     return Boolean(page.adminToken);
   }
@@ -65,7 +60,7 @@
   // drop) and the referee says who may act; taps and choice buttons follow the turn.
   function canType() {
     const s = page.snap;
-    if (!s.game || s.outcome) return false;
+    if (!s.game || s.outcome || page.table) return false;
     return page.seat !== null || Boolean(page.adminToken);
   }
 
@@ -83,11 +78,13 @@
     return {ok: reply.ok, error: body.error || (reply.ok ? null : reply.status + " " + reply.statusText)};
   }
 
+  // A move typed or tapped here: the referee's answer shows on this phone only (a typo
+  // is nobody else's business; the big banner is for what the camera sees).
   async function play(text) {
     const out = $("move-error");
     const r = await post("/api/move", {text});
     out.hidden = r.ok;
-    out.textContent = r.ok ? "" : r.error;
+    out.textContent = r.ok ? "" : "\u26A0 Not accepted: " + r.error;
     if (r.ok) $("move-text").value = "";
   }
 
@@ -98,194 +95,109 @@
     $("variant").textContent = s.variant || "";
     document.title = (s.title || "Tabletop Referee") + " - Tabletop Referee";
     renderBanner();
+    renderDoubt();
     renderResult(s);
     $("prompt").textContent = s.prompt ? s.prompt.text :
       "No game is running. Start one from the referee controls.";
+    if (page.seat !== null && $("you")) $("you").textContent = (s.seats || [])[page.seat] || "";
     renderSeats(s);
-    renderBoard(s);
     renderChoices(s);
     $("move-form").hidden = !canType();
     $("move-text").placeholder = {connect4: "a column, e.g. 4", chess: "a move, e.g. e2e4 or Nf3"}[s.game] ||
       "a move in the game's notation";
-    renderMoves(s);
+    renderBoard(s);
+    renderMoves();
     renderStatus();
     renderRulings(s);
+    renderCamera();
+  }
+
+  // "Luigi: take the chip out of column 5, row 4" when the referee names who and how;
+  // the reason alone (older referees) otherwise.
+  function alarmWords(a) {
+    if (!a) return {who: "", fix: "", why: ""};
+    const fix = a.fix || a.reason || "illegal move";
+    return {who: a.who ? a.who + ":" : "", fix, why: a.fix && a.reason ? a.reason : ""};
   }
 
   function renderBanner() {
-    $("alarm").hidden = !page.banner;
-    $("alarm-text").textContent = page.banner || "";
+    const a = page.alarm, words = alarmWords(a);
+    $("alarm").hidden = !a;
+    $("alarm-who").textContent = words.who;
+    $("alarm-text").textContent = words.fix;
+    $("alarm-why").textContent = words.why;
+    $("restored").hidden = Boolean(a) || Date.now() > page.restoredUntil;
+  }
+
+  function renderDoubt() {
+    const d = page.doubt;
+    $("doubt").hidden = !d;
+    if (!d) return;
+    $("doubt-text").textContent = d.text || "I can't tell what moved.";
+    const may = canType();
+    fill($("doubt-choices"), (d.candidates || []).map((c) => {
+      const b = el("button", {type: "button", class: "choice", "data-notation": c.notation}, c.text || c.notation);
+      b.disabled = !may;
+      b.addEventListener("click", () => play(c.notation));
+      return b;
+    }));
+    $("doubt-note").hidden = may;
   }
 
   function renderResult(s) {
     const o = s.outcome;
     $("result").hidden = !o;
     if (!o) return;
-    $("result-head").textContent = o.winner_name ? o.winner_name + " wins" :
-      (o.winner === null ? "Game over" : (s.seats[o.winner] || "Seat " + o.winner) + " wins");
+    $("result-head").textContent = "\u2691 " + (o.winner_name ? o.winner_name + " wins" :
+      (o.winner === null ? "Game over" : (s.seats[o.winner] || "Seat " + o.winner) + " wins"));
     $("result-text").textContent = o.reason;
   }
 
   function renderSeats(s) {
     const turn = s.prompt ? s.prompt.seat : null;
     fill($("seats"), (s.seats || []).map((name, i) => {
-      const li = el("li", {class: i === turn && !s.outcome ? "seat turn" : "seat"});
+      const mine = i === page.seat;
+      const li = el("li", {class: "seat" + (i === turn && !s.outcome ? " turn" : "") + (mine ? " mine" : "")});
       if (s.game === "connect4" || s.game === "chess") {
-        li.appendChild(el("span", {class: "swatch", style: "background:" + (page.colours[i] || "#888")}));
+        const sw = el("span", {class: "swatch", style: "background:" + (page.colours[i] || "#888")},
+                      s.game === "connect4" ? window.drawKit.initial(name) : (i === 0 ? "\u2654" : "\u265A"));
+        li.appendChild(sw);
       }
-      li.appendChild(document.createTextNode(name + (i === turn && !s.outcome ? " to play" : "")));
+      li.appendChild(document.createTextNode(name + (mine ? " (you)" : "") + (i === turn && !s.outcome ? " \u25B6 to play" : "")));
       return li;
     }));
   }
 
-  // cells the alarm names ("column 4, row 3" / "e4"), to ring them in red
-  function alarmCells(s) {
-    return new Set(s.alarm && s.alarm.cells ? s.alarm.cells : []);
+  // A doubt's cells are marked like an alarm's, in the doubt's own colour (the board's
+  // "doubting" class): the players see where the camera hesitates.
+  function drawOpts(small) {
+    const a = page.alarm || (page.doubt ? {cells: page.doubt.cells} : null);
+    return {small, seat: page.seat, colours: page.colours,
+            alarm: a ? {cells: a.cells || [], seen: a.seen || {}} : null,
+            play: canMove() ? play : null};
   }
 
   function renderBoard(s) {
     const box = $("board");
-    const st = s.state || {};
-    if (s.game === "connect4" && st.grid) {
-      box.replaceChildren(connect4(st.grid, alarmCells(s)));
-      renderDetails($("details"), st, ["grid", "turn"]);
-    } else if (st.board || st.fen) {
-      box.replaceChildren(chessBoard(st, alarmCells(s)));
-      renderDetails($("details"), st, ["board", "fen", "rows", "san_moves", "moves", "turn"]);
-    } else {
-      // no drawing for this game: its whole state, readable, takes the board's place
+    const draw = s.game ? window.drawings[s.game] : null;
+    page.drawError = null;
+    if (!s.game) { box.replaceChildren(); return; }
+    if (!draw) {
       const dl = el("dl", {class: "kv generic"});
+      for (const [k, v] of Object.entries(s.state || {})) dl.append(el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, JSON.stringify(v)));
       box.replaceChildren(dl);
-      renderDetails(dl, st, []);
-      renderDetails($("details"), {}, []);
+      return;
     }
-  }
-
-  function connect4(grid, bad) {
-    const rows = grid.length, cols = grid[0].length, cell = 100, pad = 20;
-    const w = cols * cell + 2 * pad, h = rows * cell + 2 * pad;
-    const root = svg("svg", {viewBox: `0 0 ${w} ${h + 44}`, class: "c4", role: "img",
-                             "aria-label": "Connect 4 grid"});
-    svg("rect", {x: 0, y: 0, width: w, height: h, rx: 22, class: "c4-frame"}, root);
-    const active = canMove();
-    grid.forEach((line, i) => line.forEach((label, c) => {
-      const row = rows - i;  // rows counted from 1 at the bottom, as in the notation
-      const name = `column ${c + 1}, row ${row}`;
-      const cx = pad + c * cell + cell / 2, cy = pad + i * cell + cell / 2;
-      // an empty hole under a blocker cannot be reached until the blocker goes
-      const dead = label === "empty" && grid.slice(0, i).some((above) => above[c] === "blocker");
-      const g = svg("g", {"data-cell": `${c + 1},${row}`, "data-label": label,
-                          class: "c4-cell" + (bad.has(name) ? " bad" : "") + (dead ? " dead" : "")}, root);
-      titled(g, name + ": " + (dead ? "dead hole (under a blocker)" : describeHole(label)));
-      svg("circle", {cx, cy, r: 40, class: "hole"}, g);
-      if (label === "p0" || label === "p1") {
-        const colour = page.colours[label === "p0" ? 0 : 1];
-        svg("circle", {cx, cy, r: 40, fill: colour, class: "chip"}, g);
-        svg("circle", {cx, cy, r: 28, fill: "none", class: "chip-ring"}, g);
-      } else if (label === "blocker") {
-        svg("ellipse", {cx, cy, rx: 44, ry: 25, class: "blocker"}, g);
-      }
-    }));
-    for (let c = 0; c < cols; c++) {
-      const x = pad + c * cell;
-      svg("text", {x: x + cell / 2, y: h + 32, class: "c4-label"}, root).textContent = c + 1;
-      if (active) {
-        const hit = svg("rect", {x, y: 0, width: cell, height: h + 44, class: "col-hit",
-                                 "data-column": c + 1}, root);
-        titled(hit, `drop a chip in column ${c + 1}`);
-        hit.addEventListener("click", () => play(String(c + 1)));
-      }
+    box.classList.toggle("doubting", !page.alarm && Boolean(page.doubt));
+    try {
+      draw(box, s, drawOpts(false));
+    } catch (err) {
+      // one faulty drawing must not take the page or the stream with it: say so, small
+      page.drawError = String(err && err.message || err);
+      console.warn("drawing " + s.game + " failed:", err);
+      box.replaceChildren(el("p", {class: "draw-error"}, "\u26A0 The board cannot be drawn (" + page.drawError +
+        "); the game goes on: see the prompt and the moves."));
     }
-    return root;
-  }
-
-  function describeHole(label) {
-    const names = page.snap.seats || [];
-    if (label === "p0") return (names[0] || "first player") + "'s chip";
-    if (label === "p1") return (names[1] || "second player") + "'s chip";
-    return label;
-  }
-
-  // Mario chess names by piece letter: [Mario's team (White), Bowser's team (Black)]
-  const CHESS_NAMES = {
-    k: ["King Mario", "King Bowser"], q: ["Queen Luigi", "Queen Bowser Jr."],
-    b: ["Bishop Peach / Daisy", "Bishop Magikoopa"], n: ["Knight Yoshi", "Knight Birdo"],
-    r: ["Rook Toad", "Rook Goomba"], p: ["Pawn Coin", "Pawn Green Shell"],
-  };
-
-  function chessBoard(st, bad) {
-    const placement = (st.board || st.fen).split(" ")[0];
-    const toMove = st.fen ? st.fen.split(" ")[1] : null;
-    const pieces = {};  // square name -> FEN letter
-    placement.split("/").forEach((rankText, i) => {
-      let file = 0;
-      for (const ch of rankText) {
-        if (/\d/.test(ch)) { file += Number(ch); continue; }
-        pieces["abcdefgh"[file] + (8 - i)] = ch;
-        file += 1;
-      }
-    });
-    const size = 80, pad = 24, flip = page.seat === 1, span = 8 * size + 2 * pad;
-    const root = svg("svg", {viewBox: `0 0 ${span} ${span}`, class: "chess", role: "img",
-                             "aria-label": "chess board"});
-    const checkKing = st.check === true && toMove ? (toMove === "w" ? "K" : "k") : null;
-    for (let file = 0; file < 8; file++) {
-      for (let rank = 1; rank <= 8; rank++) {
-        const name = "abcdefgh"[file] + rank, piece = pieces[name] || "";
-        const x = pad + (flip ? 7 - file : file) * size, y = pad + (flip ? rank - 1 : 8 - rank) * size;
-        const g = svg("g", {"data-square": name, "data-piece": piece}, root);
-        let cls = "sq " + ((file + rank) % 2 ? "dark" : "light");  // a1 is dark
-        if (bad.has(name)) cls += " bad";
-        if (piece && (piece === checkKing || name === st.check)) cls += " check";
-        svg("rect", {x, y, width: size, height: size, class: cls}, g);
-        if (rank === (flip ? 8 : 1)) {
-          svg("text", {x: x + size / 2, y: span - 6, class: "coord"}, root).textContent = "abcdefgh"[file];
-        }
-        if (file === (flip ? 7 : 0)) {
-          svg("text", {x: pad / 2, y: y + size / 2 + 6, class: "coord"}, root).textContent = rank;
-        }
-        if (!piece) continue;
-        const white = piece === piece.toUpperCase();
-        titled(g, `${name}: ${CHESS_NAMES[piece.toLowerCase()][white ? 0 : 1]} ` +
-                  `(${white ? "Mario's" : "Bowser's"} team)`);
-        svg("circle", {cx: x + size / 2, cy: y + size / 2, r: 29, class: "piece",
-                       fill: page.colours[white ? 0 : 1]}, g);
-        svg("text", {x: x + size / 2, y: y + size / 2 + 1, class: "piece-letter"}, g).textContent =
-          piece.toUpperCase();
-      }
-    }
-    return root;
-  }
-
-  // state fields the board does not draw, as readable key/values (beside a drawing,
-  // fields with no value are left out)
-  function renderDetails(list, st, drawn) {
-    const items = Object.entries(st).filter(([k, v]) => !drawn.includes(k) && (v !== null || !drawn.length));
-    if (list === $("details")) $("details-box").hidden = items.length === 0;
-    fill(list, items.flatMap(([k, v]) => kv(k, v, 0)));
-  }
-
-  function kv(key, value, depth) {
-    return [el("dt", {}, key.replace(/_/g, " ")), valueNode(value, depth)];
-  }
-
-  function valueNode(value, depth) {
-    if (value === null || value === undefined) return el("dd", {}, "-");
-    if (typeof value !== "object") return el("dd", {}, String(value));
-    const isList = Array.isArray(value);
-    if (isList && value.every((v) => v === null || typeof v !== "object")) {
-      if (value.join(", ").length <= 40) return el("dd", {}, value.length ? value.join(", ") : "none");
-      const dd = el("dd", {}), lines = el("ol", {class: "lines"});  // long items: one a line
-      for (const v of value) lines.appendChild(el("li", {}, String(v)));
-      dd.appendChild(lines);
-      return dd;
-    }
-    const dd = el("dd", {});
-    if (depth >= 3) { dd.appendChild(el("pre", {}, JSON.stringify(value, null, 1))); return dd; }
-    const inner = el("dl", {class: "kv nested"});
-    for (const [k, v] of Object.entries(value)) inner.append(...kv(isList ? "#" + (Number(k) + 1) : k, v, depth + 1));
-    dd.appendChild(inner);
-    return dd;
   }
 
   // The prompt's options, plus for chess the claims a player makes at the table.
@@ -302,7 +214,7 @@
       options = options.concat(extra.filter((o) => !options.includes(o)));
     }
     const active = canMove();
-    fill($("choices"), options.map((text) => {
+    fill($("choices"), page.table ? [] : options.map((text) => {
       const b = el("button", {type: "button", class: "choice"}, text);
       b.disabled = !active;
       b.addEventListener("click", () => play(text));
@@ -310,17 +222,34 @@
     }));
   }
 
-  function renderMoves(s) {
-    const st = s.state || {};
-    let items = Array.isArray(st.san_moves) ? st.san_moves : s.moves || [];
-    if (s.game === "chess") {  // "e4 e5" pairs, numbered by the list
-      const pairs = [];
-      for (let i = 0; i < items.length; i += 2) pairs.push(items.slice(i, i + 2).join("  "));
-      items = pairs;
-    }
+  // Each accepted move in words with who made it ("Luigi: drops a chip in column 5");
+  // the notation shows on hover and on a tap.
+  function moveItems() {
+    const s = page.snap, notes = s.moves || [];
+    const words = page.moves || [];  // fetched a moment apart from the snapshot: matched move by move
+    return notes.map((n, i) => {
+      const m = words[i] && words[i].notation === n ? words[i] : {notation: n, text: n, name: null};
+      let text = m.text || n;
+      if (m.name && !text.startsWith(m.name)) text = m.name + ": " + text;
+      else if (m.name) text = m.name + ":" + text.slice(m.name.length);
+      return {text, notation: m.notation || n};
+    });
+  }
+
+  function renderMoves() {
+    const items = moveItems();
     const list = $("moves");
-    fill(list, items.map((m) => el("li", {}, m)));
+    fill(list, items.map((m) => {
+      const li = el("li", {title: m.notation, tabindex: "0"});
+      li.append(el("span", {class: "move-words"}, m.text), el("code", {class: "notation"}, m.notation));
+      li.addEventListener("click", () => li.classList.toggle("open"));
+      return li;
+    }));
     list.scrollTop = list.scrollHeight;
+    const last = items[items.length - 1];
+    $("last-move").hidden = !last;
+    $("last-move-text").textContent = last ? last.text : "";
+    $("last-move-text").title = last ? last.notation : "";
   }
 
   function lastRoll() {
@@ -343,15 +272,31 @@
         else if (v === "up") shown = "connected";
       }
       const dd = el("dd", {}, shown);
-      if (/disconnect|down|lost|missing|error|fail/i.test(shown)) dd.className = "warn";
+      if (/disconnect|down|lost|missing|error|fail/i.test(shown)) { dd.className = "warn"; dd.textContent = "\u26A0 " + shown; }
       return [el("dt", {}, k), dd];
     }));
   }
 
   function renderRulings(s) {
     const rulings = s.rulings || [];
-    $("rulings-box").hidden = rulings.length === 0;
+    $("rulings-box").hidden = rulings.length === 0 || page.table;
     fill($("rulings"), rulings.map((r) => el("li", {title: r.key + " = " + JSON.stringify(r.value)}, r.text)));
+  }
+
+  // What the camera sees: the latest frame after each event, or the alarm's own frame.
+  let cameraShown = "";
+  function renderCamera() {
+    const on = page.status && page.status.camera && page.status.camera !== "off";
+    $("camera-box").hidden = !on;
+    if (!on) return;
+    const which = page.alarm ? "alarm" : "live";
+    const key = which + ":" + page.events;
+    if (key === cameraShown) return;
+    cameraShown = key;
+    const img = $("camera");
+    img.onerror = () => { $("camera-box").hidden = true; };
+    img.src = "/api/camera.jpg?which=" + which + "&n=" + page.events;
+    $("camera-caption").textContent = page.alarm ? "\u26A0 The picture that raised the alarm" : "The camera's latest picture";
   }
 
   // --- keeping current ------------------------------------------------------------
@@ -365,36 +310,47 @@
         again = false;
         let url = "/api/state";
         if (page.seat !== null) url += `?seat=${page.seat}&token=${encodeURIComponent(page.seatToken)}`;
-        const reply = await fetch(url, {cache: "no-store"});
-        if (reply.status === 403 && page.seat !== null) {
-          // player links belong to one game: a new game has new ones
-          page.seatToken = null;
-          page.seat = null;
-          const you = document.querySelector(".you");
-          if (you) {
-            you.className = "you error";
-            you.textContent = "A new game has started and this player link has expired: ask for " +
-              "the new one. Until then this page shows the game to watch.";
-          }
-          again = true;
-          continue;
+        let reply, snap, moves;
+        try {
+          reply = await fetch(url, {cache: "no-store"});
+          if (reply.status === 403 && page.seat !== null) { dropSeat(); again = true; continue; }
+          if (!reply.ok) break;
+          snap = await reply.json();
+          const mr = await fetch("/api/moves", {cache: "no-store"});
+          moves = mr.ok ? await mr.json() : null;
+        } catch (err) {
+          setLive(false);  // the server is out of reach: the stream will say when it is back
+          break;
         }
-        if (!reply.ok) break;
-        page.snap = await reply.json();
-        if (page.snap.alarm) page.banner = page.snap.alarm.reason;
-        render();
+        page.snap = snap;
+        page.moves = moves;
+        // the snapshot's alarm is the standing one; the event may have said more of it
+        const same = snap.alarm && page.alarm && page.alarm.reason === snap.alarm.reason;
+        page.alarm = snap.alarm ? Object.assign({}, same ? page.alarm : {}, snap.alarm) : null;
+        if ("doubt" in snap) page.doubt = snap.doubt;  // a referee without doubts leaves the event's
+        render();  // a drawing's fault is caught inside and never marks the stream down
       } while (again);
-    } catch (err) {
-      setLive(false);
     } finally {
       fetching = false;
+    }
+  }
+
+  function dropSeat() {
+    // a link that no longer opens a seat (a game with fewer players): watch instead
+    page.seatToken = null;
+    page.seat = null;
+    const you = document.querySelector(".you");
+    if (you) {
+      you.className = "you error";
+      you.textContent = "\u26A0 This player link has expired (this game has no such seat): ask for the " +
+        "new one. Until then this page shows the game to watch.";
     }
   }
 
   async function refreshStatus() {
     try {
       const reply = await fetch("/api/status", {cache: "no-store"});
-      if (reply.ok) { page.status = await reply.json(); renderStatus(); }
+      if (reply.ok) { page.status = await reply.json(); renderStatus(); renderCamera(); }
     } catch (err) { /* the stream's error handler shows the lost connection */ }
   }
 
@@ -402,10 +358,25 @@
     page.events += 1;
     switch (event.type) {
       case "illegal":
-        page.banner = event.reason || "illegal move";
+        // a typed mistake is answered to the phone that typed it (the HTTP answer)
+        if (event.source !== "camera") return;
+        page.alarm = event;
         break;
-      case "restored": case "move": case "undo": case "game_started":
-        page.banner = null;
+      case "restored":
+        page.alarm = null;
+        page.restoredUntil = Date.now() + RESTORED_MS;
+        setTimeout(renderBanner, RESTORED_MS + 50);
+        break;
+      case "doubt":
+        page.doubt = event;
+        break;
+      case "doubt_cleared":
+        page.doubt = null;
+        break;
+      case "move": case "undo": case "game_started":
+        if (page.alarm) page.restoredUntil = Date.now() + RESTORED_MS;
+        page.alarm = null;
+        page.doubt = null;
         page.notice = null;
         if (event.type === "game_started") page.lastRoll = null;
         break;
@@ -428,7 +399,7 @@
 
   function setLive(on, text) {
     const live = $("live");
-    live.textContent = text || (on ? "live" : "reconnecting");
+    live.textContent = text || (on ? "\u25CF live" : "\u25CB reconnecting");
     live.className = on ? "live on" : "live off";
   }
 
@@ -439,13 +410,14 @@
       if (source.readyState !== EventSource.CLOSED) { setLive(false); return; }
       // refused (too many open pages) or the server is gone: the browser gives up, so
       // try again later; reloading the page also shows the game as it is now
-      setLive(false, "not live: reload to update");
+      setLive(false, "\u25CB not live: reload to update");
       setTimeout(connect, 30000);
     };
     source.onmessage = (m) => {
       let event;
       try { event = JSON.parse(m.data); } catch (err) { return; }
-      apply(event);
+      setLive(true);  // an event arrived: the stream works, whatever a redraw did
+      try { apply(event); } catch (err) { console.warn("event " + event.type + " not shown:", err); }
     };
   }
 
@@ -464,8 +436,10 @@
     localStorage.setItem(TOKEN_KEY, candidate);
     const links = await reply.json();
     fill($("player-links"), links.map((l) => {
-      const li = el("li", {}, l.name + ": ");
-      li.appendChild(el("a", {href: l.url}, l.url));
+      const li = el("li", {class: "link-card"});
+      const qr = el("span", {class: "qr", role: "img", "aria-label": "QR code of " + l.name + "'s link"});
+      qr.innerHTML = l.qr_svg;  // segno's SVG, made by the server from the link alone
+      li.append(qr, el("strong", {}, l.name), el("a", {href: l.url}, l.url));
       return li;
     }));
     await loadCatalogue();
@@ -524,11 +498,13 @@
     $("new-game-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       adminResult(await post("/api/new-game", {game: $("ng-game").value, variant: $("ng-variant").value}));
-      useAdminToken(page.adminToken);  // new game, new player links
+      useAdminToken(page.adminToken);  // a game with other seats has other links
     });
     $("undo").addEventListener("click", async () => adminResult(await post("/api/undo")));
     $("records").addEventListener("toggle", () => { if ($("records").open) loadRecords(); });
-    if (page.adminToken && page.seat === null) useAdminToken(page.adminToken);
+    const full = $("fullscreen");
+    if (full) full.addEventListener("click", () => document.documentElement.requestFullscreen().catch(() => {}));
+    if (page.adminToken && page.seat === null && !page.table) useAdminToken(page.adminToken);
   }
 
   wire();

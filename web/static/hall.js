@@ -18,11 +18,14 @@
     return e;
   }
 
-  function draw(into, snap, small) {
+  // base: where the drawing fetches the table's board layout (SMB Worlds, the Monopoly ring)
+  function draw(into, table, snap, small) {
     into.textContent = "";
     const drawing = window.drawings && snap && window.drawings[snap.game];
     if (drawing) {
-      try { drawing(into, snap, { small: small }); return; } catch (e) { console.error(e); }
+      const base = "/tables/" + encodeURIComponent(table);
+      try { drawing(into, snap, { small: small, base: base, seat: null, play: null }); return; } catch (e) { console.error(e); }
+      into.textContent = "";
     }
     const moves = (snap && snap.moves) || [];
     into.appendChild(el("pre", "summary", moves.length ? moves.slice(-8).join(" ") : "no moves yet"));
@@ -49,7 +52,7 @@
     c.appendChild(el("div", "players", (snap.seats || []).join(" - ")));
     const thumb = el("div", "thumb");
     c.appendChild(thumb);
-    draw(thumb, snap, true);
+    draw(thumb, t.table, snap, true);
     c.appendChild(el("p", "status", status(snap)));
     const n = (snap.moves || []).length;
     const when = t.last_move ? ", the last at " + new Date(t.last_move * 1000).toLocaleTimeString() : "";
@@ -117,7 +120,7 @@
     $("full").hidden = false;
     $("full-title").textContent = detail.table + ": " + (snap.title || "no game");
     $("full-prompt").textContent = status(snap);
-    draw($("full-board"), snap, false);
+    draw($("full-board"), detail.table, snap, false);
     $("full-moves").textContent = "";
     for (const m of snap.moves || []) $("full-moves").appendChild(el("li", "", m));
     $("full-events").textContent = "";

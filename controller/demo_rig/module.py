@@ -243,8 +243,8 @@ def soak(commands: int, presses: int, unplugs: int, resets: int, seed: int = 0,
     the figures; zero lost, duplicated or reordered rolls is what the tests and
     bench/link.py check. Rolls are drawn from a seeded generator, one per counted press."""
     from ..events import Bus
-    from . import dice
-    from .link import DieLink
+    from ..devices import dice
+    from ..devices.link import DieLink
 
     rng = random.Random(seed)
     bus = Bus()

@@ -17,7 +17,7 @@ log = logging.getLogger("referee.demo")
 
 FPS = 15.0  # the simulated camera: frames per second and frame size
 SIZE = (960, 540)
-PGN_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "pgn"
+PGN_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "pgn"
 CARD_CHANCE = 0.3  # Super Mario Bros.: how often an opponent plays a hazard card before a roll
 
 class Noise:
@@ -107,7 +107,7 @@ class Connect4Player(Player):
         return self.rng.choice([a for a in drops if not a.remove] or acts)
 
     def film(self, scenes, hint=None, still_s=1.0, lead_s=0.0):
-        from vision.render_connect4 import render_game
+        from .render_connect4 import render_game
 
         return render_game(scenes, fps=FPS, size=SIZE, seed=self.seed, colours=self.colours,
                            still_s=still_s, lead_s=lead_s)
@@ -129,7 +129,7 @@ class ChessPlayer(Player):
 
     def __init__(self, game, rng, seed, colours=None):
         super().__init__(game, rng, seed, colours)
-        from vision.render_chess import Camera
+        from .render_chess import Camera
 
         self.camera = Camera(seed=seed)
         self.moves, self.result = self._master_game()
@@ -151,13 +151,13 @@ class ChessPlayer(Player):
 
     def scene(self, state):
         import chess
-        from vision.render_chess import Position
+        from .render_chess import Position
 
         kinds = {chess.square_name(s): p.symbol().lower() for s, p in state.board.piece_map().items()}
         return Position(self.game.board(state), kinds)
 
     def film(self, scenes, hint=None, still_s=1.0, lead_s=0.0):
-        from vision.render_chess import render_game
+        from .render_chess import render_game
 
         return render_game(scenes, fps=FPS, camera=self.camera, seed=self.seed, still_s=still_s, lead_s=lead_s)
 
@@ -189,7 +189,7 @@ class ChessPlayer(Player):
         src, dst = chess.square_name(action.from_square), chess.square_name(self.rng.choice(empty))
         labels[dst], labels[src] = labels[src], "empty"
         kinds[dst] = kinds.pop(src)
-        from vision.render_chess import Position
+        from .render_chess import Position
 
         return Position(labels, kinds)
 
@@ -200,7 +200,7 @@ class LabyrinthPlayer(Player):
 
     def __init__(self, game, rng, seed, colours=None):
         super().__init__(game, rng, seed, colours)
-        from vision.render_labyrinth import camera_shot
+        from .render_labyrinth import camera_shot
 
         self.shot = camera_shot(size=SIZE, seed=seed)
 
@@ -209,12 +209,12 @@ class LabyrinthPlayer(Player):
 
     def picture_names(self, state, cells):
         """The treasure on each tile the referee shows (the players laid the maze out)."""
-        from controller.games.labyrinth import cell_index
+        from ..games.labyrinth import cell_index
 
         return {cell: state.tiles[cell_index(cell)].treasure for cell in cells}
 
     def hint(self, state, action):
-        from controller.games.labyrinth import MovePawn, Push, cell_text
+        from ..games.labyrinth import MovePawn, Push, cell_text
 
         if isinstance(action, Push):
             return ("push", action.arrow)
@@ -223,7 +223,7 @@ class LabyrinthPlayer(Player):
         return None
 
     def choose(self, state, prompt):
-        from controller.games.labyrinth import MovePawn, Push
+        from ..games.labyrinth import MovePawn, Push
 
         acts = self.game.legal_actions(state)
         pushes = [a for a in acts if isinstance(a, Push)]
@@ -237,7 +237,7 @@ class LabyrinthPlayer(Player):
 
     def wrong(self, state, action, after):
         """The pawn put down on a square its path does not reach."""
-        from controller.games.labyrinth import MovePawn, cell_text, reachable
+        from ..games.labyrinth import MovePawn, cell_text, reachable
 
         if not isinstance(action, MovePawn):
             return None
@@ -250,7 +250,7 @@ class LabyrinthPlayer(Player):
         return {**snap, "players": players}
 
     def film(self, scenes, hint=None, still_s=1.0, lead_s=0.0):
-        from vision.render_labyrinth import render_game
+        from .render_labyrinth import render_game
 
         if len(scenes) > 1 and scenes[0]["rows"] != scenes[1]["rows"] and hint is None:
             # a new maze laid out for the next game: the film cuts to it
@@ -345,50 +345,73 @@ class SmbPlayer(TrackPlayer):
     """Super Mario Bros.: the player rolls with the die module, puts Mario on the space
     the roll gives (choosing between a ground space and a pipe top at random), and buys an
     extra life or passes on the page; opponents sometimes play a hazard card on the page
-    and put its token on a space. The table shows World 1 only: the service's camera
-    follows one board, so reaching a link space ends the demo's game there."""
+    and put its token on a space. On a link space the players swap the boards: the next
+    World's board goes down with Mario on its START."""
 
     def __init__(self, game, rng, seed, colours=None):
         super().__init__(game, rng, seed, colours)
-        from vision import synth
-        from vision.read_spaces import world_data
-        from vision.render_track import render_smb_world, with_markers
+        from . import synth
 
-        self.world = world_data(1)
         self.shot = synth.tilted(margin=0.06, seed=seed)
-        plane = render_smb_world(self.world)
-        board = with_markers(plane, self.world["markers"])
-        self.border = (board.shape[1] - plane.shape[1]) // 2
-        self.H = self.shot.homography(board.shape)
-        self.at = {s["id"]: s["at"] for s in self.world["spaces"]}
+        self.boards: dict[int, tuple] = {}  # World -> (board data, frame homography, border)
+        self.world_of = {s: n for n, w in game.worlds.worlds.items() for s in w.spaces}
+
+    def _board(self, world: int) -> tuple:
+        if world not in self.boards:
+            from ..games.smb_board import world_data
+            from .render_track import render_smb_world, with_markers
+
+            data = world_data(world, self.game.settings["board"] or None)
+            plane = render_smb_world(data)
+            board = with_markers(plane, data["markers"])
+            self.boards[world] = (data, self.shot.homography(board.shape), (board.shape[1] - plane.shape[1]) // 2)
+        return self.boards[world]
 
     def scene(self, state):
-        return {c: v for c, v in self.game.board(state).items() if c in self.at}
+        """The World board on the table and what stands on it."""
+        data = self._board(state.world)[0]
+        board = self.game.board(state)
+        return {s["id"]: board[s["id"]] for s in data["spaces"]}
 
     def cells(self):
         """World 1's spaces but START: the reader never sees START empty (Mario stands on
         it when the game starts), so a token put there wrongly would go unseen."""
-        return [s["id"] for s in self.world["spaces"] if "start" not in s.get("features", ())]
+        return [s["id"] for s in self._board(1)[0]["spaces"] if "start" not in s.get("features", ())]
 
-    def shows(self, state, action) -> bool:
-        """Not a move onto the next World's board (the camera sees World 1 only)."""
-        after = self.game.board(self.game.apply(state, action))
-        return all(c in self.at for c, v in after.items() if v != "empty")
+    def film(self, scenes, hint=None, still_s=1.0, lead_s=0.0):
+        """A move within a World as every track game's; the board swap at a link space:
+        an arm over the board, then the next World's board with Mario on its START."""
+        if len(scenes) < 2 or self._world(scenes[0]) == self._world(scenes[1]):
+            yield from super().film(scenes, hint, still_s, lead_s)
+            return
+        before, after = scenes
+        k = 0
+        middle = np.array(self.where(next(iter(before))))
+        frames = ([self.photo(before)] * int(lead_s * FPS) + [self.photo(before, tuple(middle))] * 3
+                  + [self.photo(after, tuple(middle))] * 3 + [self.photo(after)] * max(1, int(still_s * FPS)))
+        for frame in frames:
+            yield k / FPS, self.noise(frame)
+            k += 1
+
+    def _world(self, labels) -> int:
+        return self.world_of[next(iter(labels))]
 
     def photo(self, labels, arm_tip=None):
-        from vision.render_track import render_smb_frame
+        from .render_track import render_smb_frame
 
-        return render_smb_frame(self.world, labels, shot=self.shot, seed=self.seed, arm_tip=arm_tip)
+        data = self._board(self._world(labels))[0]
+        return render_smb_frame(data, labels, shot=self.shot, seed=self.seed, arm_tip=arm_tip)
 
     def where(self, cell):
-        x, y = self.at[cell]
-        p = self.H @ np.array([x + self.border, y + self.border, 1.0])
+        data, H, border = self._board(self.world_of[cell])
+        x, y = next(s["at"] for s in data["spaces"] if s["id"] == cell)
+        p = H @ np.array([x + border, y + border, 1.0])
         return float(p[0] / p[2]), float(p[1] / p[2])
 
     def before_roll(self, state):
         """Now and then an opponent plays a hazard card on the page (the token then goes
         on the table)."""
-        from controller.games.smb import Card
+        from ..games.smb import Card
 
         cards = [a for a in self.game.legal_actions(state) if isinstance(a, Card)]
         if cards and self.rng.random() < CARD_CHANCE:
@@ -403,8 +426,8 @@ class MonopolyPlayer(TrackPlayer):
 
     def __init__(self, game, rng, seed, colours=None):
         super().__init__(game, rng, seed, colours)
-        from vision import render_monopoly as rm
-        from vision import synth
+        from . import render_monopoly as rm
+        from . import synth
 
         self.rm = rm
         spaces = game.b.spaces
@@ -424,7 +447,7 @@ class MonopolyPlayer(TrackPlayer):
         return float(p[0] / p[2]), float(p[1] / p[2])
 
     def choose(self, state, prompt):
-        from controller.simulations.monopoly import random_action
+        from ..simulations.monopoly import random_action
 
         return random_action(self.game, state, self.rng)
 
@@ -435,9 +458,5 @@ def _pieces(label: str) -> set[str]:
 
 def _label(pieces: set[str]) -> str:
     return "+".join(sorted(pieces)) or "empty"
-
-
-PLAYERS = {"connect4": Connect4Player, "chess": ChessPlayer, "labyrinth": LabyrinthPlayer,
-           "smb": SmbPlayer, "monopoly": MonopolyPlayer}
 
 

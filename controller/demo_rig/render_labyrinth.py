@@ -6,7 +6,7 @@ tile, turned with its tile, flat round pawns (each colour at its own spot in a c
 pawns sharing a cell stay visible), the arrows in the frame around the tiles, the spare
 tile beside the board and the four ArUco markers of the Labyrinth board (ids 8-11,
 vision/markers.py) with their inner corners at the corners of the tile area. `render`
-puts that plane into a camera frame through vision/synth.photograph, optionally with an
+puts that plane into a camera frame through controller/demo_rig/synth.photograph, optionally with an
 arm reaching in over a cell.
 
 A position is plain data, the same as the game's snapshot JSON: ``rows`` (7 strings of 7
@@ -23,7 +23,9 @@ from typing import Iterator
 import cv2
 import numpy as np
 
-from . import markers, synth
+from vision import markers
+
+from . import synth
 
 SIZE = 7
 TILE = 56  # plane pixels per tile

@@ -3,7 +3,7 @@ around them (pipes, blocks), and what stands on each space (a piece, a token).
 
 Generic: a game gives `TrackSpace`s and `Shape`s and a label per space; the labels'
 looks are ITEMS (add one for a new piece). `render_smb_world` is the Super Mario Bros.
-World board from its board-file data. vision/synth.py then photographs the plane as a
+World board from its board-file data. controller/demo_rig/synth.py then photographs the plane as a
 camera would. A renderer is a tool for tests and the demo, never the judge of a reader.
 """
 from __future__ import annotations
@@ -14,7 +14,9 @@ from typing import Callable, Hashable, Mapping, Sequence
 import cv2
 import numpy as np
 
-from . import markers, synth
+from vision import markers
+
+from . import synth
 
 SKY = (235, 190, 120)  # BGR
 

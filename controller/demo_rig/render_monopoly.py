@@ -18,8 +18,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from . import markers, synth
-from .read_monopoly import CORNER, space_box
+from vision import markers
+
+from . import synth
+from vision.read_monopoly import CORNER, space_box
 
 CELL = 44  # plane pixels per space
 MARKER_PX = 48

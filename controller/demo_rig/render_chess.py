@@ -21,7 +21,9 @@ from typing import Iterator, Sequence
 import cv2
 import numpy as np
 
-from . import markers, synth
+from vision import markers
+
+from . import synth
 
 SQ = 48  # plane pixels per square
 BORDER = 84  # wood around the squares, wide enough for the markers

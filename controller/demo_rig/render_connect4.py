@@ -3,7 +3,7 @@
 `render` draws one position: a blue frame with 42 holes, chips, blue oval blockers with a
 sticker, and the four ArUco markers of the Connect 4 board stuck diagonally off the
 corners of the hole area (vision/markers.py says where), seen from the front at an angle
-through vision/synth.photograph. `render_game` turns a list of positions into a timed
+through controller/demo_rig/synth.photograph. `render_game` turns a list of positions into a timed
 sequence of frames in which an arm reaches in and really covers the grid while a chip
 goes in, the chip falls through the holes, and the light changes from move to move.
 
@@ -18,7 +18,9 @@ from typing import Iterator, Sequence
 import cv2
 import numpy as np
 
-from . import markers, synth
+from vision import markers
+
+from . import synth
 
 COLS, ROWS = 7, 6
 PITCH = 40  # plane pixels between hole centres

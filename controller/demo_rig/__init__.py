@@ -1,0 +1,10 @@
+"""The simulated table: everything that stands in for the physical world, in one place.
+
+- render_*.py and synth.py draw a game's board as a camera would see it (the tests and the
+  demo's camera; vision never imports them);
+- players.py: the demo's simulated players, one small class per game;
+- feed.py: `DemoTable`, the players at the table seen through the synthetic camera (the
+  frames handed to vision/camera.py's "synthetic" source);
+- module.py: the die module's firmware run under CPython behind a pseudo-terminal, whose
+  port is handed to the die link like a real module's.
+"""

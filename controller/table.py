@@ -1,0 +1,254 @@
+"""The Table: the one path from camera frames to decisions.
+
+It owns the Referee, the camera's Watcher (built here and nowhere else) and the start of
+a game from the layout on the table (controller/table_start.py), and it does everything
+that joins what the camera sees to what the rules know:
+
+- the look of the board is learned from every position the referee knows: a game's
+  start, a game resumed from the journal, a game started from a position, and the
+  position after each accepted move (`learn_position`), so a resumed game is refereed
+  from the camera at once, whatever is on the board;
+- it follows the board sheet in play (a Super Mario Bros. link space to the next World);
+- it starts a game whose layout lies on the table (Super Mario Labyrinth);
+- it sets the corners clicked on the page.
+
+`referee serve` drives it from the service's threads (`see` on the camera thread,
+`command` on the referee thread); `referee replay` from a loop over a recording's frames
+(`feed` = `see` + the "view" command), so a replay decides what `serve` would have.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import CameraSettings, GameSettings
+from .events import Event
+from .games import load_game
+from .referee import Referee
+from .registry import entry
+from .table_start import TableStart
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a command did: `ok`, else `error` in words; the `event` it caused, if any;
+    `waiting`: what a game that starts from the table waits for."""
+
+    ok: bool = True
+    error: str | None = None
+    event: Event | None = None
+    waiting: str | None = None
+
+    @classmethod
+    def refused(cls, error: str) -> "Result":
+        return cls(ok=False, error=error)
+
+    def to_json(self) -> dict:
+        out = {"ok": self.ok, "error": self.error, "event": self.event.to_json() if self.event else None}
+        if self.waiting is not None:
+            out["waiting"] = self.waiting
+        return out
+
+    def __getitem__(self, key: str):
+        """The API's field `key` (result["ok"]), as callers of `Service.submit` read it."""
+        return self.to_json()[key]
+
+
+def make_watcher(board: str, camera: CameraSettings, *, corners=None, options: dict | None = None):
+    """The camera's Watcher for `board` (and its sheet `options`): the one place a
+    Watcher is built. Raises ValueError for bad corners or a board without a reader."""
+    from vision.watch import Watcher
+
+    return Watcher(board, corners=corners or None, colours=camera.colours, still_s=camera.still_s,
+                   reader_options=options or None)
+
+
+class Table:
+    """A referee and the camera in front of the table (`camera` None: no camera)."""
+
+    def __init__(self, referee: Referee, game: GameSettings, camera: CameraSettings | None = None,
+                 catalogue: str | Path = "treasures.npz", corners=None, rng=None):
+        self.referee = referee
+        self.game_settings = game
+        self.camera = camera
+        self.corners = corners if corners is not None else (camera.corners if camera else None)
+        # a Labyrinth game waits here while its maze is read from the table (and its
+        # treasure pictures are named: the page's enrolment view reads `public()`)
+        self.enrolment = TableStart(catalogue, rng)
+        self.watcher = None
+        self._options: dict | None = None  # the board sheet the watcher reads
+        self._told: str | None = None  # the table start's last notice on the bus
+        self._caught: list[Event] | None = None
+        referee.bus.subscribe(self._catch)
+        if camera is not None and referee.game is not None:
+            self._options = referee.game.reader_options(referee.state)
+            self.watcher = self._watch(referee.game.name, self._options)
+            self.learn_position()
+
+    def _catch(self, event: Event) -> None:
+        if self._caught is not None:
+            self._caught.append(event)
+
+    # --- frames ------------------------------------------------------------------------
+    def see(self, t: float, frame):
+        """One camera frame through the watcher (the camera's thread): a BoardView when
+        the board has just settled differently, else None."""
+        return self.watcher.feed(t, frame)
+
+    def feed(self, t: float, frame) -> list[Event]:
+        """One frame, seen and decided at once (`referee replay`); the events it caused."""
+        view = self.see(t, frame)
+        if view is None:
+            return []
+        return self.run("view", view=view)[1]
+
+    def run(self, command: str, **kw) -> tuple[Result, list[Event]]:
+        """`command`, with the events it published."""
+        self._caught = []
+        try:
+            result = self.command(command, **kw)
+        finally:
+            caught, self._caught = self._caught, None
+        return result, caught
+
+    # --- commands (the referee's thread) ----------------------------------------------
+    def command(self, command: str, **kw) -> Result:
+        handler = {"view": self._view, "move": self._move, "new_game": self._new_game, "enrol": self._enrol,
+                   "undo": self._undo, "corners": self._corners}.get(command)
+        if handler is None:
+            return Result.refused(f"unknown command {command!r}")
+        result = handler(**kw)
+        self._follow_board()
+        return result
+
+    def _view(self, view) -> Result:
+        if self.enrolment.active:
+            return self._from_table(self._table_view(view))
+        before = len(self.referee.history)
+        event = self.referee.observe(view)
+        if len(self.referee.history) > before:
+            self.learn_position(at=view.t)  # the very picture the move was accepted from
+        return self._said(event)
+
+    def _move(self, text: str, source: str = "page", seat: int | None = None) -> Result:
+        r = self.referee
+        before = r.game.board(r.state) if r.game is not None else None
+        event = r.enter(str(text), source=source, seat=seat)
+        if r.game is not None and r.game.board(r.state) != before:
+            self.learn_position()  # a typed move the players then make on the table too
+        return self._said(event)
+
+    def _new_game(self, game: str | None = None, variant: str | None = None, setup: dict | None = None) -> Result:
+        """A new game; with `setup`, dealt as given (a recorded game replayed), else drawn
+        here, or read from the table for a game laid out at random by the players."""
+        # the configured rulings hold for the configured game; the variant stays unless
+        # another is asked for (the new-game button asks for none)
+        r = self.referee
+        name = game or r.game.name
+        settings = self.game_settings.rulings if name == self.game_settings.name else None
+        variant = variant or (r.game.variant if r.game is not None and name == r.game.name else None)
+        if self.camera is not None and setup is None and entry(name).starts_from_table:
+            return self._start_from_table(load_game(name, variant, settings))
+        self.enrolment.cancel()
+        event = r.new_game(name, variant, settings, setup=setup)
+        self._options = r.game.reader_options(r.state)
+        if self.camera is not None:
+            self.watcher = self._watch(name, self._options, self.watcher)
+            self.learn_position()
+        return self._said(event)
+
+    def _enrol(self, names: dict) -> Result:
+        try:
+            return self._from_table(self.enrolment.enrol(names))
+        except ValueError as exc:  # names that do not fit what waits (checked by the page too)
+            return Result.refused(str(exc))
+
+    def _undo(self) -> Result:
+        r = self.referee
+        before = r.game.board(r.state)
+        event = r.undo()
+        if event is None:
+            return Result.refused("nothing to undo")
+        if r.game.board(r.state) != before:
+            self.learn_position()
+        return self._said(event)
+
+    def _corners(self, points) -> Result:
+        if self.watcher is None:
+            return Result.refused("no camera in this service")
+        self.watcher.set_corners(points)
+        return Result()
+
+    @staticmethod
+    def _said(event: Event | None) -> Result:
+        ok = event is None or event.kind != "illegal"
+        return Result(ok=ok, error=None if ok else event.data.get("reason"), event=event)
+
+    # --- learning ----------------------------------------------------------------------
+    def learn_position(self, at: float | None = None) -> None:
+        """The board holds the position the referee knows: the readers learn their looks
+        from it (from the view read at time `at`, else from the next still view)."""
+        r = self.referee
+        if self.watcher is None or r.game is None or self.enrolment.active:
+            return
+        self.watcher.learn(r.game.board(r.state), at=at)
+
+    # --- the watcher and the board sheet ------------------------------------------------
+    def _watch(self, board: str, options: dict | None, current=None):
+        """A watcher for `board`'s sheet `options`, or `current` when it reads that already."""
+        if current is not None and current.board == board and current.reader_options == (options or None):
+            return current
+        corners = self.corners if board == self.game_settings.name else None
+        return make_watcher(board, self.camera, corners=corners, options=options)
+
+    def _follow_board(self) -> None:
+        """A game that moves to another board sheet (a Super Mario Bros. link space to
+        the next World) gets a watcher for that sheet, which learns it as it stands."""
+        r = self.referee
+        if self.watcher is None or self.enrolment.active or r.game is None:
+            return
+        options = r.game.reader_options(r.state)
+        if options != self._options:
+            self._options = options
+            old, self.watcher = self.watcher, self._watch(r.game.name, options, self.watcher)
+            self.watcher.reader.adopt(old.reader)
+            # the players are changing the table: only what no move now due can change
+            # stands as the referee knows it when the new sheet is first seen still
+            board = r.game.board(r.state)
+            due = {c for a in r.game.observable_actions(r.state)
+                   for c, v in r.game.board(r.game.apply(r.state, a)).items() if board.get(c) != v}
+            self.watcher.learn({c: v for c, v in board.items() if c not in due})
+
+    # --- a game that starts from the layout on the table (controller/table_start.py) -----
+    def _start_from_table(self, game) -> Result:
+        """The open game goes on until the maze on the table is read (views go to the
+        table start meanwhile); the reader first learns from the printed tiles."""
+        try:
+            expected = self.enrolment.begin(game)
+        except ValueError as exc:  # a damaged catalogue file: say which
+            return Result.refused(str(exc))
+        self.watcher = self._watch(game.name, None, self.watcher)
+        self.watcher.learn(expected)
+        return self._from_table(None)
+
+    def _table_view(self, view) -> tuple | None:
+        w = self.watcher
+        plane = w.last_plane
+        if view.source != self.enrolment.game.name or plane is None:
+            return None
+        return self.enrolment.take(plane, w.reader, w.last_frame, w.H, learn=w.learn)
+
+    def _from_table(self, started: tuple | None) -> Result:
+        """Start the game once the table gave (game, setup); else say where it stands."""
+        if started is None:
+            if self.enrolment.message != self._told:
+                self._told = self.enrolment.message
+                self.referee.bus.publish(Event("notice", {"text": self.enrolment.message}))
+            return Result(waiting=self.enrolment.message)
+        game, setup = started
+        event = self.referee.new_game(game.name, game.variant, game.settings, setup=setup)
+        self._options = self.referee.game.reader_options(self.referee.state)
+        self.learn_position()  # now from the whole layout
+        self._told = None
+        return Result(event=event)
+

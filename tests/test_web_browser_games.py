@@ -1,0 +1,159 @@
+"""Each game's status page as a family sees it, in real headless Chromium over a real
+service under waitress: on a seat's phone (390x844) and on a desktop (1280x800) the
+board is drawn, nothing throws (a console error fails the test), nothing is wider than
+the screen, the prompt and the seat's buttons are on the first screen of the phone, the
+latest move is in view; a camera alarm says who/what/how, boxes the cells, and then
+"board restored" shows when the board is put right. One Chromium and one service for the
+module; each game is one test."""
+from __future__ import annotations
+
+import pytest
+
+from test_web_api import running_service
+from test_web_browser import WAIT_MS, Served, browser  # noqa: F401 (the module's Chromium)
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+# game -> (inputs that leave a latest move and a prompt, the seat the prompt is for)
+OPENINGS = {
+    "connect4": ["4", "3"],
+    "chess": ["e4", "e5"],
+    "labyrinth": ["push N2 r0"],  # then Red moves the pawn or presses 'end'
+    "smb": ["roll yellow", "move w1-02"],
+    "monopoly": ["roll 1 2", "put bowser@21", "put p0@3"],  # then Mario's Cap: buy or auction
+}
+
+
+def wrong_board(game: str, board: dict) -> dict:
+    """What the camera would see after a plain mistake at the table, per game."""
+    if game == "connect4":
+        return {**board, (2, 3): "p0"}  # a chip floating in column 3, row 4
+    if game == "chess":
+        return {**board, "d5": "p0"}  # a piece from nowhere
+    if game == "labyrinth":
+        return {**board, (0, 0): "tile:NESW"}  # a fixed corner tile turned into a crossing
+    if game == "smb":
+        mario = next(c for c, lab in board.items() if lab == "mario")
+        return {**board, mario: "empty", "w1-20": "mario"}  # Mario far ahead, no roll
+    if game == "monopoly":
+        return {**board, 3: "empty", 25: "p0"}  # Mario's Cap on the wrong space
+    raise KeyError(game)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    with running_service(tmp_path_factory.mktemp("games") / "data") as service:
+        s = Served(service, heartbeat_s=0.2)
+        yield s
+        s.close()
+
+
+def open_page(browser, url: str, viewport: dict):  # noqa: F811
+    context = browser.new_context(viewport=viewport, has_touch=viewport is PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("#live.on", timeout=WAIT_MS)
+    page.wait_for_selector("#board svg.drawing", timeout=WAIT_MS)
+    return context, page, errors
+
+
+def fits_the_screen(page, viewport: dict) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], f"the page is {width} px wide on a {viewport['width']} px screen"
+
+
+def on_first_screen(page, selector: str, viewport: dict) -> None:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not shown"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], \
+        f"{selector} is at y={box['y']:.0f}-{box['y'] + box['height']:.0f}, below the first screen"
+
+
+def see_an_alarm_and_the_restore(page, service) -> None:
+    from vision.view import BoardView
+
+    board = service.referee.game.board(service.referee.state)
+    bad = wrong_board(service.referee.game.name, board)
+    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in bad.items()}))
+    banner = page.locator("#alarm")
+    banner.wait_for(state="visible", timeout=WAIT_MS)
+    alarm = service.snapshot()["alarm"]
+    assert alarm is not None, "the wrong board raised no alarm"
+    text = banner.inner_text()
+    assert (alarm.get("fix") or alarm["reason"]) in text  # what, and how to put it right
+    if alarm.get("who"):
+        assert alarm["who"] in text  # who
+    assert "ILLEGAL MOVE" in text.upper()  # the word beside the colour
+    page.wait_for_selector("#board .bad-box, #board .bad-ring", timeout=WAIT_MS)
+    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in board.items()}))
+    page.locator("#restored").wait_for(state="visible", timeout=WAIT_MS)
+    assert "Board restored" in page.locator("#restored").inner_text()
+    assert banner.is_hidden()
+
+
+@pytest.mark.parametrize("game", list(OPENINGS))
+def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, game):  # noqa: F811
+    service = served.service
+    assert service.submit("new_game", game=game)["ok"]
+    for text in OPENINGS[game]:
+        result = service.submit("move", text=text)
+        assert result["ok"], (text, result["error"])
+    snap = service.snapshot()
+    seat = snap["prompt"]["seat"]
+    move = service.journal.events(snap["game_id"])[-1].data
+    name = snap["seats"][move["seat"]]  # "Luigi: drops a chip in column 3"
+    latest = name + ": " + (move["text"][len(name):].strip() if move["text"].startswith(name) else move["text"])
+
+    # the seat's phone: the prompt and their buttons first, then the board
+    context, phone, errors = open_page(browser, f"{served.url}/seat/{service.player_token(seat)}", PHONE)
+    try:
+        fits_the_screen(phone, PHONE)
+        on_first_screen(phone, "#prompt", PHONE)
+        assert phone.locator("#prompt").inner_text() == snap["prompt"]["text"]
+        options = snap["prompt"]["options"]
+        assert phone.locator("#choices button:not([disabled])").all_inner_texts()[:len(options)] == options
+        if options:
+            on_first_screen(phone, "#choices", PHONE)
+        assert latest in phone.locator("#last-move-text").inner_text()
+        on_first_screen(phone, "#last-move", PHONE)
+        if game == "labyrinth":  # the player's own next treasure, on their phone only
+            assert phone.locator("#your-target").is_visible()
+        fits_the_screen(phone, PHONE)
+        assert errors == []
+    finally:
+        context.close()
+
+    # a watcher's desktop: the drawing, the latest move in the list's view, the alarm
+    context, desk, errors = open_page(browser, served.url + "/", DESKTOP)
+    try:
+        fits_the_screen(desk, DESKTOP)
+        assert desk.locator("#your-target").count() == 0  # watchers never see a secret
+        last = desk.locator("#moves li").last
+        assert latest in last.inner_text()
+        in_view = last.evaluate("""li => { const l = li.parentElement, a = li.getBoundingClientRect(),
+                                              b = l.getBoundingClientRect();
+                                            return a.bottom <= b.bottom + 1 && a.top >= b.top - 1; }""")
+        assert in_view, "the latest move is scrolled out of the move list"
+        # the hall's thumbnail of the same drawing (opts.small)
+        assert desk.evaluate("""game => { const d = document.createElement('div');
+                                          window.drawings[game](d, window.referee.snap, {small: true});
+                                          return d.querySelectorAll('svg.drawing').length; }""", game) == 1
+        see_an_alarm_and_the_restore(desk, service)
+        fits_the_screen(desk, DESKTOP)
+        assert errors == []
+    finally:
+        context.close()
+
+    # the TV's table mode: the whole board on one screen, no controls
+    context, tv, errors = open_page(browser, served.url + "/table", DESKTOP)
+    try:
+        on_first_screen(tv, "#board svg.drawing", DESKTOP)
+        assert tv.locator("#controls").is_hidden() and tv.locator("#move-form").is_hidden()
+        fits_the_screen(tv, DESKTOP)
+        assert errors == []
+    finally:
+        context.close()

@@ -1,0 +1,47 @@
+"""The interface every board reader declares (vision/watch.py drives readers through it).
+
+A reader turns the warped playing area (a BGR "plane" of `plane_size`) into labels per
+cell, and learns what the table looks like from any position the referee knows. The
+Watcher relies on nothing but what is declared here; the defaults are what a reader of a
+flat board with its markers at the plane's corners needs.
+"""
+from __future__ import annotations
+
+from typing import Hashable, Mapping
+
+import numpy as np
+
+
+class Reader:
+    plane_size: tuple[int, int]  # (width, height) of the plane it reads
+    cells: list  # the cell keys it reports, in a fixed order
+    # 4x2 plane points where given corners go (BL, BR, TR, TL); None: the plane's corners
+    anchors: np.ndarray | None = None
+    # bool array of plane size: where the board never changes in play (a hand held still
+    # over it is told from it); None: no such part
+    static_mask: np.ndarray | None = None
+    # the four marker ids of the sheet this reader reads, when the board type has several
+    # sheets (a Super Mario Bros. World); empty: the board type's own markers
+    markers: tuple = ()
+    # what the last learn() could not learn, in words (empty when all went well)
+    problems: list[str] = []
+
+    def read(self, plane: np.ndarray) -> dict[Hashable, tuple[str, float]]:
+        """{cell: (label, confidence 0..1)} for every cell. Reading never changes the reader."""
+        raise NotImplementedError
+
+    def learn(self, plane: np.ndarray, expected: Mapping[Hashable, str]) -> None:
+        """The board shows `expected` (any position the referee knows: a start, a resumed
+        game, the position after an accepted move): learn the looks from it. Cheap and
+        incremental: blend with what was learned, never forget a look because this
+        position lacks it."""
+        raise NotImplementedError
+
+    def adopt(self, other: "Reader") -> None:
+        """Take over what `other`, the reader of another sheet of the same game (the
+        previous Super Mario Bros. World board), learned of the pieces that move from
+        sheet to sheet. Default: nothing carries over."""
+
+    def view_from(self, H: np.ndarray, frame_size: tuple[int, int]) -> None:
+        """Told the frame->plane homography whenever it changes, before the first learn
+        (readers of tall pieces that lean over the cells behind them use it)."""

@@ -1,0 +1,89 @@
+// Mario chess: the board with chess symbols, Mario's team outlined on a light disc and
+// Bowser's team filled on a dark disc (so the armies differ by shape and shade, not only
+// by the configured colours); the last move as an arrow, the king in check ringed and
+// marked "+"; a legend gives each symbol its Mario figure.
+"use strict";
+
+(function () {
+
+window.drawings.chess = function (el, snap, opts) {
+  const {svg, text, titled, root} = window.drawKit;
+  const o = opts || {}, st = snap.state || {};
+  if (typeof st.fen !== "string") throw new Error("no FEN in the chess state");
+  const [placement, toMove] = st.fen.split(" ");
+  const pieces = {};  // square -> FEN letter
+  placement.split("/").forEach((rankText, i) => {
+    let file = 0;
+    for (const ch of rankText) {
+      if (/\d/.test(ch)) { file += Number(ch); continue; }
+      pieces["abcdefgh"[file] + (8 - i)] = ch;
+      file += 1;
+    }
+  });
+  const colours = o.colours || ["#d7263d", "#2e7d32"];
+  const size = 80, pad = o.small ? 0 : 24, flip = o.seat === 1, span = 8 * size + 2 * pad;
+  const box = root(span, span, "chess", "chess board");
+  const alarm = o.alarm || {}, bad = new Set(alarm.cells || []), seen = alarm.seen || {};
+  const checkKing = st.check === true && toMove ? (toMove === "w" ? "K" : "k") : null;
+  const last = typeof st.last_move === "string" ? [st.last_move.slice(0, 2), st.last_move.slice(2, 4)] : [];
+  const at = (name) => {
+    const file = "abcdefgh".indexOf(name[0]), rank = Number(name[1]);
+    return [pad + (flip ? 7 - file : file) * size, pad + (flip ? rank - 1 : 8 - rank) * size];
+  };
+  for (let file = 0; file < 8; file++) {
+    for (let rank = 1; rank <= 8; rank++) {
+      const name = "abcdefgh"[file] + rank, piece = pieces[name] || "";
+      const [x, y] = at(name);
+      const g = svg("g", {"data-square": name, "data-piece": piece}, box);
+      let cls = "sq " + ((file + rank) % 2 ? "dark" : "light");  // a1 is dark
+      if (last.includes(name)) cls += " last";
+      svg("rect", {x, y, width: size, height: size, class: cls}, g);
+      if (!o.small && rank === (flip ? 8 : 1)) text(box, x + size / 2, span - 6, "abcdefgh"[file], "coord");
+      if (!o.small && file === (flip ? 7 : 0)) text(box, pad / 2, y + size / 2 + 6, String(rank), "coord");
+      if (piece) {
+        const white = piece === piece.toUpperCase();
+        titled(g, `${name}: ${CHESS_NAMES[piece.toLowerCase()][white ? 0 : 1]} (${white ? "Mario's" : "Bowser's"} team)`);
+        svg("circle", {cx: x + size / 2, cy: y + size / 2, r: 34, class: "piece " + (white ? "white" : "black"),
+                       stroke: colours[white ? 0 : 1]}, g);
+        text(g, x + size / 2, y + size / 2 + 17, GLYPH[piece.toLowerCase()][white ? 0 : 1], "glyph " + (white ? "white" : "black"));
+      } else {
+        titled(g, name + ": empty");
+      }
+      if (piece && piece === checkKing) {
+        svg("circle", {cx: x + size / 2, cy: y + size / 2, r: 38, class: "check-ring"}, g);
+        if (!o.small) text(g, x + size - 12, y + 22, "+", "check-mark");
+        g.classList.add("check");
+      }
+      if (seen[name] && seen[name] !== "empty" && !piece) {
+        svg("circle", {cx: x + size / 2, cy: y + size / 2, r: 30, class: "piece faded " + (seen[name] === "p0" ? "white" : "black")}, g);
+        g.setAttribute("data-seen", seen[name]);
+      }
+      if (bad.has(name)) svg("rect", {x: x + 4, y: y + 4, width: size - 8, height: size - 8, class: "bad-box"}, g);
+    }
+  }
+  if (last.length === 2 && !o.small) {
+    const [x1, y1] = at(last[0]), [x2, y2] = at(last[1]);
+    svg("line", {x1: x1 + size / 2, y1: y1 + size / 2, x2: x2 + size / 2, y2: y2 + size / 2, class: "last-arrow",
+                 "marker-end": "url(#arrow-head)"}, box);
+    const defs = svg("defs", {}, box);
+    const m = svg("marker", {id: "arrow-head", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4,
+                             orient: "auto-start-reverse"}, defs);
+    svg("path", {d: "M0,0 L10,5 L0,10 z", class: "arrow-tip"}, m);
+  }
+  if (o.small) { el.replaceChildren(box); return; }
+  const legend = window.drawKit.el("p", {class: "legend"});
+  legend.textContent = Object.keys(GLYPH).map((k) =>
+    `${GLYPH[k][0]}/${GLYPH[k][1]} ${CHESS_NAMES[k][0].split(" ")[0]}: ${CHESS_NAMES[k][0].replace(/^\w+ /, "")} / ${CHESS_NAMES[k][1].replace(/^\w+ /, "")}`
+  ).join(" · ") + ". Outlined: Mario's team; filled: Bowser's team.";
+  el.replaceChildren(box, legend);
+};
+
+// Mario chess names by piece letter: [Mario's team (White), Bowser's team (Black)]
+const CHESS_NAMES = {
+  k: ["King Mario", "King Bowser"], q: ["Queen Luigi", "Queen Bowser Jr."],
+  b: ["Bishop Peach / Daisy", "Bishop Magikoopa"], n: ["Knight Yoshi", "Knight Birdo"],
+  r: ["Rook Toad", "Rook Goomba"], p: ["Pawn Coin", "Pawn Green Shell"],
+};
+const GLYPH = {k: ["\u2654", "\u265A"], q: ["\u2655", "\u265B"], r: ["\u2656", "\u265C"],
+               b: ["\u2657", "\u265D"], n: ["\u2658", "\u265E"], p: ["\u2659", "\u265F"]};
+})();

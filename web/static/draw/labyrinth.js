@@ -1,0 +1,109 @@
+// Super Mario Labyrinth: the 7x7 maze as tiles with their open passages and treasures,
+// the twelve push arrows around it (the one that may not be used crossed out), each pawn
+// as its colour's letter in a shape of its own, coordinates a-g / 1-7, the spare tile;
+// on a player's own phone, "your next treasure" as a card (watchers never get it: the
+// snapshot holds a player's targets only for that player's link).
+"use strict";
+
+(function () {
+  const {svg, text, titled, root, badge, el} = window.drawKit;
+  const SIZE = 7, T = 80, PAD = 54;
+  const PAWN_FILL = {red: "#d7263d", yellow: "#f2c500", green: "#2e7d32", blue: "#1e63d6"};
+  const PAWN_SEAT = {red: 0, yellow: 2, green: 1, blue: 3};  // the kit's shapes: circle, diamond, square, triangle
+
+  function tile(parent, x, y, sides, treasure, small) {
+    const g = svg("g", {class: "lab-tile"}, parent);
+    svg("rect", {x, y, width: T, height: T, class: "lab-wall"}, g);
+    const c = T / 2, w = T * 0.34;
+    svg("rect", {x: x + c - w / 2, y: y + c - w / 2, width: w, height: w, class: "lab-path"}, g);
+    if (sides.includes("N")) svg("rect", {x: x + c - w / 2, y, width: w, height: c, class: "lab-path"}, g);
+    if (sides.includes("S")) svg("rect", {x: x + c - w / 2, y: y + c, width: w, height: c, class: "lab-path"}, g);
+    if (sides.includes("W")) svg("rect", {x, y: y + c - w / 2, width: c, height: w, class: "lab-path"}, g);
+    if (sides.includes("E")) svg("rect", {x: x + c, y: y + c - w / 2, width: c, height: w, class: "lab-path"}, g);
+    if (treasure && !small) {
+      svg("circle", {cx: x + c, cy: y + c, r: 13, class: "lab-treasure"}, g);
+      text(g, x + c, y + c + 5, "\u2605", "lab-star");
+      text(g, x + c, y + T - 5, treasure.replace(/([a-z])([A-Z])/g, "$1 $2"), "lab-name");
+    }
+    return g;
+  }
+
+  window.drawings.labyrinth = function (host, snap, opts) {
+    const o = opts || {}, st = snap.state || {};
+    if (!Array.isArray(st.rows) || st.rows.length !== SIZE) throw new Error("no 7x7 maze in the Labyrinth state");
+    const pad = o.small ? 0 : PAD, span = SIZE * T + 2 * pad;
+    const box = root(span + (o.small ? 0 : T + 30), span, "labyrinth", "the Labyrinth maze");
+    const alarm = o.alarm || {}, bad = new Set(alarm.cells || []);
+    const players = st.players || [], seats = snap.seats || [];
+    st.rows.forEach((row, r) => row.split(" ").forEach((t, c) => {
+      const [sides, treasure] = t.split(":");
+      const name = "abcdefg"[c] + (r + 1);
+      const g = tile(box, pad + c * T, pad + r * T, sides, treasure, o.small);
+      g.setAttribute("data-cell", name);
+      titled(g, `${name}: open to ${sides.split("").join(", ") || "nowhere"}${treasure ? ", " + treasure : ""}`);
+      if (bad.has(name)) svg("rect", {x: pad + c * T + 3, y: pad + r * T + 3, width: T - 6, height: T - 6, class: "bad-box"}, g);
+    }));
+    if (!o.small) {
+      for (let k = 0; k < SIZE; k++) {
+        text(box, pad + k * T + T / 2, 16, "abcdefg"[k], "coord");
+        text(box, 14, pad + k * T + T / 2 + 6, String(k + 1), "coord");
+      }
+      for (const k of [1, 3, 5]) {  // N2 goes in at the top of column b, W2 at the left of row 2, ...
+        arrow(box, "N" + (k + 1), pad + k * T + T / 2, pad - 22, 180, st.banned_arrow);
+        arrow(box, "S" + (k + 1), pad + k * T + T / 2, pad + SIZE * T + 22, 0, st.banned_arrow);
+        arrow(box, "W" + (k + 1), pad - 22, pad + k * T + T / 2, 90, st.banned_arrow);
+        arrow(box, "E" + (k + 1), pad + SIZE * T + 22, pad + k * T + T / 2, 270, st.banned_arrow);
+      }
+      // the spare tile, beside the maze
+      const sx = span + 10, sy = pad;
+      const [sides, treasure] = String(st.spare || "").split(":");
+      const g = tile(box, sx, sy, sides || "", treasure, false);
+      g.setAttribute("data-cell", "spare");
+      titled(g, "the spare tile" + (treasure ? ": " + treasure : ""));
+      text(box, sx + T / 2, sy + T + 20, "spare", "coord");
+    }
+    // pawns: several on one tile sit in its corners
+    const crowd = {};
+    players.forEach((p, seat) => {
+      const cell = String(p.cell || ""), c = "abcdefg".indexOf(cell[0]), r = Number(cell.slice(1)) - 1;
+      if (c < 0 || !(r >= 0)) return;
+      const k = (crowd[cell] = (crowd[cell] || 0) + 1) - 1;
+      const cx = pad + c * T + (k % 2 ? 0.72 : 0.28) * T, cy = pad + r * T + (k >= 2 ? 0.72 : 0.28) * T;
+      const g = badge(box, cx, cy, 15, PAWN_SEAT[p.colour] || 0, p.colour, PAWN_FILL[p.colour] || "#888");
+      g.classList.add("pawn");
+      g.setAttribute("data-pawn", p.colour);
+      titled(g, `${seats[seat] || p.colour}'s pawn (${p.colour}) on ${cell}`);
+    });
+    const parts = [box];
+    if (!o.small) {
+      const me = o.seat !== null && o.seat !== undefined ? players[o.seat] : null;
+      if (me && Array.isArray(me.targets) && me.targets.length) {
+        const card = el("div", {class: "secret-card", id: "your-target"});
+        card.append(el("small", {}, "Your next treasure (only on your phone)"),
+                    el("strong", {}, "\u2605 " + me.targets[0].replace(/([a-z])([A-Z])/g, "$1 $2")),
+                    el("small", {}, `found ${(me.found || []).length} of ${me.cards}`));
+        parts.unshift(card);
+      }
+      const list = el("ul", {class: "cards-row"});
+      players.forEach((p, seat) => {
+        const li = el("li", {class: "player-card" + (seat === st.turn && !snap.outcome ? " turn" : "")});
+        li.append(el("strong", {}, `${p.colour[0].toUpperCase()} ${seats[seat] || p.colour}`),
+                  el("span", {}, ` on ${p.cell} · found ${(p.found || []).length} of ${p.cards}`));
+        list.appendChild(li);
+      });
+      parts.push(list);
+    }
+    host.replaceChildren(...parts);
+  };
+
+  function arrow(box, name, x, y, rot, banned) {
+    const g = svg("g", {class: "lab-arrow" + (name === banned ? " banned" : ""), "data-arrow": name,
+                        transform: `translate(${x},${y}) rotate(${rot})`}, box);
+    svg("polygon", {points: "-11,0 11,0 0,-16", class: "arrow-shape"}, g);
+    if (name === banned) {
+      svg("line", {x1: -13, y1: -19, x2: 13, y2: 3, class: "ban"}, g);
+      svg("line", {x1: 13, y1: -19, x2: -13, y2: 3, class: "ban"}, g);
+    }
+    titled(g, name === banned ? `${name}: may not be used now (it would undo the last push)` : `push in at ${name}`);
+  }
+})();
