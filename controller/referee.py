@@ -4,16 +4,33 @@ Inputs are stable board views from vision, moves typed on the page or the CLI, d
 rolls and commands (new game, undo). Each becomes events: written to the journal, then
 published on the bus. The referee owns the game state and one thread feeds it.
 
-Matching a view: the referee asks the game what the board would look like after every
-legal action (and, for games that allow it, every sequence of two) and accepts a view
-only when exactly one outcome fits every cell the reader is sure of. A view that differs
-from the position, is read surely, and fits no legal action is an illegal move, put into
-words by the game; the referee then waits until the board is back in the last legal
-position or shows a legal move made from it. A view with unsure cells that could still
-fit is left for the next view.
+Deciding from a view, ranked by the rules. Every legal action from the position (and,
+for games that allow it, every sequence of two: a quick reply) and "nothing happened"
+are scored by how well they explain the whole board: per cell a log-likelihood from the
+reader's label and confidence and, where vision measured it (vision/change.py), from how
+much the cell changed since the last accepted view and how close it is to its own empty
+look; each cell weighted by how well it is seen, so a cell under a hand or behind a tall
+piece weighs little and never vetoes a move that explains the rest. Each action costs a
+little (the rules' prior: the shortest explanation wins a tie). Then:
+- the best is a move, clearly ahead of the runner-up, and leaves no well-seen cell
+  clearly unexplained: it is accepted;
+- the best leaves no cell unexplained but is not clearly ahead: that is doubt, a state;
+  the referee says so once (event `doubt`, with the few best candidates) and waits for a
+  clearer view or a tap on the page (an ordinary typed move);
+- even the best leaves well-seen cells that clearly show something else (both the label
+  and the change say so): the board shows a position no legal move reaches, an illegal
+  move put into words by the game, with who should fix it, how, and what was seen. On the
+  live camera path that board must stay so for `confirm_s` first (a hand held still
+  over the board for a moment is not an alarm).
+After an alarm or a doubt the referee keeps judging each view against the last legal
+position: as soon as the board agrees with it or with a legal move from it, it follows
+again. Nothing cascades. Before the camera has seen the start position (`await_start`),
+views that fit no legal move are waited out silently (an overlay, hands, a half-set
+board).
 """
 from __future__ import annotations
 
+import math
 import random
 import secrets
 from dataclasses import replace
@@ -27,6 +44,13 @@ from .games.base import Game, IllegalAction, NotationError
 from .journal import Journal
 
 MIN_CONFIDENCE = 0.6
+MARGIN = 1.5  # log-likelihood: the best explanation leads the runner-up by e^1.5 (about 4.5:1)
+PLY_COST = 0.5  # the rules' prior: each further action in one view costs this much
+SEEN = 0.5  # a cell weighted at least this is seen well enough to show something
+CHANGE_LABEL_WEIGHT = 0.5  # where change evidence exists, the learned labels count half
+DOUBT_CANDIDATES = 3
+CONFIRM_S = 0.5  # the live camera's wrong board must stay this long before an alarm
+START_MISFITS = 2  # well-seen cells a board may read otherwise and still be the start (cold reads err)
 
 
 class Referee:
@@ -40,6 +64,10 @@ class Referee:
         self.history: list[str] = []  # notation of each accepted action
         self.setup: dict = {}
         self.alarm: dict | None = None  # the standing illegal-move report, until put right
+        self.doubt: dict | None = None  # the standing "I can't tell what moved", until resolved
+        self.confirm_s = 0.0  # how long a wrong board must stay before an alarm (camera: CONFIRM_S)
+        self.awaiting_start = False  # the camera has not yet seen the board in the position
+        self._suspect: tuple | None = None  # (view, "illegal" or "doubt", data) waiting for confirmation
         self.notes: list[str] = []  # what went wrong while resuming, for the page
 
     # --- events --------------------------------------------------------------------
@@ -60,6 +88,7 @@ class Referee:
         if self.game_id is not None and self.game.outcome(self.state) is None:
             self.journal.end_game(self.game_id, "abandoned")
         self.game, self.state, self.setup, self.history, self.alarm = game, state, setup, [], None
+        self.doubt, self._suspect = None, None
         event = self.journal.start_game(name, game.variant, Event(
             "game_started", {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
         self.game_id = event.game_id
@@ -106,6 +135,7 @@ class Referee:
         for text in moves:
             state = self.game.play(state, self.game.parse(state, text))
         self.state, self.history, self.alarm = state, moves, None
+        self.doubt, self._suspect = None, None
 
     # --- inputs --------------------------------------------------------------------
     def enter(self, text: str, source: str = "entry", seat: int | None = None) -> Event:
@@ -136,7 +166,8 @@ class Referee:
             self.history.append(notation)
             event = self._emit("move", notation=notation, text=self.game.describe(before, action),
                                seat=seat, ply=len(self.history), source=source, **extra)
-        self.alarm = None
+        self.alarm, self._suspect, self.awaiting_start = None, None, False
+        self._clear_doubt(f"{source} entered {', '.join(self.history[-len(actions):])}")
         outcome = self.game.outcome(self.state)
         if outcome is not None:
             self._emit("game_over", **outcome.to_json())
@@ -155,61 +186,146 @@ class Referee:
             self.journal.reopen_game(self.game_id)
         return event
 
+    def await_start(self) -> None:
+        """The camera path: views that fit no legal move are waited out, not alarmed,
+        until the board has once read as the position (or a legal move from it)."""
+        self.awaiting_start = True
+
     def observe(self, view: BoardView) -> Event | None:
-        """Match a stable view against the position; returns the event it caused."""
+        """Judge a stable view against the position; returns the event it caused."""
         if self.game is None or self.game.outcome(self.state) is not None:
             return None  # after the end the players clear the board: nothing to judge
-        sure = view.labels(self.min_confidence)
-        unsure = {c for c in view.cells if c not in sure}
         board = self.game.board(self.state)
-        if self._fits(board, sure):
-            if self.alarm is not None and not (unsure & set(board)):
+        ev = _Evidence(view, board, self.min_confidence)
+        ranked = self._rank(ev, board)
+        (best, seq, after), runner = ranked[0], (ranked[1][0] if len(ranked) > 1 else -math.inf)
+        clear = best - runner >= MARGIN
+        unexplained = ev.unexplained(after)
+        partial = bool(view.extra.get("moving"))
+        moved = [c for c in after if after[c] != board.get(c)]
+        # a move is taken only when each cell it changes, where seen, shows the change
+        # itself, and none is under a hand still moving
+        hidden = any(c in ev.moving or not ev.shown(c, after) for c in moved)
+        if not unexplained and clear and not hidden:
+            self._suspect = None
+            if seq:
+                delay = round(view.t - view.moved_at, 3) if view.t else None
+                return self._accept(seq, "camera", decided_after_s=delay)
+            self.awaiting_start = False
+            if self.alarm is not None:
                 self.alarm = None
                 return self._emit("restored", text="the board is back in the last legal position")
+            return self._clear_doubt("the board is back in the last legal position")
+        if self.awaiting_start:
+            if not seq and len(unexplained) <= START_MISFITS:
+                self.awaiting_start = False  # the start, as well as a cold read can tell: follow
             return None
-        seen = view.labels()
-        changed = {c for c in board if seen.get(c, board[c]) != board[c]}
-        found = self._candidates(sure, changed | (unsure & board.keys()))
-        boards = {tuple(sorted(b.items(), key=repr)) for _, b in found}
-        if len(boards) == 1:
-            actions, after = found[0]
-            moved = {c for c in after if after[c] != board.get(c)}
-            if any(seen.get(c) != after[c] for c in moved & unsure):
-                return None  # the move's own cells are not yet read as the move leaves them
-            delay = round(view.t - view.moved_at, 3) if view.t else None
-            return self._accept(actions, "camera", decided_after_s=delay)
-        if found:
-            return None  # ambiguous: wait for a clearer view
-        if any(seen.get(c) != board[c] for c in unsure & board.keys()):
-            return None  # something unsure may still be the move: wait for a clearer view
-        problem = self.game.explain(self.state, {**board, **sure})
-        if self.alarm and self.alarm["reason"] == problem.reason:
+        if partial:
+            return None  # a hand still at the edge: wait for a clearer view
+        if not unexplained:
+            close = [sq for sc, sq, _ in ranked[:DOUBT_CANDIDATES + 1] if sq and best - sc < MARGIN]
+            doubt = self._doubt_of(close, board)
+            if doubt is None or (self.doubt is not None and self.doubt["candidates"] == doubt["candidates"]):
+                return None  # nothing to ask, or asked once already
+            return self._confirm(view, "doubt", doubt)
+        if ev.unclear():
+            return None  # something read unsurely may still be part of a move: wait for a clearer view
+        differ = ev.unexplained(board) | unexplained  # what the view clearly shows otherwise
+        seen = {**board, **{c: ev.label(c) for c in differ}}
+        problem = self.game.explain(self.state, seen)
+        names = self.game.seats(self.state)
+        seat = self.game.prompt(self.state).seat
+        alarm = {"reason": problem.reason, "cells": [self.game.cell_name(c) for c in problem.cells],
+                 "who": names[seat] if seat is not None and 0 <= seat < len(names) else None,
+                 "fix": self.game.fix(self.state, seen),
+                 "seen": {self.game.cell_name(c): ev.label(c) for c in sorted(differ, key=repr)}}
+        if self.alarm and self.alarm["reason"] == alarm["reason"]:
             return None  # the same wrong board, already reported
-        self.alarm = {"reason": problem.reason, "cells": [self.game.cell_name(c) for c in problem.cells]}
-        return self._emit("illegal", source="camera", **self.alarm)
+        return self._confirm(view, "illegal", alarm)
 
-    @staticmethod
-    def _fits(board: dict, sure: dict) -> bool:
-        return all(board.get(c, lab) == lab for c, lab in sure.items())
+    def _confirm(self, view: BoardView, kind: str, data: dict) -> Event | None:
+        """An alarm or a doubt from `view`. Without a camera clock (`confirm_s` 0) an
+        alarm is raised at once and an unclear view is simply waited on; on the live
+        camera path both wait for `tick` to see the board stay so for `confirm_s`."""
+        if self.confirm_s <= 0:
+            return self._raise(kind, data) if kind == "illegal" else None
+        if self._suspect is None or self._suspect[1:] != (kind, data):
+            self._suspect = (view, kind, data)
+        return None
 
-    def _candidates(self, sure: dict, changed: set) -> list[tuple[list, dict]]:
-        """Action sequences (shortest first) whose resulting board fits the view.
-        `changed`: the cells that differ from the position or are unsure (the game may
-        use it to skip actions that cannot explain the view)."""
+    @property
+    def confirming(self) -> bool:
+        """Is a wrong or unclear board waiting for the camera's clock (`tick`)?"""
+        return self._suspect is not None
+
+    def tick(self, t: float, moved_at: float) -> Event | None:
+        """The live camera's clock: a wrong or unclear board that has stayed still for
+        `confirm_s` (nothing moved since its view; `moved_at` is the last motion) becomes
+        an alarm or a doubt."""
+        if self._suspect is None:
+            return None
+        view, kind, data = self._suspect
+        if moved_at > view.moved_at + 1e-9 and moved_at > view.t:
+            self._suspect = None  # something moved: the next view decides
+            return None
+        if t - view.t < self.confirm_s:
+            return None
+        self._suspect = None
+        return self._raise(kind, data)
+
+    def _raise(self, kind: str, data: dict) -> Event:
+        if kind == "doubt":
+            self.doubt = data
+            return self._emit("doubt", **data)
+        self.alarm = data
+        self._clear_doubt(None)
+        return self._emit("illegal", source="camera", **data)
+
+    def _doubt_of(self, close: list, board: dict) -> dict | None:
+        """The doubt between the close candidates (action sequences): each offered by its
+        first action's notation (a tap enters that; the camera then sees the rest)."""
+        candidates, cells = [], []
+        for seq in close:
+            state, words = self.state, []
+            for action in seq:
+                words.append(self.game.describe(state, action))
+                state = self.game.apply(state, action)
+            after = self.game.board(state)
+            notation = self.game.notation(self.state, seq[0])
+            if all(c["notation"] != notation for c in candidates):
+                candidates.append({"notation": notation, "text": ", then ".join(words)})
+            cells += [self.game.cell_name(c) for c in after if after[c] != board.get(c)]
+        if not candidates:
+            return None
+        texts = [c["text"] for c in candidates]
+        text = ("I can't tell what moved: is it " + ", ".join(texts[:-1]) + (" or " if len(texts) > 1 else "")
+                + texts[-1] + "?")
+        return {"text": text, "candidates": candidates, "cells": list(dict.fromkeys(cells))}
+
+    def _clear_doubt(self, why: str | None) -> Event | None:
+        if self.doubt is None:
+            return None
+        self.doubt = None
+        return self._emit("doubt_cleared", text=why or "an alarm replaced the doubt")
+
+    def _rank(self, ev: "_Evidence", board: dict) -> list[tuple[float, list, dict]]:
+        """(score, actions, board after) for "nothing happened" and every legal action
+        sequence up to the game's length, best first. Longer sequences are tried only
+        while the best so far leaves changed cells unexplained."""
+        changed = ev.maybe_changed()
+        ranked = [(ev.score(board), [], board)]
+        frontier = [([], self.state)]
         for depth in range(1, self.game.max_actions_per_view + 1):
-            found = []
-            frontier = [([], self.state)]
-            for _ in range(depth):
-                frontier = [(seq + [a], self.game.apply(s, a)) for seq, s in frontier
-                            if self.game.outcome(s) is None
-                            for a in self.game.observable_actions(s, changed)]
+            frontier = [(seq + [a], self.game.apply(s, a)) for seq, s in frontier
+                        if self.game.outcome(s) is None
+                        for a in self.game.observable_actions(s, changed)]
             for seq, s in frontier:
                 after = self.game.board(s)
-                if self._fits(after, sure):
-                    found.append((seq, after))
-            if found:
-                return found
-        return []
+                ranked.append((ev.score(after) - PLY_COST * depth, seq, after))
+            ranked.sort(key=lambda r: -r[0])
+            if not ev.poorly_explained(ranked[0][2]):
+                break
+        return ranked
 
     # --- what the page and `referee play` show -------------------------------------
     def snapshot(self, viewer: int | None = None) -> dict:
@@ -225,7 +341,140 @@ class Referee:
             "prompt": self.game.prompt(self.state).to_json(),
             "moves": list(self.history),
             "alarm": self.alarm,
+            "doubt": self.doubt,
             "outcome": outcome.to_json() if outcome else None,
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
             "state": self.game.snapshot(self.state, viewer),
         }
+
+
+class _Evidence:
+    """What one view says about each cell, as log-likelihoods of what a candidate board
+    puts there (see the module's docstring). Under a candidate a cell is expected to
+    look changed when its own label changes, or (at a low camera angle) when a tall
+    piece came to or left the square in front of it; a piece standing in front of it
+    makes its own reading less trustworthy."""
+
+    def __init__(self, view: BoardView, board: dict, min_confidence: float):
+        self.read = view.cells
+        self.board = board
+        self.min_confidence = min_confidence
+        self.change = view.extra.get("change") or {}
+        self.moving = set(view.extra.get("moving") or ())
+        if self.change and view.extra.get("change_from") != board:
+            # measured from another position (not yet taught the one accepted): weights only
+            self.change = {c: (None, None, w) for c, (_, _, w) in self.change.items()}
+        self.fronts = {c: (f, _hidden_share(lean)) for c, (f, lean) in (view.extra.get("fronts") or {}).items()
+                       if _hidden_share(lean) > 0}
+        self.behind: dict = {}
+        for c, (f, _) in self.fronts.items():
+            self.behind.setdefault(f, []).append(c)
+        self.k = 3  # a misread is one of about two other looks (empty, the other side), whatever the game
+        self.measured = any(p is not None for p, _, _ in self.change.values())
+        self.label_weight = CHANGE_LABEL_WEIGHT if self.measured else 1.0
+        self._cache: dict = {}
+        self.base = sum(self.ll(c, board) for c in board)
+
+    def label(self, cell) -> str:
+        return self.read.get(cell, (self.board.get(cell), 0.0))[0]
+
+    def weight(self, cell) -> float:
+        return self.change[cell][2] if cell in self.change else 1.0
+
+    def _expect(self, cell, after: dict) -> tuple[str, float, float]:
+        """(label, probability the cell looks changed, trust in its own reading) under `after`."""
+        label = after.get(cell)
+        q, trust = float(label != self.board.get(cell)), 1.0
+        if cell in self.fronts:
+            front, hidden = self.fronts[cell]
+            now, then = after.get(front, "empty") != "empty", self.board.get(front, "empty") != "empty"
+            if now != then:
+                q = max(q, hidden)
+            if now:
+                trust = 1.0 - hidden
+        return label, q, trust
+
+    def ll(self, cell, after: dict) -> float:
+        key = self._expect(cell, after)
+        if (cell, key) not in self._cache:
+            label, q, trust = key
+            ll = 0.0
+            if cell in self.read:
+                lab, conf = self.read[cell]
+                conf = min(max(conf, 0.05), 0.97)
+                ll += trust * self.label_weight * math.log(conf if lab == label else (1.0 - conf) / (self.k - 1))
+            p_changed, p_empty, _ = self.change.get(cell, (None, None, 1.0))
+            if p_changed is not None:
+                p = min(max(p_changed, 0.03), 0.97)
+                ll += math.log(q * p + (1.0 - q) * (1.0 - p))
+                if p_empty is not None:
+                    pe = min(max(p_empty, 0.05), 0.95)
+                    ll += trust * 0.5 * math.log(pe if label == "empty" else 1.0 - pe)
+            self._cache[(cell, key)] = self.weight(cell) * ll
+        return self._cache[(cell, key)]
+
+    def affected(self, after: dict) -> set:
+        """The cells whose expectation `after` changes: its own changes and the cells
+        behind them."""
+        moved = {c for c, lab in after.items() if lab != self.board.get(c)}
+        return moved | {b for c in moved for b in self.behind.get(c, ())}
+
+    def score(self, after: dict) -> float:
+        return self.base + sum(self.ll(c, after) - self.ll(c, self.board) for c in self.affected(after)
+                               if c in self.board)
+
+    def contradicts(self, cell, after: dict) -> bool:
+        """Does the view clearly show something else on this well-seen cell than `after`
+        puts there: the reader surely reads another label and (where measured) the change
+        disagrees too? A cell hidden behind a piece shows nothing for sure."""
+        label, q, trust = self._expect(cell, after)
+        if self.weight(cell) < SEEN or trust < 0.5:
+            return False
+        lab, conf = self.read.get(cell, (label, 0.0))
+        by_label = lab != label and conf >= self.min_confidence
+        p_changed = self.change.get(cell, (None,))[0]
+        if p_changed is None:
+            # where vision measures change, a cell it could not yet measure (a hand covered
+            # it when the position was last known) shows nothing for sure
+            return by_label and not self.measured
+        by_change = p_changed < 0.5 if q >= 0.5 else p_changed > 0.5
+        return by_change and (by_label or cell not in self.read)
+
+    def unexplained(self, after: dict) -> set:
+        return {c for c in after if self.contradicts(c, after)}
+
+    def shown(self, cell, after: dict) -> bool:
+        """Does this cell, where seen, favour `after` over the position?"""
+        return (cell not in self.read or self.weight(cell) < SEEN
+                or self.ll(cell, after) > self.ll(cell, self.board))
+
+    def poorly_explained(self, after: dict) -> bool:
+        """Cells that look changed but `after` leaves as they were (worth a longer sequence)."""
+        return any(self.weight(c) >= SEEN and self.ll(c, after) < -1.0 for c in after)
+
+    def unclear(self) -> bool:
+        """Is any well-seen cell read unsurely as something other than the position
+        (and, where measured, changed)? Then the view is not clear enough for an alarm."""
+        for c, lab in self.board.items():
+            read, conf = self.read.get(c, (lab, 1.0))
+            p_changed = self.change.get(c, (None,))[0]
+            if (read != lab and conf < self.min_confidence and self.weight(c) >= SEEN
+                    and (p_changed is None or p_changed > 0.5)):
+                return True
+        return False
+
+    def maybe_changed(self) -> set:
+        """Cells a move could explain: read otherwise than the position, unsure, or changed."""
+        out = set()
+        for c, lab in self.board.items():
+            read = self.read.get(c)
+            if read is not None and (read[0] != lab or read[1] < self.min_confidence):
+                out.add(c)
+            elif (self.change.get(c, (None,))[0] or 0.0) > 0.3:
+                out.add(c)
+        return out
+
+
+def _hidden_share(lean: float) -> float:
+    """How much of a cell a tall piece in front of it hides, from its lean (squares)."""
+    return min(0.9, max(0.0, (lean - 0.4) / 0.6))

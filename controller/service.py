@@ -171,6 +171,8 @@ class Service:
                 self.panel.busy(status != "ok")  # a hand over the board, or no board
             if view is not None:
                 self._inbox.put(("view", {"view": view}, None))
+            elif self.table.referee.confirming:  # a wrong or unclear board: the referee's clock
+                self._inbox.put(("tick", {"t": t, "moved_at": self.watcher.gate.moved_at}, None))
 
     def _referee_loop(self) -> None:
         while True:

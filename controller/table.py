@@ -24,7 +24,7 @@ from pathlib import Path
 from .config import CameraSettings, GameSettings
 from .events import Event
 from .games import load_game
-from .referee import Referee
+from .referee import CONFIRM_S, Referee
 from .registry import entry
 from .table_start import TableStart
 
@@ -80,6 +80,8 @@ class Table:
         self._told: str | None = None  # the table start's last notice on the bus
         self._caught: list[Event] | None = None
         referee.bus.subscribe(self._catch)
+        if camera is not None:
+            referee.confirm_s = CONFIRM_S  # a live camera: wrong or unclear boards must stay a moment
         if camera is not None and referee.game is not None:
             self._options = referee.game.reader_options(referee.state)
             self.watcher = self._watch(referee.game.name, self._options)
@@ -99,7 +101,7 @@ class Table:
         """One frame, seen and decided at once (`referee replay`); the events it caused."""
         view = self.see(t, frame)
         if view is None:
-            return []
+            return self.run("tick", t=t, moved_at=self.watcher.gate.moved_at)[1] if self.referee.confirming else []
         return self.run("view", view=view)[1]
 
     def run(self, command: str, **kw) -> tuple[Result, list[Event]]:
@@ -113,7 +115,7 @@ class Table:
 
     # --- commands (the referee's thread) ----------------------------------------------
     def command(self, command: str, **kw) -> Result:
-        handler = {"view": self._view, "move": self._move, "new_game": self._new_game, "enrol": self._enrol,
+        handler = {"view": self._view, "tick": self._tick, "move": self._move, "new_game": self._new_game, "enrol": self._enrol,
                    "undo": self._undo, "corners": self._corners}.get(command)
         if handler is None:
             return Result.refused(f"unknown command {command!r}")
@@ -124,11 +126,16 @@ class Table:
     def _view(self, view) -> Result:
         if self.enrolment.active:
             return self._from_table(self._table_view(view))
-        before = len(self.referee.history)
+        before, waiting = len(self.referee.history), self.referee.awaiting_start
         event = self.referee.observe(view)
-        if len(self.referee.history) > before:
-            self.learn_position(at=view.t)  # the very picture the move was accepted from
+        if len(self.referee.history) > before or (waiting and not self.referee.awaiting_start):
+            self.learn_position(at=view.t)  # the very picture the move (or the start) was seen in
         return self._said(event)
+
+    def _tick(self, t: float, moved_at: float) -> Result:
+        """The camera's clock: a wrong or unclear board that stayed still becomes an alarm
+        or a doubt (controller/referee.py)."""
+        return self._said(self.referee.tick(t, moved_at))
 
     def _move(self, text: str, source: str = "page", seat: int | None = None) -> Result:
         r = self.referee
@@ -154,6 +161,7 @@ class Table:
         self._options = r.game.reader_options(r.state)
         if self.camera is not None:
             self.watcher = self._watch(name, self._options, self.watcher)
+            r.await_start()  # overlays, hands, a half-set board before the start are waited out
             self.learn_position()
         return self._said(event)
 

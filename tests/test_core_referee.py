@@ -64,13 +64,61 @@ def test_out_of_turn_and_two_chips_at_once():
     assert e.kind == "illegal" and "2 pieces went in at once" in e.data["reason"]
 
 
-def test_unsure_cells_make_the_referee_wait():
-    referee, _ = setup()
-    # the new chip's own hole is read unsurely: wait
+def test_an_unsure_move_is_waited_on_then_a_doubt_said_once_and_a_clear_view_resolves_it():
+    referee, events = setup()
+    referee.confirm_s = 0.5  # the live camera's clock
+    # the new chip's own hole is read unsurely: wait while the board may still settle
     assert referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)])) is None
-    # an unsure hole elsewhere does not stop a clear move
+    assert referee.tick(10.3, moved_at=9.7) is None
+    # still unclear half a second later: doubt, once, with the candidate
+    doubt = referee.tick(10.5, moved_at=9.7)
+    assert doubt.kind == "doubt" and doubt.data["candidates"] == [{"notation": "4", "text": "Mario drops a chip in column 4"}]
+    assert doubt.data["text"] == "I can't tell what moved: is it Mario drops a chip in column 4?"
+    assert doubt.data["cells"] == ["column 4, row 1"] and referee.snapshot()["doubt"] == doubt.data
+    assert referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)], t=11.0)) is None
+    assert referee.tick(12.0, moved_at=9.7) is None
+    assert [e.kind for e in events].count("doubt") == 1 and referee.history == []
+    # the hole is read clearly: the move, and the doubt is cleared
     e = referee.observe(view(referee, [((3, 0), "p0")], unsure=[(6, 5)]))
-    assert e.kind == "move"
+    assert e.kind == "move" and referee.history == ["4"] and referee.snapshot()["doubt"] is None
+    assert events[-1].kind == "doubt_cleared"
+
+
+def test_a_doubt_is_resolved_by_the_candidate_tapped_on_the_page():
+    referee, events = setup()
+    referee.confirm_s = 0.5
+    referee.observe(view(referee, [((3, 0), "p0")], unsure=[(3, 0)]))
+    doubt = referee.tick(11.0, moved_at=9.7)
+    tapped = referee.enter(doubt.data["candidates"][0]["notation"], source="page")
+    assert tapped.kind == "move" and referee.history == ["4"] and referee.doubt is None
+    assert [e.kind for e in events][-2:] == ["move", "doubt_cleared"]
+    # the board now agrees with the position: nothing more to say
+    assert referee.observe(view(referee)) is None
+
+
+def test_a_hand_moving_again_cancels_a_pending_alarm():
+    referee, events = setup()
+    referee.confirm_s = 0.5
+    assert referee.observe(view(referee, [((3, 2), "p0")])) is None
+    assert referee.tick(10.2, moved_at=10.1) is None  # the hand moved on: no alarm
+    assert referee.tick(11.0, moved_at=10.1) is None and referee.alarm is None
+    assert referee.observe(view(referee, [((3, 2), "p0")], t=12.0, moved_at=11.7)) is None
+    alarm = referee.tick(12.5, moved_at=11.7)
+    assert alarm.kind == "illegal" and alarm.data["source"] == "camera"
+
+
+def test_one_illegal_board_is_one_alarm_and_the_referee_follows_again():
+    referee, events = setup()
+    alarm = referee.observe(view(referee, [((3, 2), "p0")]))
+    assert alarm.kind == "illegal" and alarm.data["who"] == "Mario"
+    assert alarm.data["seen"] == {"column 4, row 3": "p0"} and "column 4, row 3" in alarm.data["fix"]
+    # the hand is still over the board, the reading wobbles: no new alarms
+    assert referee.observe(view(referee, [((3, 2), "p0"), ((6, 5), "p1")], unsure=[(6, 5)])) is None
+    assert referee.observe(view(referee, [((3, 2), "p0")])) is None
+    # put right and played on: the referee follows at once
+    assert referee.observe(view(referee, [((3, 0), "p0")])).kind == "move"
+    assert referee.observe(view(referee, [((4, 0), "p1")])).kind == "move"
+    assert [e.kind for e in events].count("illegal") == 1 and referee.history == ["4", "5"]
 
 
 def test_a_blocker_removal_settling_a_column_is_one_move():
@@ -110,3 +158,32 @@ def test_only_the_player_who_dropped_into_the_top_row_may_remove_the_blocker():
     assert refused.kind == "illegal" and refused.data["reason"] == "it is Luigi's turn, not Mario's"
     removed = referee.enter("x", seat=1)
     assert removed.kind == "move" and removed.data["seat"] == 1
+
+
+def test_a_chess_view_that_cannot_tell_two_bishop_moves_apart_is_a_doubt_and_a_tap_resolves_it():
+    """c8 is clearly vacated, but g4 and f5 are both half seen (a lamp's glare): the
+    referee asks once which it was, raises no alarm, and takes the tapped move."""
+    events = []
+    bus = Bus()
+    bus.subscribe(events.append)
+    referee = Referee(Journal(":memory:"), bus)
+    referee.new_game("chess")
+    for san in ("d4", "d5", "Nf3"):
+        referee.enter(san)
+    referee.confirm_s = 0.5
+    board = referee.game.board(referee.state)
+    cells = {c: (lab, 0.95) for c, lab in board.items()}
+    change = {c: (0.02, None, 1.0) for c in board}
+    cells["c8"], change["c8"] = ("empty", 0.95), (0.99, None, 1.0)
+    for sq in ("g4", "f5"):
+        cells[sq], change[sq] = ("p1", 0.5), (0.5, None, 1.0)
+    seen = BoardView(cells, t=20.0, moved_at=19.7, extra={"change": change, "change_from": board})
+    assert referee.observe(seen) is None
+    doubt = referee.tick(20.6, moved_at=19.7)
+    assert doubt.kind == "doubt" and {c["notation"] for c in doubt.data["candidates"]} == {"Bg4", "Bf5"}
+    assert {"c8", "g4", "f5"} <= set(doubt.data["cells"])
+    assert referee.observe(BoardView(cells, t=21.0, moved_at=19.7, extra={"change": change, "change_from": board})) is None
+    assert referee.tick(22.0, moved_at=19.7) is None
+    assert [e.kind for e in events].count("doubt") == 1 and not [e for e in events if e.kind == "illegal"]
+    assert referee.enter("Bg4", source="page").kind == "move" and referee.doubt is None
+    assert referee.history[-1] == "Bg4"

@@ -115,3 +115,42 @@ def test_a_wall_of_chip_colour_there_from_the_start_reads_as_empty():
     table = Table(11, behind=green_wall)
     expected, view = table.play(solver_lines(12, 1)[0][:8])
     assert wrong_holes(view, expected) == []
+
+
+def test_learning_after_every_accepted_position_keeps_earlier_looks():
+    """The Table teaches the watcher each accepted position: learning is blended in and
+    never forgets the empty look of a hole a chip now covers, whatever the light did."""
+    table = Table(13)
+    seq = positions(solver_lines(14, 1)[0][:6])
+    for k, pos in enumerate(seq[1:], 1):
+        light = (0.8, 1.0, 1.15)[k % 3]
+        view = table.show(pos, light=light)
+        assert view is not None and wrong_holes(view, pos) == [], k
+        table.watcher.learn(pos)
+        table.show(pos, light=light)  # the still view the lesson is taken from
+    view = table.show(rc.empty_grid(), light=1.2)  # the grid emptied for a new game
+    assert view is not None and wrong_holes(view, rc.empty_grid()) == []
+
+
+def test_the_hole_a_move_filled_ranks_first_by_its_change_against_the_last_view():
+    """Between two accepted views a chip lands in one of the (at most seven) holes a
+    move can fill; the change in each hole and around it, with the light divided out,
+    puts that move first, clearly ahead, even when the light changed meanwhile."""
+    game = Connect4("blocker")
+    moves = solver_lines(16, 1)[0][:7]
+    seq = positions(moves)
+    table = Table(17)
+    for pos in seq[1:-1]:
+        table.show(pos, noise=0.0)
+    before = table.watcher.last_plane
+    table.show(seq[-1], light=0.85)
+    change = table.watcher.reader.change(table.watcher.last_plane, before)
+    state = game.start()
+    for m in moves[:-1]:
+        state = game.apply(state, game.parse(state, m))
+    ranked = game.rank_arrivals(state, change)
+    assert len(ranked) == 7 + 42 - len(moves) + 1  # seven drops, a blocker in any empty hole
+    best, margin = ranked[0]
+    assert game.notation(state, best) == moves[-1] and margin > 1.0
+    hole = game.arrivals(state)[best]  # a blocker pushed into the same hole ties: the reading tells
+    assert all(m < 0 for a, m in ranked if game.arrivals(state)[a] != hole)

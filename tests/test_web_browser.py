@@ -239,10 +239,12 @@ def test_a_doubt_offers_its_readings_as_buttons_that_play_the_move(page, served)
     page.fill("#admin-token", served.service.admin_token)  # a person allowed to answer
     page.click("#token-form button")
     page.locator("#admin-tools").wait_for(state="visible", timeout=WAIT_MS)
-    served.service.bus.publish(Event("doubt", {
-        "text": "I can't tell what moved: is it column 2 or column 3?",
-        "candidates": [{"notation": "2", "text": "a chip in column 2"}, {"notation": "3", "text": "a chip in column 3"}],
-        "cells": ["column 2, row 1", "column 3, row 1"]}))
+    doubt = {"text": "I can't tell what moved: is it column 2 or column 3?",
+             "candidates": [{"notation": "2", "text": "a chip in column 2"},
+                            {"notation": "3", "text": "a chip in column 3"}],
+             "cells": ["column 2, row 1", "column 3, row 1"]}
+    served.service.referee.doubt = doubt  # the referee's standing doubt, as it says it
+    served.service.bus.publish(Event("doubt", doubt))
     page.locator("#doubt").wait_for(state="visible", timeout=WAIT_MS)
     assert "column 2 or column 3" in page.locator("#doubt").inner_text()
     assert page.locator("#board.doubting .bad-ring").count() == 2  # where the camera hesitates

@@ -7,7 +7,9 @@ same frame over and over (a real sensor never gives two identical frames).
 `MotionGate` compares each frame's small colour copy of the playing area with the one
 before; any change bigger than sensor noise over more than a few pixels is motion (a
 hand, an arm, a chip still falling), and `moved_at` is the time of the last frame that
-had some. A board is still once `moved_at` lies `still_s` in the past.
+had some. A board is still once `moved_at` lies `still_s` in the past. The same is kept
+per block of an 8x8 grid (`block_at`, `moving`): a hand waiting at one edge of the board
+leaves the rest of it still, and a quick reply can be read there meanwhile.
 
 `occluded` compares the parts of the board that never change in play (the frame of a
 Connect 4 grid, between the holes) with how they looked at the last good reading: a hand
@@ -22,6 +24,8 @@ BLACK_LEVEL = 12.0  # mean 0-255 below which a frame counts as black
 FROZEN_S = 1.0  # identical frames for this long: the feed is frozen
 NOISE_STEP = 14.0  # weighted sum of the channels' changes: about 4 sigma of a webcam's noise
 MOVING_SHARE = 0.002  # share of the area's pixels that must change to count as motion
+BLOCKS = 8  # motion is also kept per block of an 8x8 grid over the playing area
+BLOCK_SHARE = 0.03  # share of a block's pixels that must change to count as motion there
 OCCLUDED_STEP = 30.0
 OCCLUDED_SHARE = 0.015  # a hand over one column covers a few per cent of the frame
 
@@ -52,11 +56,13 @@ class MotionGate:
         self.still_s = still_s
         self.previous: np.ndarray | None = None
         self.moved_at = 0.0
+        self.block_at = np.zeros((BLOCKS, BLOCKS))  # the last motion per block (rows from the top)
 
     def reset(self, t: float) -> None:
         """Forget the last frame (the view changed geometry): count as motion now."""
         self.previous = None
         self.moved_at = t
+        self.block_at[:] = t
 
     def update(self, t: float, small: np.ndarray) -> bool:
         """True when this frame (the small playing area, BGR) differs from the last one:
@@ -65,9 +71,14 @@ class MotionGate:
         prev, self.previous = self.previous, small
         if prev is None or prev.shape != small.shape:
             self.moved_at = t
+            self.block_at[:] = t
             return True
         change = cv2.cvtColor(cv2.absdiff(small, prev), cv2.COLOR_BGR2GRAY)
-        changed = cv2.countNonZero(cv2.threshold(change, NOISE_STEP, 255, cv2.THRESH_BINARY)[1])
+        mask = cv2.threshold(change, NOISE_STEP, 255, cv2.THRESH_BINARY)[1]
+        changed = cv2.countNonZero(mask)
+        if changed:
+            share = cv2.resize(mask, (BLOCKS, BLOCKS), interpolation=cv2.INTER_AREA) / 255.0
+            self.block_at[share > BLOCK_SHARE] = t
         if changed > MOVING_SHARE * change.size:
             self.moved_at = t
             return True
@@ -75,6 +86,10 @@ class MotionGate:
 
     def still(self, t: float) -> bool:
         return t - self.moved_at >= self.still_s
+
+    def moving(self, t: float) -> np.ndarray:
+        """8x8 bool (rows from the top of the playing area): blocks not yet still."""
+        return t - self.block_at < self.still_s
 
 
 def occluded(plane: np.ndarray, reference: np.ndarray, mask: np.ndarray) -> bool:

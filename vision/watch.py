@@ -15,6 +15,14 @@ Per frame it does as little as a frame needs (the figures are in bench/vision.py
 Markers are searched on every frame only while none have been found, and then at most
 twice a second.
 
+On a board whose cells tile the plane as a grid (chess), a view also carries, per cell,
+how much it changed since the last position the referee accepted (vision/change.py,
+`extra["change"]`, measured from `extra["change_from"]`), which cells still move
+(`extra["moving"]`) and which square stands in front of each (`extra["fronts"]`); and
+while a hand waits at the board's edge (at most a quarter of the blocks still moving) the
+rest of the board is read anyway, so a quick reply is seen between the plies. `learn(...,
+at=t)` also measures change from then on against the plane that view came from.
+
 Geometry. Four reference points in the frame, in the order bottom-left, bottom-right,
 top-right, top-left, map to four points in the reader's plane: the inner corners of the
 board's four markers (vision/markers.py) go to the plane's corners, and corners given by
@@ -36,6 +44,7 @@ import cv2
 import numpy as np
 
 from . import locate, markers
+from .change import CellChange
 from .stable import FrameHealth, MotionGate, occluded
 from .view import BoardView
 
@@ -53,6 +62,7 @@ SURE = 0.6  # the referee's default confidence: a change across it is a new view
 PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view moved
 KEEP_PLANES_S = 10.0  # a view's plane is kept this long, for learning once it is accepted
 PATIENCE_S = 3.0  # a "hand" that stays this long without moving is a shadow: read
+PARTIAL_SHARE = 0.25  # at most this share of a grid board may still move for a partial read
 
 
 def load_reader(board: str, colours=None, **options):
@@ -95,8 +105,10 @@ class Watcher:
         self._searched_at: float | None = None
         self._read_at: float | None = None
         self._pending_learn: dict | None = None
-        self._learn_from: tuple | None = None  # (expected, plane) to learn before the next frame
-        self._planes: dict[float, np.ndarray] = {}  # the planes of the last few views, by time
+        self.change = CellChange(self.reader)  # per-cell change against the last known position
+        self._moving = None  # the cells under motion in the last read (8x8), None when all still
+        self._learn_from: tuple | None = None  # (expected, plane, moving) to learn before the next frame
+        self._planes: dict[float, tuple] = {}  # (plane, moving) of the last few views, by time
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
         if self.given:
@@ -166,19 +178,31 @@ class Watcher:
     # --- the per-frame path ----------------------------------------------------------
     def learn(self, expected: dict, at: float | None = None) -> None:
         """The board holds `expected` (any position the referee knows): the reader learns
-        what it looks like. With `at`, from the plane of the view read at that time (the
-        view a move was accepted from; nothing is learned once that plane is gone, for
-        the board may have changed since); without it, from the next still view (a game
-        started or resumed, where the board is known to stand as `expected`). Called
-        from the referee's thread: the learning itself happens on the thread that feeds
-        frames, never in the middle of a frame."""
+        what it looks like, and change is measured from it. With `at`, from the plane of
+        the view read at that time (the view a move was accepted from; nothing is learned
+        once that plane is gone, for the board may have changed since); without it, from
+        the next still view (a game started or resumed, where the board is known to stand
+        as `expected`). Called from the referee's thread: the learning itself happens on
+        the thread that feeds frames, never in the middle of a frame."""
         if at is not None:
-            plane = self._planes.get(at)
-            if plane is not None:
-                self._learn_from = (dict(expected), plane)
+            kept = self._planes.get(at)
+            if kept is not None:
+                self._learn_from = (dict(expected), *kept)
+                self._pending_learn = None  # a later known position replaces an earlier one
             return
         self._pending_learn = dict(expected)
         self._read_at = None
+
+    def _learn(self, plane: np.ndarray, expected: dict, moving=None) -> None:
+        """The reader learns only from a board nothing moves over; the change reference
+        keeps its old look where something moves."""
+        if moving is None:
+            try:
+                self.reader.learn(plane, expected)
+            except ValueError:
+                pass  # a position this reader cannot learn from: it keeps the looks it has
+        self.change.reference(plane, expected, moving)
+        self.last_view = None
 
     def small_plane(self, frame: np.ndarray) -> np.ndarray:
         """The playing area, small, in colour: a red chip on a green backdrop of the same
@@ -190,9 +214,9 @@ class Watcher:
         if self._new_corners is not None:
             self._apply_corners()
         if self._learn_from is not None:
-            expected, plane = self._learn_from
+            expected, plane, moving = self._learn_from
             self._learn_from = None
-            self.reader.learn(plane, expected)
+            self._learn(plane, expected, moving)
         self.last_frame = frame
         problem = self.health.check(t, frame)
         if problem == "camera frame is black":
@@ -205,15 +229,21 @@ class Watcher:
                 self.status = "no markers in view"
                 return None
             self.gate.reset(t)
-        if self.gate.update(t, self.small_plane(frame)):
-            self.status = "hand over the board"
-            self._read_at = None
-            return None
+        moving = None
+        if self.gate.update(t, self.small_plane(frame)) or not self.gate.still(t):
+            moving = self._partial(t)
+            if moving is None:
+                self.status = "hand over the board"
+                self._read_at = None
+                return None
         if problem:
             self.status = problem
-        if not self.gate.still(t) or (self._read_at is not None and t - self._read_at < REREAD_S):
+        if moving is None and self._moving is None and self._read_at is not None and t - self._read_at < REREAD_S:
             return None
         plane = self.plane(frame)
+        if moving is not None:
+            self.status = "hand at the board's edge"
+            return self._read(t, plane, moving)
         if self._blocked(plane) or (self.patches and self._view_moved(frame)):
             searchable = self._searched_at is None or t - self._searched_at >= SEARCH_EVERY_S
             if not self.given and searchable and self._search(t, frame):
@@ -236,27 +266,49 @@ class Watcher:
     def _blocked(self, plane: np.ndarray) -> bool:
         return self.reference is not None and occluded(plane, self.reference, self.static_mask)
 
-    def _read(self, t: float, plane: np.ndarray) -> BoardView | None:
+    def _partial(self, t: float) -> np.ndarray | None:
+        """The cells still moving (8x8, plane rows) when the rest of a grid board may be
+        read now: most of it has been still for `still_s`, part of that settled since the
+        last read, and the last read is `still_s` old. None otherwise (wait)."""
+        if not self.change.supported:
+            return None
+        moving = self.gate.moving(t)
+        if moving.mean() > PARTIAL_SHARE or moving.all():
+            return None
+        last = self._read_at if self._read_at is not None else -np.inf
+        if t - last < self.gate.still_s or not (self.gate.block_at[~moving] > last).any():
+            return None
+        return moving
+
+    def _read(self, t: float, plane: np.ndarray, moving=None) -> BoardView | None:
         self._read_at = t
         self.last_plane = plane
+        self._moving = moving
         if self._told_H is not self.H:
             # readers of tall pieces need to know where the camera stands (the lean)
             h, w = self.last_frame.shape[:2]
             self.reader.view_from(self.H, (w, h))
+            self.change.camera(self.H, (w, h))
             self._told_H = self.H
-        if self._pending_learn is not None:
-            self.reader.learn(plane, self._pending_learn)
+        if self._pending_learn is not None and moving is None:
+            self._learn(plane, self._pending_learn)
             self._pending_learn = None
-            self.last_view = None
         if self.static_mask is not None:
             self.reference = plane.astype(np.float32)
         cells = self.reader.read(plane)
-        view = BoardView(cells, t=t, moved_at=self.gate.moved_at, source=self.board)
-        if self.last_view is not None and _same(self.last_view.cells, cells):
+        extra = {}
+        if self.change.supported:
+            extra["change"] = self.change.evidence(plane, moving)
+            extra["change_from"] = self.change.board  # the position the change is measured from
+            extra["fronts"] = self.change.fronts
+            extra["moving"] = [] if moving is None else [c for c, m in zip(self.reader.cells, moving.reshape(-1)) if m]
+        moved_at = self.gate.moved_at if moving is None else float(self.gate.block_at[~moving].max())
+        view = BoardView(cells, t=t, moved_at=moved_at, source=self.board, extra=extra)
+        if self.last_view is not None and _same(self.last_view, view):
             return None
         self.last_view = view
         self._planes = {k: p for k, p in self._planes.items() if k > t - KEEP_PLANES_S}
-        self._planes[t] = plane
+        self._planes[t] = (plane, moving)
         return view
 
     def read_frame(self, frame: np.ndarray, t: float = 0.0) -> BoardView:
@@ -269,5 +321,14 @@ class Watcher:
         return self._read(t, self.plane(frame)) or self.last_view
 
 
-def _same(a, b) -> bool:
-    return all(a[c][0] == b[c][0] and (a[c][1] >= SURE) == (b[c][1] >= SURE) for c in b)
+def _same(last: BoardView, view: BoardView) -> bool:
+    """The same reading, on the cells nothing moves over: labels, sureness, and (on grid
+    boards) which cells changed since the last known position."""
+    a, b = last.cells, view.cells
+    skip = set(view.extra.get("moving", ()))
+    if set(last.extra.get("moving", ())) - skip:
+        return False  # cells a hand hid last time are seen now
+    ca, cb = last.extra.get("change", {}), view.extra.get("change", {})
+    return all(a[c][0] == b[c][0] and (a[c][1] >= SURE) == (b[c][1] >= SURE)
+               and ((ca.get(c, (None,))[0] or 0.0) >= 0.5) == ((cb.get(c, (None,))[0] or 0.0) >= 0.5)
+               for c in b if c not in skip)

@@ -76,14 +76,21 @@ def draw_plane(style: Style) -> np.ndarray:
 
 class Camera:
     """A pinhole camera over the first player's side. World units are squares: x from
-    the a-file edge, y from the rank-1 edge, z up."""
+    the a-file edge, y from the rank-1 edge, z up. The pose: `height` above the table,
+    `back` behind the board's near edge, `side` along it, and `bearing` (degrees,
+    counter-clockwise seen from above) turns that place around the board's middle: 90
+    puts the camera on the h-file side, looking across the files, so a tall piece on d8
+    stands in front of c8. `Camera.side_on()` is such a low, side-on camera."""
 
     def __init__(self, size=(960, 720), height: float = 14.0, back: float = 3.0, side: float = 0.0,
-                 seed: int | None = None):
+                 seed: int | None = None, bearing: float = 0.0):
         rng = np.random.default_rng(seed)
         jitter = rng.uniform(-0.4, 0.4, 3) if seed is not None else np.zeros(3)
         self.size = size
-        eye = np.array([4.0 + side + jitter[0], -back + jitter[1], height + jitter[2]])
+        a = np.radians(bearing)
+        dx, dy = side + jitter[0], -back - 4.0 + jitter[1]  # from the board's middle, bearing 0
+        eye = np.array([4.0 + dx * np.cos(a) - dy * np.sin(a), 4.0 + dx * np.sin(a) + dy * np.cos(a),
+                        height + jitter[2]])
         target = np.array([4.0, 4.2, 0.0])
         fwd = (target - eye) / np.linalg.norm(target - eye)
         right = np.cross(fwd, [0, 0, 1.0])
@@ -97,6 +104,11 @@ class Camera:
         cam = (corners - eye) @ self.R.T
         spread = np.abs(cam[:, :2] / cam[:, 2:]).max(axis=0)
         self.f = 0.97 * min(w / 2 / spread[0], h / 2 / spread[1])
+
+    @classmethod
+    def side_on(cls, seed: int | None = None, size=(960, 720)) -> "Camera":
+        """Low, from the h-file side: tall pieces hide much of the squares behind them."""
+        return cls(size=size, height=7.0, back=4.0, bearing=90.0, seed=seed)
 
     def project(self, pts) -> np.ndarray:
         cam = (np.asarray(pts, float) - self.eye) @ self.R.T

@@ -185,6 +185,14 @@ class Game:
     def cell_name(self, cell: Cell) -> str:
         return str(cell)
 
+    def fix(self, state: State, seen: Mapping[Cell, str]) -> str:
+        """How to put a wrong board right, in words for the player who should: each cell
+        that differs back to what the position has ("put e2 back to p0"). Games say it in
+        their own words."""
+        board = self.board(state)
+        wrong = [c for c in board if seen.get(c, board[c]) != board[c]]
+        return "put the board back: " + ", ".join(f"{self.cell_name(c)} should show {board[c]}" for c in wrong)
+
     # --- shared helpers ------------------------------------------------------------
     def play(self, state: State, action: Action) -> State:
         """check + apply: the one path every action takes."""

@@ -665,6 +665,21 @@ class Chess(Game):
                     return IllegalAction(f"after {state.board.san(move)}: {reply.reason}", reply.cells)
         return self._mismatch(state.board, now, seen, changed)
 
+    def fix(self, state: ChessState, seen: Mapping) -> str:
+        """Put each wrongly seen square back: "put Luigi (red) back on d1; clear e3"."""
+        now = state.cells
+        back, clear = [], []
+        for sq in SQUARES:
+            if seen.get(sq, now[sq]) == now[sq]:
+                continue
+            piece = state.board.piece_at(chess.parse_square(sq))
+            if piece is None:
+                clear.append(sq)
+            else:
+                back.append(f"put {piece_name(piece, chess.parse_square(sq))} ({COLOUR[seat_of(piece.color)]}) back on {sq}")
+        parts = back + ([f"clear {', '.join(clear)}"] if clear else [])
+        return "; ".join(parts) or "put the board back as it was"
+
     def _attempt(self, board: chess.Board, now: Mapping, seen: Mapping, changed: list) -> IllegalAction | None:
         """The illegal move that `changed` shows, if it shows one piece's move."""
         left = [sq for sq in changed if seen[sq] == "empty"]
