@@ -24,6 +24,7 @@ COMMANDS = {
     "firmware": "controller.devices.flash:cmd_firmware",
     "selftest": "controller.selftest:cmd_selftest",
     "simulate": "controller.simulate:cmd_simulate",
+    "hall": "web.hall:cmd_hall",
 }
 
 
@@ -49,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--fast", action="store_true", help="play as fast as frames render, not in real time")
     sp.add_argument("--turns", type=int, default=0,
                     help="stop after this many turns shown on the table (0: no limit)")
+    sp.add_argument("--config", default=None, help="a referee.toml whose [hall] the demo table uses")
     sp.add_argument("--no-mistake", action="store_true",
                     help="the players make no deliberate mistake (there is one per game otherwise)")
 
@@ -110,6 +112,24 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--turns", type=int, default=None)
     sp.add_argument("--players", type=int, choices=[2, 3, 4], default=None)
     sp.add_argument("--json", action="store_true")
+
+    sp = sub.add_parser("hall", help="the hall: every table of a club on one page, over MQTT",
+                        description="referee hall --broker HOST: serve the hall page; "
+                                    "referee hall round N: mark the start of round N now; "
+                                    "referee hall export --round N: write round-N.pgn and round-N.json")
+    sp.add_argument("action", nargs="?", choices=["serve", "round", "export"], default="serve")
+    sp.add_argument("number", nargs="?", type=int, help="round: the round's number")
+    sp.add_argument("--broker", default=None, help="the MQTT broker's host (serve)")
+    sp.add_argument("--port", type=int, default=1883, help="the broker's port")
+    sp.add_argument("--username", default="", help="broker user (its password: $REFEREE_HALL_PASSWORD)")
+    sp.add_argument("--tls", action="store_true")
+    sp.add_argument("--ca-file", default="", help="with --tls: the CA certificate of the broker's")
+    sp.add_argument("--data", default="hall", help="the hall's data folder (its journal)")
+    sp.add_argument("--host", default="0.0.0.0", help="the page's address")
+    sp.add_argument("--http-port", type=int, default=8080, help="the page's port")
+    sp.add_argument("--token", default=None, help="the page's admin token (default: a random one, printed)")
+    sp.add_argument("--round", type=int, default=None, help="export: the round (default: every game)")
+    sp.add_argument("--out", default=".", help="export: the folder to write into")
     return p
 
 

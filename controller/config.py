@@ -95,6 +95,19 @@ class WebSettings:
 
 
 @dataclass
+class HallSettings:
+    # Publish this table's public record to a hall's MQTT broker (README, "A hall of tables")
+    enabled: bool = False
+    broker: str = ""  # host name or address of the broker (Mosquitto)
+    port: int = 1883  # 8883 is the usual port with TLS
+    table: str = ""  # this table's name in the hall: letters, digits, - and _
+    username: str = ""  # broker credentials (mosquitto_passwd); empty: anonymous
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""  # with tls: the CA certificate that signed the broker's (empty: the system's)
+
+
+@dataclass
 class Config:
     game: GameSettings = field(default_factory=GameSettings)
     camera: CameraSettings = field(default_factory=CameraSettings)
@@ -102,6 +115,7 @@ class Config:
     die_module: DieModuleSettings = field(default_factory=DieModuleSettings)
     data: DataSettings = field(default_factory=DataSettings)
     web: WebSettings = field(default_factory=WebSettings)
+    hall: HallSettings = field(default_factory=HallSettings)
     path: str = "(defaults)"
 
 
@@ -223,6 +237,7 @@ def validate(config: Config) -> None:
         if not low <= value <= high:
             raise ConfigError(f"{p}: [{section}] {key} is {value}; expected {low} to {high}")
     _check_web(config.web, p)
+    _validate_hall(config.hall, p)
     colours = config.camera.colours
     if not 2 <= len(colours) <= 3 or not all(
             isinstance(c, str) and len(c) == 7 and c[0] == "#" and all(h in "0123456789abcdefABCDEF" for h in c[1:])
@@ -252,6 +267,27 @@ def _check_web(web: WebSettings, p: str) -> None:
         raise ConfigError(f"{p}: [web] admin_token is {len(token)} characters; expected at least {MIN_TOKEN} "
                           "printable characters without spaces at the ends (a short token is soon guessed; "
                           "leave it out and a new one is made and printed at each start)")
+
+
+TABLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _validate_hall(hall: HallSettings, p: str) -> None:
+    if not 1 <= hall.port <= 65535:
+        raise ConfigError(f"{p}: [hall] port is {hall.port}; expected 1-65535")
+    if hall.table and not TABLE_NAME.fullmatch(hall.table):
+        raise ConfigError(f"{p}: [hall] table is {hall.table!r}; expected 1-64 letters, digits, - or _ "
+                          "(it is a part of the MQTT topic)")
+    if hall.password and not hall.username:
+        raise ConfigError(f"{p}: [hall] password is set but username is not; expected both or neither")
+    if hall.ca_file and not Path(hall.ca_file).is_file():
+        raise ConfigError(f"{p}: [hall] ca_file {hall.ca_file!r}: no such file")
+    if hall.ca_file and not hall.tls:
+        raise ConfigError(f"{p}: [hall] ca_file is set but tls is false; expected tls = true")
+    if hall.enabled:
+        for key in ("broker", "table"):
+            if not getattr(hall, key):
+                raise ConfigError(f"{p}: [hall] {key} is empty; expected it set when [hall] enabled = true")
 
 
 def default() -> Config:

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from .config import Config
+from .config import Config, ConfigError, load
 from .demo_rig.feed import DemoTable
 from .demo_rig.players import FPS, SIZE
 from .service import Service
@@ -42,12 +42,18 @@ def demo_config(args) -> Config:
     config.die_module.port = "sim"
     config.data.folder = args.data or tempfile.mkdtemp(prefix="referee-demo-")
     config.web.host, config.web.port = args.host, args.port
+    if getattr(args, "config", None):  # a demo table in a hall: the file's [hall] only
+        config.hall = load(args.config).hall
     return config
 
 
 def run_demo(args, serve) -> int:
     """`serve(service, host, port, threads, until=...)`: the page's server (web/server.py)."""
-    config = demo_config(args)
+    try:
+        config = demo_config(args)
+    except ConfigError as exc:
+        print(f"referee demo: {exc}", file=sys.stderr)
+        return 2
     turns = getattr(args, "turns", 0) or 0
     table = DemoTable(seed=args.seed, games=args.games, turns=turns, realtime=not args.fast,
                       press_new_game=lambda: press_button(config.gpio.new_game_button),

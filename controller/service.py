@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .config import Config
 from .events import Bus, Event
+from .hall.publisher import hall_publisher
 from .journal import open_journal
 from .referee import Referee
 from .registry import entry
@@ -82,6 +83,7 @@ class Service:
                 self.notes.append(started.error)
         if devices:
             self._open_devices()
+        self.hall = hall_publisher(self)  # the public record to the hall's broker ([hall]), or None
 
     def _open_source(self, frames):
         from vision.camera import KeptCamera, open_camera
@@ -146,7 +148,7 @@ class Service:
             t.join(timeout=5)
             if t.is_alive():
                 log.warning("service: the %s thread did not stop within 5 s", t.name)
-        for part in (self.die, self.die_simulator, self.gpio_die, self.panel, self.camera):
+        for part in (self.hall, self.die, self.die_simulator, self.gpio_die, self.panel, self.camera):
             if part is not None:
                 part.close()
         self.journal.close()

@@ -43,6 +43,13 @@ def create_app(service) -> Flask:
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(stream)
     app.register_blueprint(enrol)
+    answer_errors(app, ("/api/", "/events"))
+    return app
+
+
+def answer_errors(app: Flask, json_paths: tuple[str, ...]) -> None:
+    """Errors as JSON under `json_paths` (the API, the stream), the plain page for a
+    person's browser elsewhere; never a traceback (the status page's and the hall's)."""
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
@@ -50,8 +57,7 @@ def create_app(service) -> Flask:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        # JSON for the API and the stream, the plain page for a person's browser
-        if request.path.startswith(("/api/", "/events")):
+        if request.path.startswith(json_paths):
             return jsonify({"error": f"{exc.name}: {exc.description}"}), exc.code
         return exc
 
@@ -60,8 +66,6 @@ def create_app(service) -> Flask:
         # A fault behind the page must not show a traceback to a player; it is logged.
         log.exception("web: %s %s failed", request.method, request.path)
         return jsonify({"error": f"internal error: {type(exc).__name__}: {exc}"}), 500
-
-    return app
 
 
 def close_streams(app: Flask, timeout: float = 2.0) -> bool:

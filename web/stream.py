@@ -44,11 +44,12 @@ class Streams:
         self._open: dict[queue.Queue, tuple] = {}  # queue -> (the client's address, its bus listener)
         self._lock = threading.Condition()
 
-    def open(self, bus, address: str = "") -> queue.Queue | str:
-        """A new stream's queue, subscribed to the bus; or why not, in words."""
+    def open(self, bus, address: str = "", advice: str = "raise [web] threads") -> queue.Queue | str:
+        """A new stream's queue, subscribed to the bus; or why not, in words (`advice`:
+        what the operator of this page can do about a full house)."""
         with self._lock:
             if len(self._open) >= self.limit:
-                return f"too many open pages ({self.limit}); close one, or raise [web] threads"
+                return f"too many open pages ({self.limit}); close one, or {advice}"
             if sum(a == address for a, _ in self._open.values()) >= self.per_address:
                 return f"too many open pages from {address} ({self.per_address}); close one there"
             q: queue.Queue = queue.Queue(QUEUE_LIMIT)
@@ -108,9 +109,13 @@ def event_stream(q: queue.Queue, heartbeat_s: float, gone=lambda: False):
 
 @stream.get("/events")
 def events():
+    return stream_response(service().bus, "raise [web] threads")
+
+
+def stream_response(bus, advice: str) -> Response:
+    """An event stream of `bus` for one page (the status page's, the hall's)."""
     streams: Streams = current_app.extensions["referee_streams"]
-    bus = service().bus
-    q = streams.open(bus, request.remote_addr or "")
+    q = streams.open(bus, request.remote_addr or "", advice)
     if isinstance(q, str):
         raise ApiError(503, q)
     gone = request.environ.get("waitress.client_disconnected", lambda: False)

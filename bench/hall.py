@@ -1,0 +1,209 @@
+"""The hall under a tournament's load, beside the bare broker, in one run.
+
+Starts a real Mosquitto on loopback and `referee hall` as its own process, then 50
+simulated tables in this process: each a real journal and referee (chess, a random legal
+move typed in) with its real publisher, one move per table every 2 s, the tables
+staggered evenly. Prints the events per second the hall kept, the end-to-end latency
+(from the table's journal to the hall's journal: median and 99th percentile) and the
+hall's peak memory. The baseline is the broker's own figure for the same load: 50 bare
+paho clients publishing a timestamped QoS 1 message every 2 s each to one bare
+subscriber, no journal on either side; between the two, a bare subscriber beside the
+hall shows how much of the delay is the tables' (their journal's commit, the publisher)
+and the broker's. Target: the hall's p99 under 200 ms.
+
+    .venv/bin/python bench/hall.py --seconds 30
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from controller.config import HallSettings  # noqa: E402
+from controller.events import Bus  # noqa: E402
+from controller.hall import mqtt_client  # noqa: E402
+from controller.hall.publisher import Publisher  # noqa: E402
+from controller.journal import Journal  # noqa: E402
+from controller.referee import Referee  # noqa: E402
+from mosquitto import MOSQUITTO, Mosquitto  # noqa: E402
+
+
+def rss_kb(pid: int, key: str = "VmHWM") -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+class Table:
+    """A journal, a referee playing random legal chess moves, and its publisher."""
+
+    def __init__(self, folder: Path, name: str, port: int, rng: random.Random):
+        self.rng = rng
+        self.lock = threading.Lock()
+        self.journal = Journal(folder / f"{name}.sqlite")
+        self.referee = Referee(self.journal, Bus())
+        self.referee.new_game("chess")
+        settings = HallSettings(enabled=True, broker="127.0.0.1", port=port, table=name)
+        self.publisher = Publisher(self.journal.path, settings, snapshot=self.snapshot)
+        self.referee.bus.subscribe(self.publisher.wake)
+        self.publisher.start()
+
+    def snapshot(self) -> dict:
+        with self.lock:
+            return self.referee.snapshot()
+
+    def move(self) -> None:
+        with self.lock:
+            r = self.referee
+            if r.game.outcome(r.state) is not None:
+                r.new_game("chess")
+                return
+            action = self.rng.choice(list(r.game.observable_actions(r.state)))
+            r.enter(r.game.notation(r.state, action))
+
+    def close(self) -> None:
+        self.publisher.close()
+        self.journal.close()
+
+
+def paced(n: int, period: float, seconds: float, act) -> None:
+    """Call act(i) for table i = 0..n-1 in turn, each table once every `period` s."""
+    step = period / n
+    start = time.monotonic()
+    k = 0
+    while True:
+        at = start + k * step
+        if at - start >= seconds:
+            return
+        time.sleep(max(0.0, at - time.monotonic()))
+        act(k % n)
+        k += 1
+
+
+def run_hall(tmp: Path, broker: Mosquitto, n: int, period: float, seconds: float) -> dict:
+    hall = subprocess.Popen([str(ROOT / ".venv/bin/referee"), "hall", "--broker", "127.0.0.1", "--port",
+                             str(broker.port), "--data", str(tmp / "hall"), "--http-port", "0"],
+                            stdout=subprocess.DEVNULL, stderr=open(tmp / "hall.log", "wb"))
+    # a bare subscriber beside the hall: how much of the delay is the tables' and the broker's
+    wire: list[float] = []
+    sub = mqtt_client("bench-wire")
+    sub.on_connect = lambda c, u, f, r, p: c.subscribe("referee/+/events", qos=1)
+    sub.on_message = lambda c, u, m: wire.append((time.time(), json.loads(m.payload)["t"]))
+    sub.connect("127.0.0.1", broker.port)
+    sub.loop_start()
+    rng = random.Random(1)
+    tables = [Table(tmp, f"t{i:02d}", broker.port, random.Random(rng.random())) for i in range(n)]
+    db_path = tmp / "hall" / "hall.sqlite"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # every table's game_started at the hall
+        if db_path.exists():
+            with sqlite3.connect(db_path) as db:
+                if db.execute("SELECT COUNT(DISTINCT table_name) FROM events").fetchone()[0] == n:
+                    break
+        time.sleep(0.2)
+    else:
+        raise SystemExit(f"the hall did not hear from all {n} tables in 30 s (see {tmp / 'hall.log'})")
+    t0 = time.time()
+    paced(n, period, seconds, lambda i: tables[i].move())
+    t1 = time.time()
+    journalled = sum(t.journal.events(t.referee.game_id)[-1].seq for t in tables)  # one game each, seq from 1
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        with sqlite3.connect(db_path) as db:
+            if db.execute("SELECT COUNT(*) FROM events").fetchone()[0] >= journalled:
+                break
+        time.sleep(0.2)
+    with sqlite3.connect(db_path) as db:
+        kept = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        lat = [r[0] for r in db.execute("SELECT received - t FROM events WHERE t >= ? AND t < ?", (t0, t1))]
+        dupes = db.execute("SELECT COUNT(*) - COUNT(DISTINCT table_name || '/' || seq) FROM events").fetchone()[0]
+    sub.disconnect()
+    sub.loop_stop()
+    memory = rss_kb(hall.pid)
+    broker_kb = rss_kb(broker.proc.pid)
+    for t in tables:
+        t.close()
+    hall.terminate()
+    hall.wait(10)
+    wire_lat = [got - t for got, t in wire if t0 <= t < t1]
+    return {"rate": len(lat) / (t1 - t0), "lat": lat, "wire_lat": wire_lat, "kept": kept, "journalled": journalled, "dupes": dupes,
+            "hall_kb": memory, "broker_kb": broker_kb}
+
+
+def run_bare(broker: Mosquitto, n: int, period: float, seconds: float) -> dict:
+    """The same load through the same broker with bare paho clients, nothing else."""
+    lat: list[float] = []
+    got = threading.Event()
+    sub = mqtt_client("bench-sub")
+    sub.on_connect = lambda c, u, f, r, p: c.subscribe("bench/#", qos=1)
+    sub.on_subscribe = lambda *a: got.set()
+    sub.on_message = lambda c, u, m: lat.append(time.time() - json.loads(m.payload)["t"])
+    sub.connect("127.0.0.1", broker.port)
+    sub.loop_start()
+    got.wait(10)
+    pubs = []
+    for i in range(n):
+        c = mqtt_client(f"bench-{i}")
+        c.connect("127.0.0.1", broker.port)
+        c.loop_start()
+        pubs.append(c)
+    time.sleep(1.0)
+    t0 = time.time()
+    paced(n, period, seconds, lambda i: pubs[i].publish(f"bench/{i}", json.dumps({"t": time.time()}), qos=1))
+    t1 = time.time()
+    time.sleep(1.0)
+    for c in pubs + [sub]:
+        c.disconnect()
+        c.loop_stop()
+    return {"rate": len(lat) / (t1 - t0), "lat": lat}
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=50)
+    p.add_argument("--period", type=float, default=2.0, help="seconds between two moves of one table")
+    p.add_argument("--seconds", type=float, default=30.0)
+    args = p.parse_args()
+    if MOSQUITTO is None:
+        print("bench/hall.py: mosquitto is not installed (apt install mosquitto)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="bench-hall-") as tmp:
+        broker = Mosquitto(Path(tmp) / "broker").start()
+        try:
+            bare = run_bare(broker, args.tables, args.period, args.seconds)
+            hall = run_hall(Path(tmp), broker, args.tables, args.period, args.seconds)
+        finally:
+            broker.stop()
+    print(f"{args.tables} tables, one move per table every {args.period:g} s, {args.seconds:g} s measured")
+    print(f"{'':28}{'events/s':>10}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")
+    wire = {"rate": len(hall["wire_lat"]) / args.seconds, "lat": hall["wire_lat"]}
+    for name, r in (("broker alone (bare paho)", bare), ("tables -> bare subscriber", wire),
+                    ("tables -> hall (journals)", hall)):
+        print(f"{name:28}{r['rate']:>10.1f}{pct(r['lat'], 0.5):>11.1f}{pct(r['lat'], 0.99):>9.1f}"
+              f"{pct(r['lat'], 1.0):>9.1f}")
+    print(f"hall: kept {hall['kept']} of {hall['journalled']} journalled events, {hall['dupes']} duplicates; "
+          f"peak memory {hall['hall_kb'] / 1024:.1f} MB (broker {hall['broker_kb'] / 1024:.1f} MB)")
+    print(f"target: p99 under 200 ms: {'met' if pct(hall['lat'], 0.99) < 200 else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""The hall's own journal (SQLite): every event each table sent, once, in its order.
+
+An event is kept only when it follows the last one kept from its table's journal (its
+`prev` is at most that journal's last seq, its `seq` beyond it); an older one is a
+duplicate and is dropped, a newer one shows a gap and is left for the table to send
+again in order. So the record of each table is complete and in journal order, and a
+restarted hall goes on from it. A table that starts a new journal file (seq from 1
+again) has it kept beside the first; the page shows the one it keeps now. Rounds are marks in time (`referee hall round N`): round N holds the games
+whose `game_started` the table journalled at or after mark N and before mark N+1.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    name TEXT PRIMARY KEY,
+    journal TEXT NOT NULL DEFAULT '',      -- the journal the table keeps now (its latest word)
+    online TEXT NOT NULL DEFAULT '',
+    state TEXT,                            -- its last retained snapshot (JSON)
+    updated REAL
+);
+CREATE TABLE IF NOT EXISTS journals (
+    table_name TEXT NOT NULL,
+    journal TEXT NOT NULL,                 -- a table's journal file's id: a new file starts at seq 1
+    last_seq INTEGER NOT NULL DEFAULT 0,   -- every event up to here is kept
+    known_seq INTEGER NOT NULL DEFAULT 0,  -- the newest seq the table is known to have
+    PRIMARY KEY (table_name, journal)
+);
+CREATE TABLE IF NOT EXISTS events (
+    table_name TEXT NOT NULL,
+    journal TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    game_id INTEGER,
+    t REAL NOT NULL,           -- when the table journalled it
+    received REAL NOT NULL,    -- when the hall kept it
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,        -- the whole event as the table sent it (JSON)
+    PRIMARY KEY (table_name, journal, seq)
+);
+CREATE INDEX IF NOT EXISTS events_by_game ON events(table_name, journal, game_id, seq);
+CREATE INDEX IF NOT EXISTS alarms ON events(kind, received);
+CREATE TABLE IF NOT EXISTS games (
+    table_name TEXT NOT NULL,
+    journal TEXT NOT NULL,
+    game_id INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    started REAL NOT NULL,
+    result TEXT,
+    PRIMARY KEY (table_name, journal, game_id)
+);
+CREATE TABLE IF NOT EXISTS rounds (number INTEGER PRIMARY KEY, marked REAL NOT NULL);
+"""
+
+
+class HallStore:
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL, not the tables' FULL: a power cut may lose the newest events here, and
+        # then the tables' retained states show the gap and they send them again
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _progress(self, table: str, journal: str) -> tuple[int, int]:
+        self._db.execute("INSERT OR IGNORE INTO tables(name, journal) VALUES (?, ?)", (table, journal))
+        self._db.execute("UPDATE tables SET journal=? WHERE name=? AND journal=''", (journal, table))
+        self._db.execute("INSERT OR IGNORE INTO journals(table_name, journal) VALUES (?, ?)", (table, journal))
+        return self._db.execute("SELECT last_seq, known_seq FROM journals WHERE table_name=? AND journal=?",
+                                (table, journal)).fetchone()
+
+    # --- what arrives ---------------------------------------------------------------------
+    def add(self, table: str, event: dict) -> str:
+        """Keep one event of `table`: "kept", "duplicate", or "gap" (not kept: an event
+        before it is missing). Each journal a table has kept (a new data folder, a
+        journal started beside a damaged one) is its own sequence."""
+        seq, prev, journal = int(event["seq"]), int(event.get("prev", 0)), str(event.get("journal", ""))
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                last, known = self._progress(table, journal)
+                if seq > known:
+                    self._db.execute("UPDATE journals SET known_seq=? WHERE table_name=? AND journal=?",
+                                     (seq, table, journal))
+                if seq <= last:
+                    verdict = "duplicate"
+                elif prev > last:
+                    verdict = "gap"
+                else:
+                    verdict = "kept"
+                    self._keep(table, journal, seq, event)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return verdict
+
+    def _keep(self, table: str, journal: str, seq: int, event: dict) -> None:
+        kind, game_id = event["type"], event.get("game_id")
+        self._db.execute("INSERT INTO events(table_name, journal, seq, game_id, t, received, kind, data) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (table, journal, seq, game_id, float(event.get("t", 0.0)),
+                                                             time.time(), kind, json.dumps(event)))
+        self._db.execute("UPDATE journals SET last_seq=? WHERE table_name=? AND journal=?", (seq, table, journal))
+        key = (table, journal, game_id)
+        if kind == "game_started":
+            self._db.execute("INSERT OR REPLACE INTO games(table_name, journal, game_id, game, variant, started) "
+                             "VALUES (?, ?, ?, ?, ?, ?)",
+                             (*key, event.get("game", "?"), event.get("variant", ""), event.get("t", 0.0)))
+        elif kind == "game_over":
+            self._db.execute("UPDATE games SET result=? WHERE table_name=? AND journal=? AND game_id=?",
+                             (event.get("reason", "over"), *key))
+        elif kind == "undo":  # an undo after the end opens the game again
+            self._db.execute("UPDATE games SET result=NULL WHERE table_name=? AND journal=? AND game_id=?", key)
+
+    def set_state(self, table: str, state: dict) -> None:
+        """The table's latest snapshot; its journal is the one the table keeps now."""
+        journal = str(state.get("journal", ""))
+        with self._lock:
+            self._progress(table, journal)
+            self._db.execute("UPDATE tables SET state=?, updated=?, journal=? WHERE name=?",
+                             (json.dumps(state), time.time(), journal, table))
+            self._db.execute("UPDATE journals SET known_seq=MAX(known_seq, ?) WHERE table_name=? AND journal=?",
+                             (int(state.get("seq") or 0), table, journal))
+
+    def set_online(self, table: str, online: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR IGNORE INTO tables(name) VALUES (?)", (table,))
+            self._db.execute("UPDATE tables SET online=?, updated=? WHERE name=?", (online, time.time(), table))
+
+    # --- what the page and the export read ------------------------------------------------
+    def tables(self) -> list[dict]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT name, tables.journal, last_seq, known_seq, online, state, updated, (SELECT MAX(t) FROM "
+                "events WHERE table_name=name AND events.journal=tables.journal AND kind='move') FROM tables "
+                "LEFT JOIN journals ON table_name=name AND journals.journal=tables.journal ORDER BY name").fetchall()
+        return [{"table": n, "journal": journal, "last_seq": last or 0, "known_seq": known or 0, "online": online,
+                 "state": json.loads(state) if state else None, "updated": updated, "last_move": moved}
+                for n, journal, last, known, online, state, updated, moved in rows]
+
+    def behind(self) -> list[tuple[str, str, int]]:
+        """(table, journal, last kept seq) for each table's present journal that has
+        events the hall has not kept. (An earlier journal's missing tail is gone with it.)"""
+        with self._lock:
+            return self._db.execute("SELECT name, tables.journal, last_seq FROM tables JOIN journals ON "
+                                    "table_name=name AND journals.journal=tables.journal "
+                                    "WHERE known_seq > last_seq").fetchall()
+
+    def events(self, table: str, game_id: int | None = None, journal: str | None = None) -> list[dict]:
+        """A table's events in order (of game `game_id` when given), from its present
+        journal unless `journal` is given."""
+        with self._lock:
+            if journal is None:
+                row = self._db.execute("SELECT journal FROM tables WHERE name=?", (table,)).fetchone()
+                journal = row[0] if row else ""
+            sql, args = "SELECT data FROM events WHERE table_name=? AND journal=?", [table, journal]
+            if game_id is not None:
+                sql, args = sql + " AND game_id=?", args + [game_id]
+            return [json.loads(r[0]) for r in self._db.execute(sql + " ORDER BY seq", args).fetchall()]
+
+    def alarms(self, limit: int = 50) -> list[dict]:
+        """The newest illegal-move reports of every table, newest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT table_name, data FROM events WHERE kind='illegal' "
+                                    "ORDER BY received DESC LIMIT ?", (limit,)).fetchall()
+        return [{**json.loads(d), "table": t} for t, d in rows]
+
+    def latencies(self) -> list[float]:
+        """Seconds from each event's journalling at its table to its keeping here."""
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT received - t FROM events").fetchall()]
+
+    # --- rounds -----------------------------------------------------------------------------
+    def mark_round(self, number: int, at: float | None = None) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO rounds(number, marked) VALUES (?, ?)",
+                             (number, time.time() if at is None else at))
+
+    def rounds(self) -> dict[int, float]:
+        with self._lock:
+            return dict(self._db.execute("SELECT number, marked FROM rounds ORDER BY number").fetchall())
+
+    def games(self, round_number: int | None = None) -> list[dict]:
+        """Every game kept (of round `round_number` when given), by table and game id."""
+        where, args = "", ()
+        if round_number is not None:
+            rounds = self.rounds()
+            if round_number not in rounds:
+                marked = ", ".join(map(str, rounds)) or "none"
+                raise KeyError(f"round {round_number} was never marked (marked: {marked}); "
+                               f"mark it with `referee hall round {round_number}`")
+            later = [t for n, t in rounds.items() if n > round_number]
+            where, args = "WHERE started >= ? AND started < ?", (rounds[round_number], min(later, default=1e18))
+        with self._lock:
+            rows = self._db.execute(f"SELECT table_name, journal, game_id, game, variant, started, result FROM games "
+                                    f"{where} ORDER BY table_name, started, game_id", args).fetchall()
+        return [dict(zip(("table", "journal", "game_id", "game", "variant", "started", "result"), r)) for r in rows]

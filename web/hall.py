@@ -1,0 +1,178 @@
+"""The hall page: every table of a club or tournament on one screen (`referee hall`).
+
+The same Flask web package as a table's status page, in hall mode: the app serves the
+hall's overview (a card per table, the alarm list), one table opened in full, the
+hall's event stream, and a round's export. It only reads the hall's journal and bus;
+the one thing it changes, marking the start of a round, needs the hall's admin token.
+Each table card is drawn by the game's page drawing (static/draw/<game>.js) when there
+is one, else as text.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+import secrets
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
+
+from . import answer_errors
+from .payload import ApiError, body, given_token, int_field
+from .stream import Streams, stream_response
+from .views import DRAWINGS
+
+hall = Blueprint("hall", __name__)
+
+
+
+def _hall():
+    return current_app.extensions["referee_hall"]
+
+
+def _require_admin(data=None) -> None:
+    token = given_token(data)
+    if token is None:
+        raise ApiError(403, "this needs the hall's admin token (Authorization: Bearer <token> or field 'token')")
+    if not hmac.compare_digest(token.encode(), current_app.config["HALL_TOKEN"].encode()):
+        raise ApiError(403, "wrong admin token")
+
+
+@hall.get("/")
+def page():
+    return render_template("hall.html", initial=_hall().overview(), drawings=DRAWINGS)
+
+
+@hall.get("/api/hall")
+def overview():
+    return jsonify(_hall().overview())
+
+
+@hall.get("/api/hall/tables/<name>")
+def table(name: str):
+    """One table in full: its state and the events of its current game."""
+    found = next((t for t in _hall().store.tables() if t["table"] == name), None)
+    if found is None:
+        raise ApiError(404, f"no table {name!r} in this hall")
+    game_id = (found["state"] or {}).get("game_id")
+    events = _hall().store.events(name, game_id) if game_id is not None else []
+    return jsonify({**found, "events": events})
+
+
+@hall.get("/tables/<name>/api/layout")
+def layout(name: str):
+    """A table's static board layout for its drawing (web/layout.py), from the rules of
+    the game it started (the drawings fetch it from `opts.base` + /api/layout)."""
+    from controller.games import load_game
+
+    from .layout import layout_of
+
+    game_id = int_field(request.args, "game_id")
+    started = next((e for e in _hall().store.events(name, game_id) if e["type"] == "game_started"), None)
+    if started is None:
+        raise ApiError(404, f"no game {game_id} of table {name!r} in this hall")
+    try:
+        game = load_game(started["game"], started.get("variant") or None, started.get("settings"))
+    except Exception as exc:  # a game this version does not know: the card falls back to text
+        raise ApiError(404, f"table {name!r} game {game_id}: {exc}") from None
+    return jsonify(layout_of(game))
+
+
+@hall.post("/api/hall/round")
+def mark_round():
+    data = body()
+    _require_admin(data)
+    number = int_field(data, "round")
+    if number < 1:
+        raise ApiError(400, f"field 'round' is {number}; expected 1 or more")
+    _hall().store.mark_round(number)
+    return jsonify({"ok": True, "rounds": _hall().store.rounds()})
+
+
+@hall.get("/api/hall/export/round-<int:number>.<kind>")
+def export(number: int, kind: str):
+    from controller.hall.export import export_round
+
+    if kind not in ("pgn", "json"):
+        raise ApiError(404, "a round exports as .pgn (chess) or .json (the other games)")
+    try:
+        pgn, others, _problems = export_round(_hall().store, number)
+    except KeyError as exc:
+        raise ApiError(404, exc.args[0]) from None
+    text, mimetype = (pgn, "application/x-chess-pgn") if kind == "pgn" else (json.dumps(others, indent=1),
+                                                                              "application/json")
+    return Response(text, mimetype=mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="round-{number}.{kind}"'})
+
+
+@hall.get("/hall/events")
+def events():
+    return stream_response(_hall().bus, "start the hall with more threads")
+
+
+def create_hall_app(the_hall, admin_token: str, threads: int = 8, heartbeat_s: float = 15.0) -> Flask:
+    app = Flask(__name__)
+    app.config.update(HALL_TOKEN=admin_token, HEARTBEAT_S=heartbeat_s, MAX_CONTENT_LENGTH=64 * 1024)
+    app.extensions["referee_hall"] = the_hall
+    app.extensions["referee_streams"] = Streams(max(1, threads - 2))
+    app.register_blueprint(hall)
+
+    answer_errors(app, ("/api/", "/hall/"))
+    return app
+
+
+def cmd_hall(args) -> int:
+    """`referee hall`: serve the hall page; `round N` and `export` work on its journal alone."""
+    from controller.hall.cli import export, mark_round
+
+    if args.action == "round":
+        return mark_round(args)
+    if args.action == "export":
+        return export(args)
+    if not args.broker:
+        print("referee hall: --broker HOST is needed to serve the hall", file=sys.stderr)
+        return 2
+    return serve_hall(args)
+
+
+def serve_hall(args) -> int:
+    """The hall's MQTT client and its page under waitress, until Ctrl-C or SIGTERM."""
+    from waitress import create_server
+
+    from controller.hall.receiver import Hall
+
+    from . import close_streams
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    # the broker keeps the hall's session (what arrives while it restarts) under this id: the
+    # same for the same data folder, another for a second hall beside it
+    client_id = "referee-hall-" + hashlib.sha1(str(Path(args.data).resolve()).encode()).hexdigest()[:8]
+    hall = Hall(args.data, args.broker, args.port, username=args.username, client_id=client_id,
+                password=os.environ.get("REFEREE_HALL_PASSWORD", ""), tls=args.tls, ca_file=args.ca_file).start()
+    token = args.token or secrets.token_urlsafe(12)
+    app = create_hall_app(hall, token)
+    server = create_server(app, host=args.host, port=args.http_port, threads=8)
+
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+    host = args.host if args.host != "0.0.0.0" else "127.0.0.1"
+    print(f"hall page: http://{host}:{server.effective_port}/  (admin: "
+          f"http://{host}:{server.effective_port}/?token={token})", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        close_streams(app)
+        server.task_dispatcher.shutdown(timeout=2)
+        server.close()
+        hall.close()
+    return 0

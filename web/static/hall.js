@@ -1,0 +1,189 @@
+// The hall page: one card per table, the alarm list, one table opened in full.
+// It starts from the overview the page carries and follows the hall's event stream
+// (/hall/events). A card is drawn by the game's page drawing (static/draw/<game>.js,
+// window.drawings[game](el, snapshot, {small: true})) when there is one, else as text.
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const initial = JSON.parse($("initial").textContent);
+  const tables = new Map(initial.tables.map((t) => [t.table, t]));
+  let alarms = initial.alarms.slice();
+  let opened = null;
+  const token = new URLSearchParams(location.search).get("token");
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // base: where the drawing fetches the table's board layout (SMB Worlds, the Monopoly ring)
+  function draw(into, table, snap, small) {
+    into.textContent = "";
+    const drawing = window.drawings && snap && window.drawings[snap.game];
+    if (drawing) {
+      const base = "/tables/" + encodeURIComponent(table);
+      try { drawing(into, snap, { small: small, base: base, seat: null, play: null }); return; } catch (e) { console.error(e); }
+      into.textContent = "";
+    }
+    const moves = (snap && snap.moves) || [];
+    into.appendChild(el("pre", "summary", moves.length ? moves.slice(-8).join(" ") : "no moves yet"));
+  }
+
+  function status(snap) {
+    if (!snap || !snap.game) return "no game running";
+    if (snap.outcome) return snap.outcome.reason;
+    return snap.prompt ? snap.prompt.text : "";
+  }
+
+  function card(t) {
+    const snap = t.state || {};
+    const c = el("article", "card" + (t.online === "offline" ? " offline" : ""));
+    c.tabIndex = 0;
+    c.dataset.table = t.table;
+    const h = el("h3");
+    h.appendChild(el("span", "", t.table));
+    if (snap.alarm) h.appendChild(el("span", "badge alarm-badge", "illegal move"));
+    if (snap.doubt) h.appendChild(el("span", "badge", "in doubt"));
+    h.appendChild(el("span", "badge" + (t.online === "online" ? " on" : ""), t.online || "?"));
+    c.appendChild(h);
+    c.appendChild(el("div", "muted", (snap.title || "") + (snap.variant ? " (" + snap.variant + ")" : "")));
+    c.appendChild(el("div", "players", (snap.seats || []).join(" - ")));
+    const thumb = el("div", "thumb");
+    c.appendChild(thumb);
+    draw(thumb, t.table, snap, true);
+    c.appendChild(el("p", "status", status(snap)));
+    const n = (snap.moves || []).length;
+    const when = t.last_move ? ", the last at " + new Date(t.last_move * 1000).toLocaleTimeString() : "";
+    c.appendChild(el("div", "muted", n + (n === 1 ? " move" : " moves") + when));
+    c.addEventListener("click", () => open(t.table));
+    c.addEventListener("keydown", (e) => { if (e.key === "Enter") open(t.table); });
+    return c;
+  }
+
+  // One card is redrawn when its table changes (fifty tables report every few seconds).
+  function renderCard(name) {
+    const cards = $("cards");
+    const fresh = card(tables.get(name));
+    const old = cards.querySelector('.card[data-table="' + CSS.escape(name) + '"]');
+    if (old) {
+      old.replaceWith(fresh);
+    } else {
+      const after = [...cards.children].find((c) => c.dataset.table.localeCompare(name) > 0);
+      cards.insertBefore(fresh, after || null);
+    }
+    $("no-tables").hidden = tables.size > 0;
+  }
+
+  function renderAlarms() {
+    const list = $("alarms");
+    list.textContent = "";
+    for (const a of alarms.slice(0, 50)) {
+      const li = el("li", a.source === "camera" ? "camera" : "");
+      li.appendChild(el("strong", "", a.table + ": "));
+      li.appendChild(document.createTextNode(a.reason + (a.source && a.source !== "camera" ? " (typed)" : "")));
+      li.appendChild(el("span", "muted", " " + new Date(a.t * 1000).toLocaleTimeString()));
+      list.appendChild(li);
+    }
+    $("no-alarms").hidden = alarms.length > 0;
+  }
+
+  function renderNotes(notes) {
+    $("notes").textContent = "";
+    for (const n of notes.slice(-10)) $("notes").appendChild(el("li", "", n));
+  }
+
+  function renderRounds(rounds) {
+    $("rounds").textContent = "";
+    for (const [n, t] of Object.entries(rounds)) {
+      const li = el("li", "", "Round " + n + " from " + new Date(t * 1000).toLocaleString() + ": ");
+      for (const kind of ["pgn", "json"]) {
+        const a = el("a", "", kind.toUpperCase() + " ");
+        a.href = "/api/hall/export/round-" + n + "." + kind;
+        li.appendChild(a);
+      }
+      $("rounds").appendChild(li);
+    }
+  }
+
+  function describe(e) {
+    if (e.type === "move") return e.ply + ". " + e.notation + " " + (e.text || "");
+    if (e.type === "illegal") return "illegal: " + e.reason;
+    if (e.type === "game_started") return "new game: " + e.game + " (" + e.variant + ")";
+    if (e.type === "game_over") return "game over: " + e.reason;
+    return e.type + (e.notation ? " " + e.notation : e.text ? ": " + e.text : "");
+  }
+
+  function renderFull(detail) {
+    const snap = detail.state || {};
+    $("full").hidden = false;
+    $("full-title").textContent = detail.table + ": " + (snap.title || "no game");
+    $("full-prompt").textContent = status(snap);
+    draw($("full-board"), detail.table, snap, false);
+    $("full-moves").textContent = "";
+    for (const m of snap.moves || []) $("full-moves").appendChild(el("li", "", m));
+    $("full-events").textContent = "";
+    for (const e of detail.events || []) $("full-events").appendChild(el("li", "", describe(e)));
+  }
+
+  async function open(name) {
+    opened = name;
+    const r = await fetch("/api/hall/tables/" + encodeURIComponent(name));
+    if (r.ok && opened === name) renderFull(await r.json());
+  }
+
+  $("full-close").addEventListener("click", () => { opened = null; $("full").hidden = true; });
+
+  if (token) {
+    $("admin").hidden = false;
+    renderRounds(initial.rounds);
+    $("round-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const r = await fetch("/api/hall/round", {
+        method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
+        body: JSON.stringify({ round: Number($("round-number").value) }),
+      });
+      const answer = await r.json();
+      if (r.ok) renderRounds(answer.rounds); else alert(answer.error);
+    });
+  }
+
+  for (const name of tables.keys()) renderCard(name);
+  $("no-tables").hidden = tables.size > 0;
+  renderAlarms();
+  const notes = initial.notes.slice();
+  renderNotes(notes);
+  const broker = (up) => { $("broker").textContent = initial.broker + (up ? "" : " (not connected: tables may lag)"); };
+  broker(initial.connected);
+
+  const live = $("live");
+  const source = new EventSource("/hall/events");
+  source.onopen = () => { live.textContent = "live"; live.className = "live on"; };
+  source.onerror = () => { live.textContent = "reconnecting"; live.className = "live off"; };
+  source.onmessage = (msg) => {
+    const m = JSON.parse(msg.data);
+    const t = m.table && (tables.get(m.table) || { table: m.table, online: "", state: null });
+    if (m.type === "hall_state") {
+      t.state = m.state;
+      tables.set(m.table, t);
+      renderCard(m.table);
+      if (opened === m.table) open(m.table);
+    } else if (m.type === "hall_online") {
+      t.online = m.online;
+      tables.set(m.table, t);
+      renderCard(m.table);
+    } else if (m.type === "hall_note") {
+      notes.push(m.text);
+      renderNotes(notes);
+    } else if (m.type === "hall_link") {
+      broker(m.state === "up");
+    } else if (m.type === "hall_event" && m.event.type === "move") {
+      t.last_move = m.event.t;  // shown with the state that follows it
+      tables.set(m.table, t);
+    } else if (m.type === "hall_event" && m.event.type === "illegal") {
+      alarms.unshift({ ...m.event, table: m.table });
+      renderAlarms();
+    }
+  };
+})();
