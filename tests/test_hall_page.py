@@ -55,7 +55,7 @@ def test_the_hall_shows_each_table_live_and_opens_one_in_full(browser, hall_page
     assert page.locator("#admin").is_hidden()  # read-only without the admin token
     page.evaluate("window.stillThisPage = 'yes'")
     referee.enter("e4")
-    page.wait_for_function("document.querySelector('.card[data-table=\"t1\"]').innerText.includes('1 move, the last at')",
+    page.wait_for_function("() => document.querySelector('.card[data-table=\"t1\"]').innerText.includes('1 move, the last at')",
                            timeout=WAIT_MS)
     referee.enter("e4")  # black cannot play that: a typed mistake, in the alarm list
     page.wait_for_selector("#alarms li", timeout=WAIT_MS)
@@ -82,6 +82,6 @@ def test_without_its_drawing_a_card_shows_the_moves_as_text(browser, hall_page):
     page.goto(url + "/")
     page.wait_for_selector("#live.on", timeout=WAIT_MS)
     referee.enter("d4")
-    page.wait_for_function("document.querySelector('.card[data-table=\"t1\"] .summary').innerText === 'd4'",
+    page.wait_for_function("() => document.querySelector('.card[data-table=\"t1\"] .summary').innerText === 'd4'",
                            timeout=WAIT_MS)
     context.close()

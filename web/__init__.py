@@ -36,20 +36,22 @@ def create_app(service) -> Flask:
     app.extensions["referee_camera"] = CameraShots(service)
     # two of the server's threads stay free for the page's requests and players' moves
     app.extensions["referee_streams"] = Streams(max(1, service.config.web.threads - 2))
-    app.extensions["referee_limits"] = {"pace": Pace(), "tokens": WrongTokens()}
-    app.after_request(security_headers)
 
     app.register_blueprint(views)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(stream)
     app.register_blueprint(enrol)
-    answer_errors(app, ("/api/", "/events"))
+    guard(app, ("/api/", "/events"))
     return app
 
 
-def answer_errors(app: Flask, json_paths: tuple[str, ...]) -> None:
-    """Errors as JSON under `json_paths` (the API, the stream), the plain page for a
-    person's browser elsewhere; never a traceback (the status page's and the hall's)."""
+def guard(app: Flask, json_paths: tuple[str, ...]) -> None:
+    """What every app of ours facing the network has (the status page's and the hall's):
+    security headers, wrong tokens slowed and typed moves paced (web/limits.py), and
+    errors as JSON under `json_paths` (the API, the stream), the plain page for a
+    person's browser elsewhere; never a traceback."""
+    app.extensions["referee_limits"] = {"pace": Pace(), "tokens": WrongTokens()}
+    app.after_request(security_headers)
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):

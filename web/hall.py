@@ -22,7 +22,7 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
-from . import answer_errors
+from . import guard
 from .payload import ApiError, body, given_token, int_field
 from .stream import Streams, stream_response
 from .views import DRAWINGS
@@ -122,7 +122,7 @@ def create_hall_app(the_hall, admin_token: str, threads: int = 8, heartbeat_s: f
     app.extensions["referee_streams"] = Streams(max(1, threads - 2))
     app.register_blueprint(hall)
 
-    answer_errors(app, ("/api/", "/hall/"))
+    guard(app, ("/api/", "/hall/"))
     return app
 
 
