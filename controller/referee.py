@@ -18,8 +18,10 @@ little (the rules' prior: the shortest explanation wins a tie). Then:
   the referee says so once (event `doubt`, with the few best candidates) and waits for a
   clearer view or a tap on the page (an ordinary typed move);
 - even the best leaves well-seen cells that clearly show something else (both the label
-  and the change say so): the board shows a position no legal move reaches, an illegal
-  move put into words by the game, with who should fix it, how, and what was seen. On the
+  and the change say so, or the cell changed as the move says but the label surely reads
+  a third thing: a chip of the other colour): the board shows a position no legal move
+  reaches, an illegal move put into words by the game, with who should fix it, how, and
+  what was seen. On the
   live camera path that board must stay so for `confirm_s` first (a hand held still
   over the board for a moment is not an alarm).
 After an alarm or a doubt the referee keeps judging each view against the last legal
@@ -438,6 +440,10 @@ class _Evidence:
             # it when the position was last known) shows nothing for sure
             return by_label and not self.measured
         by_change = p_changed < 0.5 if q >= 0.5 else p_changed > 0.5
+        if by_label and not by_change and q >= 0.5 and lab != self.board.get(cell) != label:
+            # it changed as `after` says, but surely into something else (a chip of the
+            # other colour): what it turned into, the label tells
+            return True
         return by_change and (by_label or cell not in self.read)
 
     def unexplained(self, after: dict) -> set:
