@@ -2,31 +2,47 @@
 second player's piece ("p1"), with a confidence.
 
 The plane is the playing area seen from straight above, a1 at the bottom left and h8 at
-the top right (the Watcher warps it so). Each square is sampled on a disk half a square
-wide where the piece's base stands. A piece seen at an angle leans away from the
-camera: its top covers the near part of the square behind it, while its own body covers
-its own square's middle and far part. So once the camera's place is known (`view_from`,
-from the homography), each square's disk moves a little away from the camera, more for
-squares far from it; a camera straight above moves nothing. Five things are measured on
-the disk: brightness, colour (two chromaticities, which a change of light leaves alone),
-texture (the mean gradient: a piece has an outline and shading where an empty square is
-flat or evenly grained) and the darkest tenth (a dark piece's shadowed side).
+the top right (the Watcher warps it so). A piece seen at an angle leans away from the
+camera: its top covers the near part of the squares behind it, while its own base and
+lower body stay on its own square. So once the camera's place is known (`view_from`, from
+the homography: the point of the board below the camera and its height), each square is
+sampled where a standing piece's lower body is, and a square behind a piece is read only
+from what that piece leaves visible.
 
-Nothing about the set is fixed in advance. `learn` takes the start position (first
-mover's pieces on ranks 1-2) and learns, separately for light and dark squares, what an
-empty square, a first player's piece and a second player's piece look like, so any
-two-colour set works (Mario red and green, cream and brown wood). Each later square goes
-to the most likely of its three learned looks (a Gaussian per look, its spread what the
-look varied at the start, widened); the confidence is that look's share of the
-likelihood, lowered when the square is far from all three (a hand, a fallen piece). Light
-that drifts during a game, in level or in colour, is measured per colour channel on the
-small patches where four squares meet, which pieces rarely cover, and taken out.
+Cold read (nothing learned: a board never seen at the start, `referee read` of a photo).
+Everything is measured against the photo itself: the two square colours are the median
+colours of the two square parities (the lighter one is "light"), their contrast is the
+unit of brightness, and the light over each square is its own level (the upper quartile
+of a light square, the median of a dark one), so a shadow across the board is not a piece.
+On a disk at the projection of a piece's lower body (a third of a square up), in CIE Lab:
+- a dark piece: pixels clearly darker than the dark squares (on a light square, and not
+  print in the dark squares' colour such as a logo; on a dark square, under half its level);
+- a light piece on a dark square: pixels clearly lighter than the dark square;
+- a light piece on a light square (the same cream as the square, told by its shading): pixels
+  far from the disk's own median AND fine detail (a high-pass of the brightness), which
+  a smooth shadow edge or a plain square lacks; if a tenth of such a disk is dark, the
+  piece is a dark one standing off the disk's middle.
+Squares are read from the camera outwards; a square read occupied hides, for the squares
+behind it, the pixels a standing piece up to 1.5 squares tall (a king) would cover, and those are
+left out of their disks (the weight `looks` gives says how much of each disk was left). The
+confidence is the evidence's margin past its threshold through a logistic, lowered where
+little of the disk was visible; the thresholds are fractions of the photo's own contrast.
+The dark pieces are taken as the second player's ("p1").
 
-Before anything is learned (a board that is not in the start position) only occupancy
-is read: the two square colours are estimated from the squares' corners, and a square
-whose middle is much more textured than the flattest squares of its colour holds a
-piece (the step is a quarter of the contrast between the square colours); the piece's
-colour is then a guess (lighter = first player), given a confidence below the referee's.
+Learned read. `learn(plane, expected)` takes a known position (the start, and then every
+accepted position: the Table calls it after each move and on resume) and blends, for light
+and for dark squares, what an empty square, a first player's piece and a second player's
+piece look like on a disk at the piece's base: brightness, colour (two chromaticities),
+texture (mean gradient) and the darkest tenth. Each look keeps running statistics, so a
+look seen once is never forgotten because a later position lacks it, and any two-colour
+set works (Mario red and green, cream and brown wood). Each square goes to the most likely
+of its learned looks (a Gaussian per look); the confidence is that look's share of the
+likelihood, lowered when the square is far from all of them (a hand, a fallen piece).
+Light that drifts during a game, in level or in colour, is measured per colour channel on
+the small patches where four squares meet, which pieces rarely cover, and taken out.
+
+`looks(plane)` gives the per-square measurements and how well each square can be seen, for
+deciding from change (vision/change.py).
 """
 from __future__ import annotations
 
@@ -40,13 +56,26 @@ FILES = "abcdefgh"
 CELLS = tuple(f"{FILES[c]}{8 - r}" for r in range(8) for c in range(8))
 LABELS = ("empty", "p0", "p1")
 SQUARE_PX = 32
-DISK = 0.25  # sampling disk radius, in squares
-CORNER = 0.2  # corner patch size, in squares, for the unlearned square colours
-UNLEARNED_TEXTURE = 0.25  # texture above the flattest squares', in units of the squares' contrast
-UNSURE = 0.5  # the confidence of a guess
-LEAN_SHIFT = 0.3  # disk shift per (distance from the camera's foot / camera height)
-NFEAT = 5  # brightness, two chromaticities, texture, darkest tenth
-MAX_SHIFT = 0.15  # squares: the disk stays clear of the square's edges
+DISK = 0.25  # learned read: sampling disk radius, in squares
+LEAN_SHIFT = 0.3  # learned read: disk shift per (distance from the camera's foot / camera height)
+MAX_SHIFT = 0.15  # squares: the learned read's disk stays clear of the square's edges
+NFEAT = 5  # learned read: brightness, two chromaticities, texture, darkest tenth
+BLEND_CAP = 200.0  # a look's past weighs at most this many squares against a new position
+# cold read: geometry, in squares
+BASE_Z, BASE_R = 0.3, 0.3  # the disk sampled: a piece's lower body, a third of a square up
+PIECE_Z, PIECE_R = (0.35, 1.5), 0.25  # a standing piece up to a king's height, hiding what is behind
+MIN_VISIBLE = 0.25  # below this share of its disk visible, a square is read from all of it
+# cold read: pixel tests, in units of the contrast between the two square colours
+DARK_PIECE = 0.15  # on a light square: darker than the dark squares by this much
+DARK_ON_DARK = 0.45  # on a dark square: darker than this fraction of its level
+LIGHT_ON_DARK = 0.35  # on a dark square: lighter than it by this much
+SPREAD = 0.12  # on a light square: this far from the disk's median brightness
+DETAIL = 0.12  # on a light square: this much above the brightness blurred by q/16
+PRINT = 0.3  # a pixel this far from the light towards the dark squares' chroma is print
+# cold read: shares of the disk that mean a piece
+DARK_SHARE, LIGHT_SHARE_DARK, SPREAD_SHARE, DETAIL_SHARE = 0.25, 0.15, 0.16, 0.1
+DARK_IN_PIECE = 0.1  # on a light square holding a piece: this share dark means a dark piece
+SURENESS = 3.0  # logistic slope on the margin past a share's threshold (relative margin)
 
 
 def _blocks(a: np.ndarray, q: int) -> np.ndarray:
@@ -59,50 +88,138 @@ class SquareReader(Reader):
     cells = CELLS
 
     def __init__(self, colours=None, square_px: int = SQUARE_PX):
-        # `colours` (from config) are not needed: the set's colours are learned at start.
+        # `colours` (from config) are not needed: the set's colours are measured or learned.
         q = self.q = square_px
         self.plane_size = (8 * q, 8 * q)
-        self.shift = np.zeros((8, 8, 2))
-        self.disks = np.broadcast_to(self._disk((0.0, 0.0)), (8, 8, q, q))
-        k, e = max(2, int(q * CORNER)), max(1, q // 16)
-        self.corner = np.zeros((q, q), bool)
-        for ys in (slice(e, k), slice(q - k, q - e)):
-            for xs in (slice(e, k), slice(q - k, q - e)):
-                self.corner[ys, xs] = True
         # light squares: a8 (row 0, column 0) is light, a1 dark
         self.light = (np.add.outer(np.arange(8), np.arange(8)) % 2 == 0)
-        self.model = None  # learned at the start position
+        yy, xx = np.mgrid[0:8 * q, 0:8 * q]
+        self.px_light = ((yy // q + xx // q) % 2 == 0).ravel()
+        self.stats = None  # learned looks: running count, mean and variance per look
+        self.model = None  # what reading needs, derived from the stats at each learn
+        self._set_view(np.array([4.0, 4.0]), np.inf)
 
+    # --- geometry -----------------------------------------------------------------------
     def _disk(self, shift) -> np.ndarray:
-        """The sampling disk of a square, its centre moved by `shift` (x, y in squares,
-        plane directions: y grows towards rank 1)."""
+        """The learned read's sampling disk of a square, its centre moved by `shift` (x, y
+        in squares, plane directions: y grows towards rank 1)."""
         q = self.q
         yy, xx = np.mgrid[0:q, 0:q] + 0.5
         return np.hypot(yy - q / 2 - shift[1] * q, xx - q / 2 - shift[0] * q) < DISK * q
 
+    def _disk_pixels(self, centre, radius) -> np.ndarray:
+        """Flat plane indices of the pixels within `radius` of `centre` (squares)."""
+        q, n = self.q, 8 * self.q
+        x0, x1 = int(max(0, np.floor((centre[0] - radius) * q))), int(min(n, np.ceil((centre[0] + radius) * q)))
+        y0, y1 = int(max(0, np.floor((centre[1] - radius) * q))), int(min(n, np.ceil((centre[1] + radius) * q)))
+        yy, xx = np.mgrid[y0:max(y0, y1), x0:max(x0, x1)]
+        inside = np.hypot((xx + 0.5) / q - centre[0], (yy + 0.5) / q - centre[1]) < radius
+        return (yy[inside] * n + xx[inside]).ravel()
+
     def view_from(self, H: np.ndarray, frame_size) -> None:
         """Where the camera stands, from the frame -> plane homography `H` and the frame
         size (width, height), assuming square pixels and the optical centre in the
-        middle of the frame: each square's disk then moves a little away from the
-        camera's foot point. A piece leans away from the camera, so the square behind a
-        tall piece gets the piece's top over its near part, while a piece's own body
-        covers its far part. Without a call, the disks stay centred (a camera looking
-        straight down)."""
-        foot, height = camera_foot(H, frame_size, self.q)
+        middle of the frame. Each square is then sampled where a standing piece's lower
+        body is (a little away from the camera's foot, more for squares far from it), and
+        a piece read on a square hides what its body covers of the squares behind it.
+        Without a call, the camera looks straight down from far away."""
+        self._set_view(*camera_foot(H, frame_size, self.q))
+
+    def _set_view(self, foot: np.ndarray, height: float) -> None:
         centres = np.stack(np.meshgrid(np.arange(8) + 0.5, np.arange(8) + 0.5), axis=-1)  # x, y down
         away = centres - foot
         dist = np.linalg.norm(away, axis=-1, keepdims=True)
         self.shift = np.minimum(MAX_SHIFT, LEAN_SHIFT * dist / height) * away / np.maximum(dist, 1e-6)
         self.disks = np.stack([[self._disk(self.shift[r, c]) for c in range(8)] for r in range(8)])
 
-    # --- measurements ----------------------------------------------------------------
-    def _measure(self, plane: np.ndarray):
-        """Per square (8x8): the mean colour (BGR), texture and darkest tenth on its disk;
-        the colour at the 7x7 inner points where four squares meet; the squares' pixels
-        (8, 8, q, q, 3)."""
+        def at(z):  # where height z above each square centre shows on the plane
+            return (centres + away * (z / (height - z) if np.isfinite(height) else 0.0)).reshape(64, 2)
+        # the base disk stays inside its square, however low the camera
+        lean = at(BASE_Z) - centres.reshape(64, 2)
+        base = centres.reshape(64, 2) + lean * np.minimum(1.0, (0.45 - BASE_R) / np.maximum(
+            np.linalg.norm(lean, axis=1, keepdims=True), 1e-9))
+        self.base = [self._disk_pixels(base[i], BASE_R) for i in range(64)]
+        heights = np.linspace(*PIECE_Z, 6)
+        self.body = [np.unique(np.concatenate([self._disk_pixels(at(z)[i], PIECE_R) for z in heights]))
+                     for i in range(64)]
+        self.near_first = np.argsort(dist.ravel(), kind="stable")
+
+    # --- the cold read ---------------------------------------------------------------------
+    def _cold(self, plane: np.ndarray):
+        """Evidence per square (64 x 3: dark-piece share, light-piece share, fine-detail
+        share), labels (64, index into LABELS), confidences and visible shares."""
+        lab = cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
+        L = lab[..., 0]
+        flat = lab.reshape(-1, 3)
+        refs = [np.median(flat[~self.px_light], axis=0), np.median(flat[self.px_light], axis=0)]
+        light_parity = int(refs[1][0] >= refs[0][0])  # 1: the a8 parity is the lighter
+        ref_light, ref_dark = refs[light_parity], refs[1 - light_parity]
+        contrast = max(float(ref_light[0] - ref_dark[0]), 10.0)
+        axis = ref_dark[1:] - ref_light[1:]
+        if float(axis @ axis) > 16.0:  # square colours of different hue: print can be told
+            # towards the dark squares' chroma, but not darker than them (a dark piece is)
+            printed = (((flat[:, 1:] - ref_light[1:]) @ axis / float(axis @ axis) > PRINT)
+                       & (flat[:, 0] > ref_dark[0] - DARK_PIECE * contrast))
+        else:
+            printed = np.zeros(len(flat), bool)
+        highpass = np.abs(L - cv2.GaussianBlur(L, (0, 0), self.q / 16)).ravel()
+        L = L.ravel()
+        # the light over each square: its own level against its colour's
+        blockL = _blocks(lab[..., 0], self.q).reshape(64, -1)
+        is_light = (self.light.ravel() == bool(light_parity))
+        level = np.where(is_light, np.percentile(blockL, 75, axis=1), np.median(blockL, axis=1))
+        gain = np.minimum(np.where(is_light, 1.0, 1.5), level / np.where(is_light, ref_light[0], max(ref_dark[0], 1.0)))
+        covered = np.zeros(L.size, bool)
+        evidence = np.zeros((64, 3))
+        labels = np.zeros(64, int)
+        conf = np.ones(64)
+        visible = np.ones(64)
+        for i in self.near_first:
+            idx = self.base[i]
+            seen = idx[~covered[idx]]
+            visible[i] = seen.size / max(idx.size, 1)
+            if visible[i] < MIN_VISIBLE:
+                seen = idx
+            v, g = L[seen], gain[i]
+            if is_light[i]:
+                clean = ~printed[seen]
+                dark = float(np.mean((v < g * (ref_dark[0] + DARK_PIECE * contrast)) & clean))
+                spread = float(np.mean((np.abs(v - np.median(v)) > SPREAD * g * contrast) & clean))
+                fine = float(np.mean((highpass[seen] > DETAIL * g * contrast) & clean))
+                evidence[i] = dark, spread, fine
+                dark_margin = dark / DARK_SHARE - 1.0
+                light_margin = min(spread / SPREAD_SHARE, fine / DETAIL_SHARE) - 1.0
+            else:
+                dark = float(np.mean(v < g * DARK_ON_DARK * ref_dark[0]))
+                lighter = float(np.mean(v > g * (ref_dark[0] + LIGHT_ON_DARK * contrast)))
+                evidence[i] = dark, lighter, float(np.mean(highpass[seen] > DETAIL * g * contrast))
+                dark_margin = dark / DARK_SHARE - 1.0
+                light_margin = lighter / LIGHT_SHARE_DARK - 1.0
+            if dark_margin > 0:
+                labels[i], margin = 2, dark_margin
+            elif light_margin > 0 and is_light[i] and dark > DARK_IN_PIECE:
+                # a piece stands here and some of it is dark: a light piece on a light
+                # square shows none, a dark one set off the disk's middle shows some
+                labels[i], margin = 2, min(light_margin, dark / DARK_IN_PIECE - 1.0)
+            elif light_margin > 0:
+                labels[i], margin = 1, light_margin
+            else:
+                labels[i], margin = 0, -max(dark_margin, light_margin)
+            conf[i] = 1.0 / (1.0 + np.exp(-SURENESS * margin)) * min(1.0, 0.5 + visible[i])
+            if labels[i]:
+                covered[self.body[i]] = True
+        return evidence, labels, conf, visible
+
+    # --- measurements for the learned read ------------------------------------------------
+    def _check(self, plane: np.ndarray) -> None:
         if plane.shape[:2] != (8 * self.q, 8 * self.q):
             raise ValueError(f"chess plane is {plane.shape[1]}x{plane.shape[0]} pixels; the reader "
                              f"wants {self.plane_size[0]}x{self.plane_size[1]}")
+
+    def _measure(self, plane: np.ndarray):
+        """Per square (8x8): the mean colour (BGR), texture and darkest tenth on its disk;
+        the colour at the 7x7 inner points where four squares meet."""
+        self._check(plane)
         img = plane.astype(np.float32)
         grey = img.mean(axis=2)
         grad = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0)) + np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1))
@@ -118,40 +235,61 @@ class SquareReader(Reader):
         q, h = self.q, max(1, self.q // 8)
         # the mean of a (2h)x(2h) patch centred on each inner grid point
         joints = cv2.blur(img, (2 * h, 2 * h), anchor=(2 * h - 1, 2 * h - 1))[q + h - 1:8 * q - 1:q, q + h - 1:8 * q - 1:q]
-        return (mean, texture, dark), joints, blocks
+        return (mean, texture, dark), joints
 
     @staticmethod
     def _features(raw, gains=np.ones(3)) -> np.ndarray:
         """The NFEAT features per square, the light's colour and level (`gains`, per BGR
-        channel, relative to the start) taken out."""
+        channel, relative to the first learned position) taken out."""
         mean, texture, dark = raw
         b, g, r = (mean / gains).transpose(2, 0, 1)
         total = b + g + r + 1.0
         level = float(gains.mean())
         return np.stack([total / 3, (r - g) / total, (r + g - 2 * b) / total, texture / level, dark / level], axis=-1)
 
+    def _gains(self, joints) -> np.ndarray:
+        """The light now against the light at the first learned position, per colour
+        channel, where four squares meet: a drift in level or in colour."""
+        if self.stats is None:
+            return np.ones(3)
+        return np.median(((joints + 1.0) / self.stats["joints"]).reshape(-1, 3), axis=0)
+
     # --- learning ----------------------------------------------------------------------
     def learn(self, plane_bgr: np.ndarray, expected: dict) -> None:
-        """Learn the look of empty squares and of each side's pieces, on light and on dark
-        squares, from a board known to hold `expected` ({square: label})."""
+        """Blend into the learned looks (empty, each side's pieces, on light and on dark
+        squares) what the board looks like holding `expected` ({square: label}). Called at
+        the start and after every accepted position: each look keeps a running mean and
+        variance (its past weighing at most BLEND_CAP squares, so the looks follow slow
+        change), and a look this position lacks keeps what it had."""
         missing = [c for c in CELLS if c not in expected]
         if missing:
             raise ValueError(f"learn needs a label for every square; missing {', '.join(missing[:5])}")
         labels = np.array([[expected[CELLS[r * 8 + c]] for c in range(8)] for r in range(8)])
-        raw, joints, _ = self._measure(plane_bgr)
-        feats = self._features(raw)
-        means = np.ones((2, 3, NFEAT))
-        spread = np.ones((2, 3, NFEAT))
-        seen = np.zeros((2, 3), bool)
+        raw, joints = self._measure(plane_bgr)
+        feats = self._features(raw, self._gains(joints))
+        st = self.stats or {"n": np.zeros((2, 3)), "mean": np.zeros((2, 3, NFEAT)),
+                            "var": np.zeros((2, 3, NFEAT)), "joints": joints + 1.0}
         for p, on in enumerate((self.light, ~self.light)):
             for k, lab in enumerate(LABELS):
                 x = feats[on & (labels == lab)]
-                if len(x):
-                    seen[p, k] = True
-                    means[p, k] = x.mean(axis=0)
-                    spread[p, k] = x.std(axis=0)
-        if not seen[:, 0].all():
+                if not len(x):
+                    continue
+                n0, n1 = min(st["n"][p, k], BLEND_CAP), float(len(x))
+                m0, m1 = st["mean"][p, k], x.mean(axis=0)
+                tot = n0 + n1
+                st["var"][p, k] = (n0 * st["var"][p, k] + n1 * x.var(axis=0) + n0 * n1 / tot * (m1 - m0) ** 2) / tot
+                st["mean"][p, k] = (n0 * m0 + n1 * m1) / tot
+                st["n"][p, k] = tot
+        if not (st["n"][:, 0] > 0).all():
             raise ValueError("learn needs empty light and dark squares (the start position has 32)")
+        self.stats = st
+        self.model = self._model(st)
+
+    @staticmethod
+    def _model(st) -> dict:
+        """Means and spreads per (square colour, look) from the running statistics."""
+        seen = st["n"] > 0
+        means, spread = st["mean"].copy(), np.sqrt(st["var"])
         # a side seen on one square colour only (a bare ending learned from its position):
         # its pieces look mostly like themselves on the other square colour too
         for k in (1, 2):
@@ -167,19 +305,25 @@ class SquareReader(Reader):
         # varies with its size, at least by a quarter
         floor = np.maximum(floor, np.where(np.arange(NFEAT) == 3, 0.25 * means, 0.0))
         # eight pawns show less of how a look varies than a game will: widen by half
-        self.model = {"means": means, "spread": np.maximum(1.5 * spread, floor), "seen": seen,
-                      "joints": joints + 1.0}
+        return {"means": means, "spread": np.maximum(1.5 * spread, floor), "seen": seen}
 
     # --- reading -----------------------------------------------------------------------
     def read(self, plane_bgr: np.ndarray) -> dict:
-        raw, joints, blocks = self._measure(plane_bgr)
+        """{square: (label, confidence)} for all 64 squares; below 0.6 means unsure. Cold
+        (the module docstring) until something is learned, then from the learned looks."""
         if self.model is None:
-            return self._read_unlearned(self._features(raw), blocks)
+            self._check(plane_bgr)
+            _, labels, conf, _ = self._cold(plane_bgr)
+            return {CELLS[i]: (LABELS[labels[i]], round(float(conf[i]), 3)) for i in range(64)}
+        best, conf = self._read_learned(self._measure(plane_bgr))
+        return {CELLS[i]: (LABELS[best[i]], round(float(conf[i]), 3)) for i in range(64)}
+
+    def _read_learned(self, measured) -> tuple[np.ndarray, np.ndarray]:
+        """The most likely learned look per square (64, index into LABELS) and its share of
+        the likelihood."""
+        raw, joints = measured
         m = self.model
-        # the light now against the light at the start, per colour channel, where four
-        # squares meet: a drift in level or in colour (a lamp switched on, daylight going)
-        gains = np.median(((joints + 1.0) / m["joints"]).reshape(-1, 3), axis=0)
-        feats = self._features(raw, gains)
+        feats = self._features(raw, self._gains(joints))
         par = np.where(self.light, 0, 1)  # 8x8 -> model index
         means = m["means"][par]  # 8, 8, looks, features
         spread = m["spread"][par]
@@ -189,33 +333,42 @@ class SquareReader(Reader):
         best = cost.argmin(axis=-1)
         like = np.exp(-0.5 * (cost - cost.min(axis=-1, keepdims=True)))
         conf = 1.0 / like.sum(axis=-1)
-        # far from every learned look (d2 beyond ~20 per feature is not a look seen at start)
+        # far from every learned look (d2 beyond ~20 per feature is not a look seen before)
         near = np.take_along_axis(d2, best[..., None], axis=-1)[..., 0]
         conf *= np.exp(-np.maximum(0.0, near - 20.0 * NFEAT) / (20.0 * NFEAT))
-        return {CELLS[r * 8 + c]: (LABELS[best[r, c]], round(float(conf[r, c]), 3))
-                for r in range(8) for c in range(8)}
+        return best.ravel(), conf.ravel()
 
-    def _read_unlearned(self, feats, blocks) -> dict:
-        corners = np.median(blocks[:, :, self.corner], axis=2)  # 8,8,3
-        ref_light = np.median(corners[self.light], axis=0)
-        ref_dark = np.median(corners[~self.light], axis=0)
-        contrast = float(np.linalg.norm(ref_light - ref_dark)) + 1.0
-        texture = feats[..., 3]
-        # the flattest quarter of each square colour is empty on any real position
-        flat = np.where(self.light, np.percentile(texture[self.light], 25),
-                        np.percentile(texture[~self.light], 25))
-        score = (texture - flat) / contrast / UNLEARNED_TEXTURE  # 1.0 at the line
-        conf = 1.0 / (1.0 + np.exp(-6.0 * np.abs(score - 1.0)))
-        bright = feats[..., 0]
-        ref_bright = np.where(self.light, ref_light.mean(), ref_dark.mean())
-        out = {}
-        for r in range(8):
-            for c in range(8):
-                if score[r, c] > 1.0:
-                    out[CELLS[r * 8 + c]] = ("p0" if bright[r, c] >= ref_bright[r, c] else "p1", UNSURE)
-                else:
-                    out[CELLS[r * 8 + c]] = ("empty", round(float(conf[r, c]), 3))
-        return out
+    def _visible(self, occupied: np.ndarray) -> np.ndarray:
+        """The share of each square's cold-read disk that the pieces on `occupied` squares
+        nearer the camera leave in view."""
+        covered = np.zeros(64 * self.q * self.q, bool)
+        visible = np.ones(64)
+        for i in self.near_first:
+            idx = self.base[i]
+            visible[i] = 1.0 - float(covered[idx].mean()) if idx.size else 0.0
+            if occupied[i]:
+                covered[self.body[i]] = True
+        return visible
+
+    def looks(self, plane_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per-square measurements of a plane, for deciding from change (vision/change.py):
+        returns (features, weight), in the reader's cell order (CELLS: a8, b8, ..., h1).
+
+        features (64 x 8, float): the learned read's five (mean brightness, two
+        chromaticities r-g and r+g-2b over the sum, texture, darkest tenth; the light's
+        drift since the first learned position taken out), then the cold read's three
+        evidence shares on the piece's base disk (dark-piece pixels, light-piece pixels,
+        fine detail; each 0..1). Compare a square with itself in another plane (the last
+        accepted view, its own empty look): a change in a piece's presence or colour moves
+        these, a change of light moves them little.
+        weight (64, 0..1): how well each square can be seen at this camera angle: the share
+        of its base disk that the pieces standing nearer the camera (as read on this
+        plane) leave in view; low behind a tall piece. Weigh a square's change by it."""
+        raw, joints = measured = self._measure(plane_bgr)
+        evidence, _, _, visible = self._cold(plane_bgr)
+        if self.model is not None:
+            visible = self._visible(self._read_learned(measured)[0] > 0)
+        return np.concatenate([self._features(raw, self._gains(joints)).reshape(64, NFEAT), evidence], 1), visible
 
 
 def camera_foot(H: np.ndarray, frame_size, q: int) -> tuple[np.ndarray, float]:
