@@ -104,6 +104,7 @@ class Connect4(Game):
     name = "connect4"
     title = "Connect 4"
     variants = ("classic", "blocker")
+    sure_labels_name_changes = True  # a chip's colour is its hue: one of the other colour is out of turn
 
     def __init__(self, variant: str | None = None, settings: Mapping | None = None):
         super().__init__(variant, settings)
