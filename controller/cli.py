@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("serve", help="run the referee on the configured rig")
     sp.add_argument("--config", default="referee.toml")
+    sp.add_argument("--port", type=int, default=None, help="overrides [web] port")
 
     sp = sub.add_parser("demo", help="run the referee on the built-in simulated rig")
     game_args(sp, required=False)
@@ -143,7 +144,16 @@ def cmd_play(args) -> int:
         out.clear()
 
     flush()
-    for line in sys.stdin:
+    for number, raw in enumerate(sys.stdin.buffer, start=1):
+        # read as bytes: a line that is not UTF-8 is reported and skipped whatever the
+        # locale's error handler would do with it (strict: a crash, surrogateescape:
+        # garbage in the record)
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            print(f"referee play: stdin line {number} is not UTF-8 (byte {exc.start + 1}); skipped",
+                  file=sys.stderr, flush=True)
+            continue
         text = line.split("#", 1)[0].strip()
         if text:
             referee.enter(text)

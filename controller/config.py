@@ -7,6 +7,9 @@ a wrong setting. `referee.example.toml` in the repository shows every key.
 """
 from __future__ import annotations
 
+import ipaddress
+import math
+import re
 import tomllib
 import typing
 from dataclasses import dataclass, field, fields
@@ -109,10 +112,22 @@ def _type_name(tp) -> str:
 
 def _coerce(value, tp, where: str):
     if tp is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
+        value = float(value)
     if tp is int and isinstance(value, bool) or not isinstance(value, tp):
         raise ConfigError(f"{where}: expected {_type_name(tp)}, got {value!r}")
+    if tp is float and not math.isfinite(value):  # TOML allows nan and inf
+        raise ConfigError(f"{where}: expected a finite number, got {value!r}")
     return value
+
+
+# Upper bounds: a value past these is a typo, and some would eat the Pi (a thread per
+# web worker, a frame buffer per pixel) before anything could complain.
+LIMITS = {("camera", "width"): (16, 8192), ("camera", "height"): (16, 8192), ("camera", "fps"): (0, 240),
+          ("camera", "still_s"): (0, 10), ("die_module", "heartbeat_s"): (0, 60),
+          ("die_module", "missed_heartbeats"): (1, 100), ("gpio", "debounce_s"): (0, 2),
+          ("web", "threads"): (2, 64)}
+MIN_TOKEN = 16  # characters of a configured admin token (a generated one has 16)
+HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*")
 
 
 def _section(cls, raw, path: str, name: str):
@@ -193,7 +208,9 @@ def validate(config: Config) -> None:
         from vision.locate import CornersError, parse_corners
 
         try:
-            parse_corners(config.camera.corners)
+            # width and height are the frame's size only for a live camera (a file has its own)
+            live = config.camera.source == "picamera2" or config.camera.source.isdigit()
+            parse_corners(config.camera.corners, (config.camera.width, config.camera.height) if live else None)
         except CornersError as exc:
             raise ConfigError(f"{p}: [camera] {exc}") from None
     for section, key, low, strict in (("camera", "fps", 0, True), ("camera", "still_s", 0, False),
@@ -201,25 +218,40 @@ def validate(config: Config) -> None:
         value = getattr(getattr(config, section), key)
         if value < low or (strict and value == low):
             raise ConfigError(f"{p}: [{section}] {key} is {value}; expected {'more than' if strict else 'at least'} {low}")
+    for (section, key), (low, high) in LIMITS.items():
+        value = getattr(getattr(config, section), key)
+        if not low <= value <= high:
+            raise ConfigError(f"{p}: [{section}] {key} is {value}; expected {low} to {high}")
+    _check_web(config.web, p)
     colours = config.camera.colours
     if not 2 <= len(colours) <= 3 or not all(
             isinstance(c, str) and len(c) == 7 and c[0] == "#" and all(h in "0123456789abcdefABCDEF" for h in c[1:])
             for c in colours):
         raise ConfigError(f"{p}: [camera] colours is {colours!r}; expected two or three \"#rrggbb\" "
                           "colours: first player, second player, and optionally the blocker")
-    for key in ("width", "height"):
-        if getattr(config.camera, key) <= 0:
-            raise ConfigError(f"{p}: [camera] {key} must be positive")
     from .devices.link import parse_usb_id  # late: the link module brings in pyserial
 
     try:
         parse_usb_id(config.die_module.usb_id)
     except ValueError as exc:
         raise ConfigError(f"{p}: [die_module] {exc}") from None
-    if not 0 <= config.web.port <= 65535:
-        raise ConfigError(f"{p}: [web] port is {config.web.port}; expected 1-65535 (0: any free port)")
-    if config.web.threads < 2:
-        raise ConfigError(f"{p}: [web] threads is {config.web.threads}; expected at least 2")
+
+
+def _check_web(web: WebSettings, p: str) -> None:
+    if not 0 <= web.port <= 65535:
+        raise ConfigError(f"{p}: [web] port is {web.port}; expected 1-65535 (0: any free port)")
+    try:
+        ipaddress.ip_address(web.host)
+    except ValueError:
+        # a name (localhost, the Pi's name) is fine; digits and dots are an address
+        if re.fullmatch(r"[0-9.]+", web.host) or not HOSTNAME.fullmatch(web.host):
+            raise ConfigError(f"{p}: [web] host is {web.host!r}; expected an IP address of this machine "
+                              "(\"0.0.0.0\": every network, \"127.0.0.1\": this machine only) or a host name") from None
+    token = web.admin_token
+    if token and (len(token) < MIN_TOKEN or not token.isprintable() or token != token.strip()):
+        raise ConfigError(f"{p}: [web] admin_token is {len(token)} characters; expected at least {MIN_TOKEN} "
+                          "printable characters without spaces at the ends (a short token is soon guessed; "
+                          "leave it out and a new one is made and printed at each start)")
 
 
 def default() -> Config:

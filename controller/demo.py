@@ -20,7 +20,6 @@ the demo's config and runs the service on it.
 """
 from __future__ import annotations
 
-import secrets
 import shutil
 import sys
 import tempfile
@@ -43,7 +42,6 @@ def demo_config(args) -> Config:
     config.die_module.port = "sim"
     config.data.folder = args.data or tempfile.mkdtemp(prefix="referee-demo-")
     config.web.host, config.web.port = args.host, args.port
-    config.web.admin_token = secrets.token_urlsafe(8)
     return config
 
 

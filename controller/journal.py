@@ -17,6 +17,9 @@ from pathlib import Path
 from .events import Event
 
 SCHEMA_VERSION = 1
+# Longest text kept in an event: a line typed from a phone is journalled and broadcast,
+# so a stranger with a player link must not grow the record by megabytes per request.
+MAX_TEXT = 500
 APPLICATION_ID = 0x54524546  # "TREF": marks the file as a Tabletop Referee journal
 
 _SCHEMA = """
@@ -95,11 +98,13 @@ class Journal:
             return Event(first.kind, first.data, game_id, seq, first.t)
 
     def append(self, event: Event) -> Event:
-        """Commit the event; return it with its sequence number."""
+        """Commit the event (texts longer than MAX_TEXT cut, see `bounded`); return it,
+        as written, with its sequence number."""
+        data = bounded(event.data)
         with self._lock:
             cur = self._db.execute("INSERT INTO events(game_id, t, kind, data) VALUES (?, ?, ?, ?)",
-                                   (event.game_id, event.t, event.kind, json.dumps(event.data)))
-            return Event(event.kind, event.data, event.game_id, cur.lastrowid, event.t)
+                                   (event.game_id, event.t, event.kind, json.dumps(data)))
+            return Event(event.kind, data, event.game_id, cur.lastrowid, event.t)
 
     def end_game(self, game_id: int, result: str) -> None:
         with self._lock:
@@ -138,6 +143,18 @@ class Journal:
         return {**info, "events": [e.to_json() for e in self.events(game_id)]}
 
 
+def bounded(value):
+    """`value` with every text longer than MAX_TEXT cut to it, saying how long it was (a
+    move's notation is a few characters; only a pasted or hostile line is ever cut)."""
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        return f"{value[:MAX_TEXT]}... ({len(value)} characters, cut)"
+    if isinstance(value, dict):
+        return {k: bounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [bounded(v) for v in value]
+    return value
+
+
 def open_journal(folder: str | Path, name: str = "journal.sqlite",
                  create: bool = True) -> tuple[Journal, list[str]]:
     """Open the data folder's journal. If it cannot be used, say so, leave it as it is,
@@ -147,7 +164,14 @@ def open_journal(folder: str | Path, name: str = "journal.sqlite",
     main = folder / name
     if not create and not main.exists():
         raise JournalError(f"{main}: no journal here")
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise JournalError(f"data folder {folder}: is a file, not a folder; set [data] folder to a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise JournalError(f"data folder {folder}: cannot be made ({exc.strerror})") from None
+    if main.is_dir():
+        raise JournalError(f"journal {main}: is a folder, not a file; move it away")
     notes: list[str] = []
     try:
         return Journal(main), notes

@@ -18,7 +18,6 @@ import logging
 import queue
 import secrets
 import threading
-import time
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -27,11 +26,12 @@ from .events import Bus, Event
 from .journal import open_journal
 from .referee import Referee
 from .registry import entry
+from .systemd import Notifier
 from .table import Result, Table
 
 log = logging.getLogger("referee")
 
-CAMERA_FAILURES = 50  # frames in a row that fail before the camera is given up
+CAMERA_FAILURES = 50  # vision faults in a row between two notices of them
 
 
 class Service:
@@ -50,6 +50,8 @@ class Service:
             log.warning("journal: %s", note)
         self.referee = Referee(self.journal, self.bus)
         self.admin_token = config.web.admin_token or secrets.token_urlsafe(12)
+        self.token_generated = not config.web.admin_token  # only a generated token is printed
+        self.systemd = Notifier()
         self._inbox: queue.Queue = queue.Queue()
         self._lock = threading.Lock()  # held while the referee changes state
         self._stop = threading.Event()
@@ -61,25 +63,34 @@ class Service:
         self.die = None
         self.die_simulator = None  # with die_module.port "sim": the module's simulator
         self.bus.subscribe(self._on_event)
+        if camera:  # before anything is journalled: a start that fails on it leaves no made-up game
+            self.camera = self._open_source(frames)
         resumed = self.referee.resume()
         for note in self.referee.notes:
             log.warning("journal: %s", note)
         self.notes += self.referee.notes
         if not resumed:
             self.referee.new_game(config.game.name, config.game.variant or None, config.game.rulings)
-        if camera:
-            from vision.camera import open_camera
-
-            c = config.camera
-            self.camera = open_camera(c.source, width=c.width, height=c.height, fps=c.fps, frames=frames)
         # a resumed game is refereed from the position the journal knows (Table learns it)
         self.table = Table(self.referee, config.game, config.camera if camera else None,
                            catalogue=Path(config.data.folder) / "treasures.npz")
         if camera and not resumed and entry(config.game.name).starts_from_table:
             # the game on the table is the one to referee, not a layout drawn here
-            self.table.command("new_game", variant=config.game.variant or None)
+            started = self.table.command("new_game", variant=config.game.variant or None)
+            if not started.ok:  # a damaged treasure catalogue: said, and serving goes on
+                log.warning("table start: %s", started.error)
+                self.notes.append(started.error)
         if devices:
             self._open_devices()
+
+    def _open_source(self, frames):
+        from vision.camera import KeptCamera, open_camera
+
+        c = self.config.camera
+        if c.source == "synthetic":  # the demo's frames: they end with the demo
+            return open_camera(c.source, width=c.width, height=c.height, fps=c.fps, frames=frames)
+        # a real source is kept: reopened when it ends or keeps failing
+        return KeptCamera(lambda: open_camera(c.source, width=c.width, height=c.height, fps=c.fps))
 
     @property
     def watcher(self):
@@ -142,39 +153,63 @@ class Service:
 
     def _camera_loop(self) -> None:
         """Frames -> watcher -> the referee's inbox. A fault in one frame is reported and
-        the next frame tried; a camera that keeps failing is given up, the game kept."""
+        the next frame tried; a camera that ends or keeps failing is "camera lost" on the
+        page and the busy LED, and reopened (vision/camera.py KeptCamera), the game kept."""
         failures, status = 0, None
         while not self._stop.is_set():
+            view = None
             try:
                 got = self.camera.read()
-                if got is None:
+                if got is None and self.camera_status() != "camera lost":
                     log.info("camera: end of %s", self.camera.name)
                     return
-                t, frame = got
-                view = self.table.see(t, frame)
-                failures = 0
-            except Exception as exc:  # a camera or vision fault must not end refereeing
+                if got is not None:
+                    view = self.table.see(*got)
+                    failures = 0
+            except Exception as exc:  # a vision fault must not end refereeing
                 failures += 1
                 text = f"camera {self.camera.name}: {type(exc).__name__}: {exc}"
                 log.error("%s", text)
-                if failures == 1 or failures >= CAMERA_FAILURES:
+                if failures == 1 or failures % CAMERA_FAILURES == 0:
                     self.bus.publish(Event("notice", {"text": text}))
-                if failures >= CAMERA_FAILURES:
-                    self.notes.append(f"{text} ({failures} frames in a row): camera given up")
-                    return
-                time.sleep(0.1)
+                self._stop.wait(0.1)
                 continue
-            if self.panel is not None and self.watcher.status != status:
-                status = self.watcher.status
-                self.panel.busy(status != "ok")  # a hand over the board, or no board
-            if view is not None:
+            if self.camera_status() != status:
+                status = self._camera_told(status)
+            if got is None:
+                self._stop.wait(0.05)
+            elif view is not None:
                 self._inbox.put(("view", {"view": view}, None))
             elif self.table.referee.confirming:  # a wrong or unclear board: the referee's clock
                 self._inbox.put(("tick", {"t": t, "moved_at": self.watcher.gate.moved_at}, None))
 
+    def camera_status(self) -> str:
+        """"camera lost", else the watcher's ("ok", "too dark", "frozen", "hand over the
+        board", ...), or "off" without a camera."""
+        if self.watcher is None:
+            return "off"
+        return "camera lost" if getattr(self.camera, "state", "ok") == "camera lost" else self.watcher.status
+
+    def _camera_told(self, was: str | None) -> str:
+        """The camera's status changed: the busy LED, and a notice when it is lost or back."""
+        now = self.camera_status()
+        if self.panel is not None:
+            self.panel.busy(now != "ok")  # a hand over the board, no board, or no camera
+        if now == "camera lost":
+            log.warning("camera lost: %s", self.camera.problem)
+            self.bus.publish(Event("notice", {"text": f"camera lost: {self.camera.problem}; trying again"}))
+        elif was == "camera lost":
+            log.info("camera back: %s", self.camera.name)
+            self.bus.publish(Event("notice", {"text": f"camera {self.camera.name} is back"}))
+        return now
+
     def _referee_loop(self) -> None:
         while True:
-            item = self._inbox.get()
+            self.systemd.alive()  # the watchdog's heartbeat comes from this thread (controller/systemd.py)
+            try:
+                item = self._inbox.get(timeout=self.systemd.every_s)
+            except queue.Empty:
+                continue
             if item is None:
                 return
             command, kw, future = item
@@ -221,8 +256,7 @@ class Service:
             return self.referee.snapshot(viewer)
 
     def status(self) -> dict:
-        camera = "off" if self.watcher is None else self.watcher.status
-        return {"camera": camera, "die_module": self.link_state, "notes": list(self.notes)}
+        return {"camera": self.camera_status(), "die_module": self.link_state, "notes": list(self.notes)}
 
     def frame_jpeg(self) -> bytes | None:
         if self.watcher is None or self.watcher.last_frame is None:

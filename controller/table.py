@@ -184,7 +184,12 @@ class Table:
     def _corners(self, points) -> Result:
         if self.watcher is None:
             return Result.refused("no camera in this service")
-        self.watcher.set_corners(points)
+        from vision.locate import CornersError
+
+        try:
+            self.watcher.set_corners(points)
+        except CornersError as exc:  # points that make no board: say why, keep the old ones
+            return Result.refused(str(exc))
         return Result()
 
     @staticmethod

@@ -108,21 +108,29 @@ class Module:
 
     # --- from the Pi --------------------------------------------------------------------
     def deliver(self, kind, body):
+        """A message from the Pi. A body too short for its kind (it passed the CRC, so
+        it comes from other firmware or a bug) is dropped and counted as damaged."""
         now = self.now
+        parser = {protocol.HELLO: protocol.parse_hello, protocol.SHOW: protocol.parse_show,
+                  protocol.TONE: protocol.parse_tone}.get(kind)
+        fields = parser(body) if parser else None
+        if parser and fields is None:
+            self.link.stats.damaged += 1
+            return
         if kind == protocol.HELLO:
-            _, beat = protocol.parse_hello(body)
+            _, beat = fields
             self.heartbeat_ms = max(100, beat)
             self.link.reset()
             self.synced = self.link.accepting = True
             self.send_info(True)
         elif kind == protocol.SHOW:
-            number, codes = protocol.parse_show(body)
+            number, codes = fields
             if number != self.last_show:  # the same SHOW again after a reconnect
                 self.last_show = number
                 self.face_waiting = codes
                 self.settle(now)
         elif kind == protocol.TONE:
-            number, pattern = protocol.parse_tone(body)
+            number, pattern = fields
             if number != self.last_tone:
                 self.last_tone = number
                 self.piezo.play(pattern, now)

@@ -288,7 +288,11 @@ def hello_body(heartbeat_ms):
 
 
 def parse_hello(body):
-    return struct.unpack("<BH", body[:3])
+    """(protocol version, heartbeat ms), or None when the body is too short (a frame can
+    pass its CRC and still not be ours): the receiver drops it."""
+    if len(body) < 3:
+        return None
+    return struct.unpack("<BH", bytes(body[:3]))
 
 
 def info_body(version, caps, uid, presses, boots, reply):
@@ -319,7 +323,12 @@ def show_body(number, codes):
 
 
 def parse_show(body):
-    number, count = struct.unpack("<HB", body[:3])
+    """(number, face codes), or None when the body is shorter than its count says."""
+    if len(body) < 3:
+        return None
+    number, count = struct.unpack("<HB", bytes(body[:3]))
+    if len(body) < 3 + count:
+        return None
     return number, bytes(body[3:3 + count])
 
 
@@ -328,7 +337,10 @@ def tone_body(number, pattern):
 
 
 def parse_tone(body):
-    return struct.unpack("<HB", body[:3])
+    """(number, pattern), or None when the body is too short."""
+    if len(body) < 3:
+        return None
+    return struct.unpack("<HB", bytes(body[:3]))
 
 
 def press_body(number, source):

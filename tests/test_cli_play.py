@@ -39,3 +39,24 @@ def test_usage_errors_exit_2():
     assert run(["play", "--game", "connect4", "--variant", "speed"], "").returncode == 2
     assert run(["play"], "").returncode == 2
     assert run(["play", "--game", "nope"], "").returncode == 2
+
+
+def test_a_null_uci_move_is_an_illegal_entry_not_a_crash():
+    """Issue 13: `e2e2` raised chess.InvalidMoveError out of `referee play`."""
+    proc = run(["play", "--game", "chess", "--json"], "e2e2\ne2e4\n")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(l) for l in proc.stdout.splitlines()]
+    illegal = [l for l in lines if l["type"] == "illegal"]
+    assert illegal[0]["input"] == "e2e2" and "from one square to another" in illegal[0]["reason"]
+    assert [l["notation"] for l in lines if l["type"] == "move"] == ["e4"]
+
+
+def test_a_line_that_is_not_utf8_is_named_and_play_goes_on_under_a_strict_locale():
+    """Issue 13: invalid UTF-8 on stdin crashed `referee play` under a strict locale."""
+    env = {**__import__("os").environ, "PYTHONIOENCODING": "utf-8:strict", "LC_ALL": "C.UTF-8"}
+    proc = subprocess.run([sys.executable, "-m", "controller.cli", "play", "--game", "chess", "--json"],
+                          input=b"e2e4\n\xff\xfe e5\ne7e5\n", capture_output=True, timeout=60, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert b"stdin line 2 is not UTF-8 (byte 1); skipped" in proc.stderr
+    moves = [json.loads(l)["notation"] for l in proc.stdout.splitlines() if b'"type": "move"' in l]
+    assert moves == ["e4", "e5"]

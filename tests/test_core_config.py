@@ -44,6 +44,19 @@ def test_the_example_config_loads_and_shows_the_defaults():
     ("[web\n", ["not valid TOML"]),
     ("[camera]\nwidth = true\n", ["[camera] width", "expected an integer"]),
     ("[camera]\ncolours = ['red', 'green']\n", ["[camera] colours", "#rrggbb"]),
+    # issue 13: values of the right type that cannot work
+    ("[camera]\nfps = nan\n", ["[camera] fps", "finite number", "nan"]),
+    ("[camera]\nstill_s = nan\n", ["[camera] still_s", "finite number"]),
+    ("[camera]\nstill_s = inf\n", ["[camera] still_s", "finite number", "inf"]),
+    ("[die_module]\nheartbeat_s = nan\n", ["[die_module] heartbeat_s", "finite number"]),
+    ("[camera]\nwidth = 99999999999999999\n", ["[camera] width", "16 to 8192"]),
+    ("[camera]\nheight = 0\n", ["[camera] height", "16 to 8192"]),
+    ("[web]\nthreads = 100000000\n", ["[web] threads", "2 to 64"]),
+    ("[web]\nadmin_token = 'a'\n", ["[web] admin_token", "1 characters", "at least 16", "leave it out"]),
+    ("[web]\nhost = '999.1.1.1'\n", ["[web] host", "'999.1.1.1'", "0.0.0.0"]),
+    ("[web]\nhost = 'no such host!'\n", ["[web] host", "host name"]),
+    ("[camera]\ncorners = ['1,1', '1,1', '1,1', '1,1']\n", ["[camera] corners", "degenerate"]),
+    ("[camera]\ncorners = ['0,0', '1e308,0', '1e308,1e308', '0,1e308']\n", ["[camera] corners", "out of the frame"]),
 ])
 def test_each_error_names_file_key_and_expectation(text, words):
     with pytest.raises(ConfigError) as info:
@@ -65,3 +78,13 @@ def test_serve_stops_with_the_message(tmp_path, capsys):
     assert main(["serve", "--config", str(bad)]) == 2
     err = capsys.readouterr().err
     assert str(bad) in err and "[gpio] buzzer" in err and err.count("\n") == 1
+
+
+def test_an_empty_config_loads_and_serve_says_what_the_camera_source_must_be(tmp_path, capsys):
+    """Issue 13: an empty config said "camera 'synthetic' needs the frames"."""
+    empty = tmp_path / "referee.toml"
+    empty.write_text("")
+    assert load(empty).camera.source == "synthetic"
+    assert main(["serve", "--config", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(empty) in err and "[camera] source" in err and "picamera2" in err

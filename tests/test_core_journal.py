@@ -131,3 +131,40 @@ def test_a_game_and_its_start_are_written_together(tmp_path):
     event = Referee(journal).new_game("connect4", "blocker")
     assert (event.game_id, event.seq) == (1, 1)
     assert [e.kind for e in journal.events(1)] == ["game_started"] and journal.open_game()["id"] == 1
+
+
+def test_an_illegal_typed_line_is_journalled_and_broadcast_cut_to_a_bound(tmp_path):
+    """Issue 13: 300 typed lines of 60,000 characters grew the journal by 36 MB."""
+    journal = Journal(tmp_path / "j.sqlite")
+    bus = Bus()
+    heard = []
+    bus.subscribe(heard.append)
+    referee = Referee(journal, bus)
+    referee.new_game("chess")
+    size = (tmp_path / "j.sqlite").stat().st_size
+    for _ in range(50):
+        event = referee.enter("x" * 60_000)
+        assert event.kind == "illegal"
+    stored = journal.events(referee.game_id)[-1].data
+    assert stored["input"].startswith("x" * 500) and "(60000 characters, cut)" in stored["input"]
+    assert all(len(v) < 600 for v in stored.values() if isinstance(v, str))
+    assert heard[-1].data == stored  # the page hears what the journal holds
+    journal.close()
+    grown = sum(p.stat().st_size for p in tmp_path.glob("j.sqlite*")) - size
+    assert grown < 400_000, grown  # 50 lines, not 3 MB
+
+
+def test_a_data_folder_that_is_a_file_or_a_journal_that_is_a_folder_is_named(tmp_path):
+    """Issue 13: both gave errors naming no path."""
+    (tmp_path / "data").write_text("not a folder")
+    try:
+        open_journal(tmp_path / "data")
+        raise AssertionError("a file was taken for the data folder")
+    except JournalError as exc:
+        assert str(tmp_path / "data") in str(exc) and "is a file" in str(exc)
+    (tmp_path / "d2" / "journal.sqlite").mkdir(parents=True)
+    try:
+        open_journal(tmp_path / "d2")
+        raise AssertionError("a folder was taken for the journal")
+    except JournalError as exc:
+        assert str(tmp_path / "d2" / "journal.sqlite") in str(exc) and "is a folder" in str(exc)

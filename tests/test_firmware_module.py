@@ -270,6 +270,24 @@ def test_oled_draws_pips_for_two_dice_and_words_for_colours():
     assert words == {("RED",), ("YELLOW",)}
 
 
+
+def test_short_hello_show_and_tone_bodies_are_dropped_and_counted_not_a_crash():
+    """Issue 13: a frame with a valid CRC but a short body must not stop the firmware."""
+    clean()
+    fw, io, machine = boot()
+    hello(fw, io, 0)
+    before = fw.link.stats.damaged
+    now = 100
+    for kind in (protocol.HELLO, protocol.SHOW, protocol.TONE):
+        for size in range(3):
+            io.inbox.extend(protocol.encode(kind, 0, b"\x01" * size))
+            fw.step(now)
+            now += 10
+    assert fw.link.stats.damaged == before + 9
+    hello(fw, io, now)  # still serving
+    assert fw.heartbeat_ms == 1000
+    clean()
+
 if __name__ == "__main__":
     import sys
     from micro_runner import run_all

@@ -198,6 +198,23 @@ def test_info_and_press_bodies_of_the_wrong_size_parse_to_none_not_an_error():
     assert protocol.parse_press(bytearray(press)) == (9, protocol.SOURCE_BUTTON)
 
 
+
+def test_hello_show_and_tone_bodies_too_short_parse_to_none_not_an_error():
+    """Issue 13: HELLO, SHOW and TONE parsers raised on short bodies (reachable with a
+    valid CRC); now None, which the module drops."""
+    rng = Lcg(13)
+    for parse, full in ((protocol.parse_hello, protocol.hello_body(1000)),
+                        (protocol.parse_show, protocol.show_body(7, b"\x03\x05")),
+                        (protocol.parse_tone, protocol.tone_body(7, 2))):
+        for size in range(len(full)):
+            assert parse(full[:size]) is None, (parse, size)
+        assert parse(full) is not None
+        for _ in range(200):  # random bodies: a result or None, never an exception
+            body = bytes(rng.next() & 0xFF for _ in range(rng.next() % 8))
+            got = parse(body)
+            assert got is None or isinstance(got, tuple)
+    assert protocol.parse_show(protocol.show_body(7, b"\x03\x05")[:4]) is None  # count says 2, 1 given
+
 if __name__ == "__main__":
     import sys
     from micro_runner import run_all

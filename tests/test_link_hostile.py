@@ -96,6 +96,22 @@ def test_info_and_press_with_a_short_body_are_dropped_and_the_link_lives_on(far)
     assert link.state == "up" and list(bus.errors) == [] and downs(events) == []
 
 
+@pytest.mark.parametrize("far", [GOOD_INFO], indirect=True, ids=["good-info"])
+def test_random_press_numbers_with_a_good_crc_are_a_protocol_fault_not_lost_presses(far):
+    """Issue 13: random press numbers made `lost` jump to about 3e12; a gap no button
+    could make is reported as a protocol fault and counting goes on from there."""
+    end, link, bus, events = far
+    assert wait(lambda: link.state == "up")
+    numbers = [5, 6, 9, 4_000_000_000, 4_000_000_001, 123_456_789]
+    for seq, n in enumerate(numbers, start=1):
+        end.send(protocol.PRESS, protocol.press_body(n, protocol.SOURCE_BUTTON), seq=seq)
+        assert wait(lambda: link.presses == seq)
+    assert link.lost == 2  # 7 and 8: a gap a module can have
+    assert link.stats()["protocol_faults"] == 1  # 9 -> 4e9 (123456789 counts as a new start)
+    texts = [e.data["text"] for e in events if e.kind == "notice"]
+    assert any("protocol fault" in t and "4000000000" in t for t in texts)
+
+
 @pytest.fixture
 def short_pause(monkeypatch):
     monkeypatch.setattr(link_module, "FAULT_PAUSE_S", 0.05)

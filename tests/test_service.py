@@ -53,12 +53,12 @@ folder = "{tmp_path / 'data'}"
 [web]
 host = "127.0.0.1"
 port = 0
-admin_token = "s3cret"
+admin_token = "s3cret-s3cret-s3cret"
 """)
     proc, url = start(config)
     try:
         for text in ["4", "4", "b3/2", "3"]:
-            assert post(url, "/api/move", {"text": text}, "s3cret")["ok"]
+            assert post(url, "/api/move", {"text": text}, "s3cret-s3cret-s3cret")["ok"]
         before = get(url, "/api/state")
     finally:
         proc.send_signal(signal.SIGKILL)
@@ -69,7 +69,7 @@ admin_token = "s3cret"
         assert after["game_id"] == before["game_id"]
         assert after["moves"] == ["4", "4", "b3/2", "3"] == before["moves"]
         assert after["state"] == before["state"]
-        assert post(url, "/api/move", {"text": "5"}, "s3cret")["ok"]
+        assert post(url, "/api/move", {"text": "5"}, "s3cret-s3cret-s3cret")["ok"]
     finally:
         proc.terminate()
         proc.wait(10)

@@ -55,8 +55,25 @@ def test_bad_corners_say_what_is_expected(text):
 
 
 def test_corners_from_config_strings_or_pairs():
-    assert locate.parse_corners(["1,2", "3,4", "5,6", "7,8"]).tolist() == [[1, 2], [3, 4], [5, 6], [7, 8]]
-    assert locate.parse_corners([(1, 2), (3, 4), (5, 6), (7, 8)]).shape == (4, 2)
+    assert locate.parse_corners(["10,200", "300,210", "290,20", "15,10"]).tolist() == [
+        [10, 200], [300, 210], [290, 20], [15, 10]]
+    assert locate.parse_corners([(10, 200), (300, 210), (290, 20), (15, 10)]).shape == (4, 2)
+
+
+@pytest.mark.parametrize("points, words", [
+    ([[1, 1], [1, 1], [1, 1], [1, 1]], "degenerate"),
+    ([[0, 0], [100, 100], [200, 200], [300, 300]], "degenerate"),  # on one line
+    ([[0, 0], [1e308, 0], [1e308, 1e308], [0, 1e308]], "out of the frame"),
+    ([[0, 0], [-1e308, 0], [5, 5], [0, 9]], "out of the frame"),
+    ([[0, 0], [float("nan"), 0], [5, 5], [0, 9]], "out of the frame"),
+    ([[10, 400], [600, 400], [10, 10], [600, 10]], "not convex"),  # TR and TL swapped: a bow tie
+    ([[10, 400], [600, 400], [600, 10], [1500, 10]], "out of the frame (1280x720)"),
+])
+def test_corners_that_make_no_board_are_refused_saying_why(points, words):
+    """Issue 13: [[1,1]]*4 or +-1e308 were accepted, and the camera then raised false alarms."""
+    with pytest.raises(locate.CornersError) as info:
+        locate.parse_corners(points, frame_size=(1280, 720))
+    assert words in str(info.value) and "corners" in str(info.value)
 
 
 def run_cli(*args):

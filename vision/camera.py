@@ -10,13 +10,16 @@
   them).
 
 Opening a source that is not there raises CameraError with a message naming it. Black
-or frozen frames are not errors here: the Watcher reports them in its status.
+or frozen frames are not errors here: the Watcher reports them in its status ("too dark",
+"frozen"). A source that ends or keeps failing is: `KeptCamera` says "camera lost" and
+opens it again, waiting longer after each failed try, so a camera that comes back (a
+cable pushed home, a capture folder refilled) is refereed again without a restart.
 """
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import cv2
 import numpy as np
@@ -147,6 +150,79 @@ class PiCamera(Camera):
     def close(self):
         self.cam.stop()
         self.cam.close()
+
+
+class KeptCamera(Camera):
+    """A source kept open for a season. `read()` never raises: it gives (t, frame), or
+    None when no frame came (then `state` says "camera lost" once `failures` reads in a
+    row failed or the source ended, and `problem` says why). A lost source is closed and
+    opened again by `opener()`, after `first_wait` s, then twice as long after each
+    failed try up to `longest_wait`. Time goes on across a reopening (a file or folder
+    starts its own clock from 0 again), so the watcher's stillness clock never runs back.
+    """
+
+    def __init__(self, opener: Callable[[], Camera], *, failures: int = 50, first_wait: float = 1.0,
+                 longest_wait: float = 30.0, clock=time.monotonic):
+        self.opener, self.failures_allowed = opener, failures
+        self.first_wait, self.longest_wait, self.clock = first_wait, longest_wait, clock
+        self.camera: Camera | None = opener()  # the first open fails loudly: CameraError
+        self.name = self.camera.name
+        self.state, self.problem = "ok", None
+        self.failures, self.reopened = 0, 0
+        self._wait, self._retry_at = first_wait, 0.0
+        self._offset, self._last_t = 0.0, None
+
+    def read(self):
+        if self.camera is None and not self._reopen():
+            return None
+        try:
+            got = self.camera.read()
+        except Exception as exc:  # CameraError, or whatever a driver raises
+            self.failures += 1
+            self.problem = f"camera {self.name}: {type(exc).__name__}: {exc}"
+            if self.failures >= self.failures_allowed:
+                self._lose(f"{self.problem} ({self.failures} frames in a row)")
+            return None
+        if got is None:
+            self._lose(f"camera {self.name}: the source ended")
+            return None
+        t, frame = got
+        if self._last_t is not None and t + self._offset <= self._last_t:
+            self._offset = self._last_t + 1e-3 - t  # a reopened source starts its clock again
+        self._last_t = t + self._offset
+        self.failures, self.state, self.problem = 0, "ok", None
+        return self._last_t, frame
+
+    def _lose(self, why: str) -> None:
+        self.state, self.problem = "camera lost", why
+        self._close_source()
+        self._wait, self._retry_at = self.first_wait, self.clock() + self.first_wait
+
+    def _reopen(self) -> bool:
+        if self.clock() < self._retry_at:
+            return False
+        try:
+            self.camera = self.opener()
+        except Exception as exc:  # still not there: wait longer before the next try
+            self.problem = f"{exc}; trying again in {self._wait * 2:.0f} s" if self._wait < self.longest_wait \
+                else f"{exc}; trying again every {self.longest_wait:.0f} s"
+            self._wait = min(self._wait * 2, self.longest_wait)
+            self._retry_at = self.clock() + self._wait
+            return False
+        self.reopened += 1
+        self.failures = 0
+        return True
+
+    def _close_source(self) -> None:
+        camera, self.camera = self.camera, None
+        if camera is not None:
+            try:
+                camera.close()
+            except Exception:  # closing a source that already failed may fail too
+                pass
+
+    def close(self) -> None:
+        self._close_source()
 
 
 def open_camera(source: str, *, width: int = 1280, height: int = 720, fps: float = 30.0,

@@ -18,18 +18,51 @@ class CornersError(ValueError):
     """Corner text that is not four points; the message says what was expected."""
 
 
-def parse_corners(text) -> np.ndarray:
+MAX_COORD = 100_000.0  # pixels: no camera frame is this big, whatever its size
+MIN_SIDE = 8.0  # pixels between two corners: closer, the board cannot be read
+MIN_AREA = 400.0  # square pixels the playing area covers at least (20 x 20)
+
+
+def parse_corners(text, frame_size: tuple[int, int] | None = None) -> np.ndarray:
     """'x,y x,y x,y x,y', four 'x,y' strings (as in referee.toml) or four (x, y) pairs
-    -> a 4x2 array."""
-    parts = text.split() if isinstance(text, str) else list(text)
+    -> a 4x2 array. The four must make a board: finite, inside the frame (`frame_size`
+    (width, height) when known), apart from each other, and in order round a convex
+    shape; a quadrilateral that is none of these warps the board into nonsense, and the
+    camera would raise false alarms from it."""
+    parts = text.split() if isinstance(text, str) else list(text) if isinstance(text, (list, tuple)) else []
     try:
         pts = [tuple(float(v) for v in (p.split(",") if isinstance(p, str) else p)) for p in parts]
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         pts = []
     if len(pts) != 4 or any(len(p) != 2 for p in pts):
-        raise CornersError(f"corners {text!r}: expected four points 'x,y x,y x,y x,y' "
+        raise CornersError(f"corners {_short(text)}: expected four points 'x,y x,y x,y x,y' "
                            "(bottom-left, bottom-right, top-right, top-left)")
-    return np.float32(pts)
+    p = np.array(pts, dtype=np.float64)
+    where = f"corners {' '.join(f'{x:g},{y:g}' for x, y in pts)}"
+    w, h = frame_size if frame_size else (MAX_COORD, MAX_COORD)
+    if not np.isfinite(p).all() or (p < 0).any() or (p[:, 0] > w).any() or (p[:, 1] > h).any():
+        size = f"{w}x{h}" if frame_size else f"0-{MAX_COORD:.0f} pixels"
+        raise CornersError(f"{where}: out of the frame ({size}); expected points inside it")
+    for i in range(4):
+        for j in range(i + 1, 4):
+            if np.hypot(*(p[i] - p[j])) < MIN_SIDE:
+                raise CornersError(f"{where}: degenerate: points {i + 1} and {j + 1} are less than "
+                                   f"{MIN_SIDE:.0f} pixels apart; expected the board's four corners")
+    edges = np.roll(p, -1, axis=0) - p
+    turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    area = abs(float(np.sum(p[:, 0] * np.roll(p[:, 1], -1) - np.roll(p[:, 0], -1) * p[:, 1]))) / 2
+    if (turns > 0).any() and (turns < 0).any():
+        raise CornersError(f"{where}: not convex (the points cross or bend inwards); expected them in "
+                           "order round the board: bottom-left, bottom-right, top-right, top-left")
+    if area < MIN_AREA or not ((turns > 0).all() or (turns < 0).all()):
+        raise CornersError(f"{where}: degenerate: the four points enclose {area:.0f} square pixels or "
+                           "lie on a line; expected the board's four corners")
+    return np.float32(p)
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def inner_corners(found: dict[int, np.ndarray], board) -> np.ndarray | None:

@@ -36,7 +36,8 @@ class FrameHealth:
         self.same_since: float | None = None
 
     def check(self, t: float, frame: np.ndarray) -> str | None:
-        """"camera frame is black", "camera frame frozen", or None when healthy."""
+        """"too dark" (a black frame: lens covered, lights off), "frozen" (the same frame
+        again and again: a hung driver), or None when healthy."""
         h, w = frame.shape[:2]
         sample = cv2.resize(frame, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_NEAREST)
         if self.previous is not None and self.previous.shape == sample.shape and np.array_equal(sample, self.previous):
@@ -45,9 +46,9 @@ class FrameHealth:
             self.same_since = None
         self.previous = sample
         if max(cv2.mean(sample)[:3]) < BLACK_LEVEL:
-            return "camera frame is black"
+            return "too dark"
         if self.same_since is not None and t - self.same_since >= FROZEN_S:
-            return "camera frame frozen"
+            return "frozen"
         return None
 
 

@@ -18,6 +18,8 @@ A catalogue is saved as one .npz file (pictures and names) beside the journal.
 """
 from __future__ import annotations
 
+import os
+import zipfile
 from pathlib import Path
 
 import cv2
@@ -126,16 +128,24 @@ class Catalogue:
 
     # --- storage -------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, names=np.array(self.names, dtype=str),
-                            pictures=np.stack(self.pictures) if self.pictures
-                            else np.zeros((0, PICTURE_PX, PICTURE_PX, 3), np.float32))
+        """Written whole beside the old file, then put in its place (os.replace): a power
+        cut leaves the old catalogue or the new one, never half of one."""
+        path = Path(path)
+        temp = path.with_name(path.name + ".new")
+        with open(temp, "wb") as f:
+            np.savez_compressed(f, names=np.array(self.names, dtype=str),
+                                pictures=np.stack(self.pictures) if self.pictures
+                                else np.zeros((0, PICTURE_PX, PICTURE_PX, 3), np.float32))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, path)
 
     @classmethod
     def load(cls, path: str | Path) -> "Catalogue":
         try:
             with np.load(path, allow_pickle=False) as data:
                 names, pictures = list(data["names"]), list(data["pictures"])
-        except (OSError, KeyError, ValueError) as exc:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise ValueError(f"{path}: not a treasure catalogue ({exc})") from exc
         cat = cls()
         cat.names, cat.pictures = [str(n) for n in names], pictures

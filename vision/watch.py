@@ -134,7 +134,8 @@ class Watcher:
         """Corners clicked on the page's calibration view: from the next frame on they
         place the board instead of the markers (order as for `corners`). Checked now,
         applied by the thread that feeds frames, never in the middle of a frame."""
-        self._new_corners = locate.parse_corners(points)
+        size = None if self.last_frame is None else self.last_frame.shape[1::-1]
+        self._new_corners = locate.parse_corners(points, size)
 
     def _apply_corners(self) -> None:
         points, self._new_corners = self._new_corners, None
@@ -221,7 +222,7 @@ class Watcher:
             self._learn(plane, expected, moving)
         self.last_frame = frame
         problem = self.health.check(t, frame)
-        if problem == "camera frame is black":
+        if problem == "too dark":
             self.status = problem
             return None
         if self.H is None:

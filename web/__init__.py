@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 from .api import api
 from .camera import CameraShots
 from .enrol import enrol
+from .limits import Pace, WrongTokens, security_headers
 from .payload import ApiError
 from .stream import Streams, stream
 from .views import views
@@ -35,6 +36,8 @@ def create_app(service) -> Flask:
     app.extensions["referee_camera"] = CameraShots(service)
     # two of the server's threads stay free for the page's requests and players' moves
     app.extensions["referee_streams"] = Streams(max(1, service.config.web.threads - 2))
+    app.extensions["referee_limits"] = {"pace": Pace(), "tokens": WrongTokens()}
+    app.after_request(security_headers)
 
     app.register_blueprint(views)
     app.register_blueprint(api, url_prefix="/api")
@@ -43,7 +46,7 @@ def create_app(service) -> Flask:
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
-        return jsonify({"error": exc.message}), exc.status
+        return jsonify({"error": exc.message}), exc.status, exc.headers
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -13,9 +13,10 @@ import logging
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from controller.games import GAMES, game_class
+from controller.table import Result
 
 from .payload import (ApiError, body, given_token, int_field, is_admin, moves_in_words, points_field,
-                      require_admin, seat_of, service, text_field)
+                      require_admin, seat_of, service, text_field, wrong_token)
 
 api = Blueprint("api", __name__)
 log = logging.getLogger("referee.web")
@@ -38,7 +39,7 @@ def state():
         raise ApiError(400, f"field 'seat' is {seat}; this game has seats 0-{len(seats) - 1}"
                        if seats else "field 'seat': no game is running")
     if seat_of(given_token(request.args), public) != seat:
-        raise ApiError(403, f"wrong player token for seat {seat}")
+        raise wrong_token(f"wrong player token for seat {seat}")
     return jsonify(service().snapshot(viewer=seat))
 
 
@@ -67,15 +68,25 @@ def move():
     text = text_field(data, "text")
     token = given_token(data)
     if is_admin(token):
-        return _result(service().submit("move", text=text, seat=int_field(data, "seat", required=False)))
+        seat = int_field(data, "seat", required=False)
+        _pace("admin")
+        return _result(service().submit("move", text=text, seat=seat))
     if token is None:
         raise ApiError(403, "a move needs the admin token or the player token of the seat to move")
     seat = seat_of(token, service().snapshot())
     if seat is None:
-        raise ApiError(403, "wrong token: neither the admin token nor a player token of this game")
+        raise wrong_token("wrong token: neither the admin token nor a player token of this game")
+    _pace(seat)
     # the referee decides who may act: usually the seat to move, but a hazard card or an
     # auction bid comes from another player (Game.actor)
     return _result(service().submit("move", text=text, seat=seat))
+
+
+def _pace(who) -> None:
+    """429 for a seat (or the admin) typing faster than anyone plays (web/limits.py)."""
+    if not current_app.extensions["referee_limits"]["pace"].allow(who):
+        name = "the admin" if who == "admin" else f"seat {who}"
+        raise ApiError(429, f"{name} is sending moves too fast: wait a second", {"Retry-After": "1"})
 
 
 @api.post("/new-game")
@@ -85,7 +96,11 @@ def new_game():
     game = text_field(data, "game")
     if game not in GAMES:
         raise ApiError(400, f"field 'game' is {game!r}; expected one of {', '.join(GAMES)}")
-    return _result(service().submit("new_game", game=game, variant=text_field(data, "variant", required=False)))
+    variant = text_field(data, "variant", required=False)
+    variants = list(game_class(game).variants)
+    if variant is not None and variant not in variants:  # said here, not as a fault in the referee
+        return _result(Result.refused(f"field 'variant' is {variant!r}; {game} has {', '.join(variants)}"))
+    return _result(service().submit("new_game", game=game, variant=variant))
 
 
 @api.post("/undo")

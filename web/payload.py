@@ -13,12 +13,15 @@ import math
 
 from flask import current_app, request
 
+from .limits import MAX_TYPED
+
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, headers: dict | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers or {}
 
 
 def service():
@@ -58,6 +61,8 @@ def text_field(data: dict, name: str, required: bool = True) -> str | None:
         return None
     if not isinstance(value, str):
         raise ApiError(400, f"field '{name}' must be a string, not {_kind(value)}")
+    if len(value) > MAX_TYPED:
+        raise ApiError(400, f"field '{name}' is {len(value)} characters long; at most {MAX_TYPED}")
     if required and not value.strip():
         raise ApiError(400, f"field '{name}' must not be blank")
     return value.strip()
@@ -126,11 +131,28 @@ def given_token(data=None) -> str | None:
     """The token from `Authorization: Bearer <token>`, else the `token` field of `data`
     (a body, or the query string where a link carries it)."""
     header = request.headers.get("Authorization", "")
+    token = None
     if header.lower().startswith("bearer "):
-        return header[7:].strip() or None
-    if data is not None and isinstance(data.get("token"), str):
-        return data["token"] or None
-    return None
+        token = header[7:].strip() or None
+    elif data is not None and isinstance(data.get("token"), str):
+        token = data["token"] or None
+    if token is not None:
+        check_token_wait()
+    return token
+
+
+def check_token_wait() -> None:
+    """429 while this address must wait after too many wrong tokens (web/limits.py)."""
+    wait = current_app.extensions["referee_limits"]["tokens"].wait_s(request.remote_addr)
+    if wait > 0:
+        raise ApiError(429, f"too many wrong tokens from {request.remote_addr}: wait {math.ceil(wait)} s",
+                       {"Retry-After": str(math.ceil(wait))})
+
+
+def wrong_token(message: str) -> ApiError:
+    """The 403 for a wrong token, counted against the address that sent it."""
+    current_app.extensions["referee_limits"]["tokens"].missed(request.remote_addr)
+    return ApiError(403, message)
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -156,4 +178,4 @@ def require_admin(data: dict | None = None) -> None:
     if token is None:
         raise ApiError(403, "this needs the admin token (Authorization: Bearer <token> or field 'token')")
     if not is_admin(token):
-        raise ApiError(403, "wrong admin token")
+        raise wrong_token("wrong admin token")

@@ -4,9 +4,11 @@ module (the top of the picture) wires the two together.
 """
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -19,13 +21,35 @@ from controller.service import Service
 from . import close_streams, create_app
 
 
+class ServeError(Exception):
+    """The page cannot be served (the port is taken, the address is not this machine's)."""
+
+
+def listen_problem(exc: OSError, host: str, port: int) -> str:
+    """One line for a failed listen: what is wrong and what to try."""
+    if exc.errno == errno.EADDRINUSE:
+        return f"port {port} is in use: try --port {port + 1}" if port else f"no free port ({exc.strerror})"
+    if exc.errno == errno.EADDRNOTAVAIL or isinstance(exc, socket.gaierror):
+        return (f"host {host!r} is not an address of this machine ({exc.strerror or exc}): "
+                "use 0.0.0.0 for every network or 127.0.0.1 for this machine only")
+    if exc.errno == errno.EACCES:
+        return f"port {port} needs root: use a port above 1023 (the default is 8000)"
+    return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+
+
 def serve(service: Service, host: str, port: int, threads: int,
           until: threading.Event | None = None) -> None:
     """Serve the page with waitress until Ctrl-C, SIGTERM or `until` is set, then shut
     down in order: open event streams first (each holds a server thread), then the
     server, then the service (whose journal closes after the last event is written)."""
     app = create_app(service)
-    server = create_server(app, host=host, port=port, threads=threads)
+    try:
+        # the look-ahead lets waitress notice a client that went away while its event
+        # stream waits (web/stream.py), so its thread and slot come back at once
+        server = create_server(app, host=host, port=port, threads=threads, channel_request_lookahead=1)
+    except OSError as exc:
+        service.stop()
+        raise ServeError(listen_problem(exc, host, port)) from None
 
     def stop(*_):
         raise KeyboardInterrupt
@@ -35,13 +59,17 @@ def serve(service: Service, host: str, port: int, threads: int,
         threading.Thread(target=lambda: (until.wait(), time.sleep(1.0), os.kill(os.getpid(), signal.SIGTERM)),
                          daemon=True).start()
     service.start()
-    print(f"status page: http://{host if host != '0.0.0.0' else '127.0.0.1'}:{server.effective_port}/  "
-          f"(admin token: {service.admin_token})", flush=True)
+    # a token from the config is not printed: the output ends up in the system log
+    token = f"  (admin token: {service.admin_token})" if service.token_generated else ""
+    print(f"status page: http://{host if host != '0.0.0.0' else '127.0.0.1'}:{server.effective_port}/{token}",
+          flush=True)
+    service.systemd.ready(f"serving on port {server.effective_port}")
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
+        service.systemd.stopping()
         close_streams(app)
         server.task_dispatcher.shutdown(timeout=2)
         server.close()
@@ -55,12 +83,23 @@ def cmd_serve(args) -> int:
     except ConfigError as exc:
         print(f"referee serve: {exc}", file=sys.stderr)
         return 2
+    if getattr(args, "port", None) is not None:
+        config.web.port = args.port
+    if config.camera.source == "synthetic":
+        print(f"referee serve: {config.path}: [camera] source is \"synthetic\" (the default), the demo's "
+              "drawn table, which only `referee demo` shows; set it to \"picamera2\", a device number "
+              "such as \"0\", a video file or a folder of images", file=sys.stderr)
+        return 2
     try:
         service = Service(config)
     except Exception as exc:  # start-up faults (camera, pins) are reported, not dumped
         print(f"referee serve: cannot start: {exc}", file=sys.stderr)
         return 1
-    serve(service, config.web.host, config.web.port, config.web.threads)
+    try:
+        serve(service, config.web.host, config.web.port, config.web.threads)
+    except ServeError as exc:
+        print(f"referee serve: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -68,4 +107,8 @@ def cmd_demo(args) -> int:
     from controller.demo import run_demo
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    return run_demo(args, serve)
+    try:
+        return run_demo(args, serve)
+    except ServeError as exc:  # the port is taken: one line, not a traceback
+        print(f"referee demo: {exc}", file=sys.stderr)
+        return 2

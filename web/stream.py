@@ -8,7 +8,13 @@ fails, the server closes the response, and that takes the queue off the bus).
 Under waitress each open stream holds one worker thread for as long as it is open. If
 the streams took every thread, nothing would be left to serve /api/state or a player's
 move, so the number of streams is capped below the thread count; a page beyond the cap
-gets a 503 and says it is not live.
+gets a 503 and says it is not live. One address may hold only a share of the streams
+(PER_ADDRESS, and never more than half), so one machine holding connections open cannot
+take live updates from everyone else. A client that goes away is noticed within POLL_S:
+`referee serve` runs waitress with a request look-ahead, which makes waitress watch the
+connection and offer `waitress.client_disconnected`; the stream asks it each POLL_S and
+ends, and its thread and slot come back at once. (Without it, as under a test client,
+the next heartbeat's failed write notices it.)
 """
 from __future__ import annotations
 
@@ -16,37 +22,45 @@ import json
 import queue
 import threading
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, request
 
 from .payload import ApiError, service
 
 stream = Blueprint("stream", __name__)
 
 _CLOSE = object()  # put into a stream's queue to end it (service shutdown)
+PER_ADDRESS = 3  # streams one address may hold (a phone and a laptop, and a spare)
+POLL_S = 0.5  # how often a waiting stream asks whether its client is still there
+QUEUE_LIMIT = 1000  # events waiting for one slow client; past this it is ended
 
 
 class Streams:
-    """The open event streams of one app: how many there may be, and ending them all."""
+    """The open event streams of one app: how many there may be (in all and per
+    address), and ending them all."""
 
     def __init__(self, limit: int):
         self.limit = limit
-        self._open: set[queue.Queue] = set()
+        self.per_address = max(1, min(PER_ADDRESS, limit // 2))
+        self._open: dict[queue.Queue, tuple] = {}  # queue -> (the client's address, its bus listener)
         self._lock = threading.Condition()
 
-    def open(self, bus) -> queue.Queue | None:
+    def open(self, bus, address: str = "") -> queue.Queue | str:
+        """A new stream's queue, subscribed to the bus; or why not, in words."""
         with self._lock:
             if len(self._open) >= self.limit:
-                return None
-            q: queue.Queue = queue.Queue()
-            self._open.add(q)
-        bus.subscribe(q)
+                return f"too many open pages ({self.limit}); close one, or raise [web] threads"
+            if sum(a == address for a, _ in self._open.values()) >= self.per_address:
+                return f"too many open pages from {address} ({self.per_address}); close one there"
+            q: queue.Queue = queue.Queue(QUEUE_LIMIT)
+            self._open[q] = (address, lambda event: _put(q, event))
+        bus.subscribe(self._open[q][1])
         return q
 
     def release(self, bus, q: queue.Queue) -> None:
-        bus.unsubscribe(q)
         with self._lock:
-            self._open.discard(q)
+            _, listener = self._open.pop(q, (None, None))
             self._lock.notify_all()
+        bus.unsubscribe(listener)
 
     def count(self) -> int:
         with self._lock:
@@ -58,21 +72,37 @@ class Streams:
         ended in time."""
         with self._lock:
             for q in self._open:
-                q.put(_CLOSE)
+                _put(q, _CLOSE)
             return self._lock.wait_for(lambda: not self._open, timeout)
 
 
-def event_stream(q: queue.Queue, heartbeat_s: float):
+def _put(q: queue.Queue, item) -> None:
+    """Into a stream's queue; a client that let QUEUE_LIMIT events pile up is ended."""
+    try:
+        q.put_nowait(item)
+    except queue.Full:
+        with q.mutex:
+            q.queue.clear()
+        q.put_nowait(_CLOSE)
+
+
+def event_stream(q: queue.Queue, heartbeat_s: float, gone=lambda: False):
+    """The stream's text. `gone()`: has the client gone away (waitress's check)?"""
     # `retry` tells the browser how soon to reconnect after a dropped connection
     yield "retry: 2000\n: connected\n\n"
-    while True:
+    quiet = 0.0
+    while not gone():
         try:
-            event = q.get(timeout=heartbeat_s)
+            event = q.get(timeout=min(POLL_S, heartbeat_s))
         except queue.Empty:
-            yield ": keep-alive\n\n"
+            quiet += min(POLL_S, heartbeat_s)
+            if quiet >= heartbeat_s:
+                quiet = 0.0
+                yield ": keep-alive\n\n"
             continue
         if event is _CLOSE:
             return
+        quiet = 0.0
         yield f"data: {json.dumps(event.to_json())}\n\n"
 
 
@@ -80,10 +110,11 @@ def event_stream(q: queue.Queue, heartbeat_s: float):
 def events():
     streams: Streams = current_app.extensions["referee_streams"]
     bus = service().bus
-    q = streams.open(bus)
-    if q is None:
-        raise ApiError(503, f"too many open pages ({streams.limit}); close one, or raise [web] threads")
-    response = Response(event_stream(q, current_app.config["HEARTBEAT_S"]), mimetype="text/event-stream",
+    q = streams.open(bus, request.remote_addr or "")
+    if isinstance(q, str):
+        raise ApiError(503, q)
+    gone = request.environ.get("waitress.client_disconnected", lambda: False)
+    response = Response(event_stream(q, current_app.config["HEARTBEAT_S"], gone), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     # the server closes the response when the stream ends or its client is gone, even
     # if the stream never started

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from flask import Blueprint, redirect, render_template, url_for
 
-from .payload import moves_in_words, seat_of, service
+from .payload import check_token_wait, moves_in_words, seat_of, service, wrong_token
 
 views = Blueprint("views", __name__)
 
@@ -37,8 +37,10 @@ def table():
 
 @views.get("/seat/<token>")
 def seat_page(token: str):
+    check_token_wait()  # a link is a token: guessing links is slowed like guessing tokens
     seat = seat_of(token, service().snapshot())
     if seat is None:
+        wrong_token("not a player link")
         return render_template("invalid_link.html"), 404
     return _page(seat, token)
 

@@ -145,9 +145,10 @@ class DemoTable:
         referee = self.service.referee
         player = self._player(referee.game)
         if self.service.enrolment.active:  # a game that starts from the layout on the table
+            before = referee.game_id  # read now: a known maze may start while it is filmed
             laid = player.game.start(player.game.new_setup(self.rng))
             yield from self._play(player.film([player.scene(laid)], lead_s=2.0, still_s=0.0))
-            yield from self._started(referee, player, laid, referee.game_id)
+            yield from self._started(referee, player, laid, before)
         else:
             yield from self._play(player.film([player.scene(referee.state)], lead_s=2.0, still_s=0.0))
         played = 0

@@ -117,14 +117,12 @@ class _Firmware(firmware_main.Module):
         super().__init__(*args, **kwargs)
 
     def deliver(self, kind, body):
-        if kind == firmware_main.protocol.SHOW:
-            number, _ = firmware_main.protocol.parse_show(body)
-            if number != self.last_show:
-                self.sim._log("shows", number)
-        elif kind == firmware_main.protocol.TONE:
-            number, _ = firmware_main.protocol.parse_tone(body)
-            if number != self.last_tone:
-                self.sim._log("tones", number)
+        p = firmware_main.protocol
+        fields = p.parse_show(body) if kind == p.SHOW else p.parse_tone(body) if kind == p.TONE else None
+        if kind == p.SHOW and fields and fields[0] != self.last_show:
+            self.sim._log("shows", fields[0])
+        elif kind == p.TONE and fields and fields[0] != self.last_tone:
+            self.sim._log("tones", fields[0])
         super().deliver(kind, body)
 
     def settle(self, now):

@@ -40,6 +40,9 @@ HELLO_EVERY_S = 0.25  # HELLO again until INFO arrives
 SEARCH_EVERY_S = 0.2  # look for the port again this often while it is missing
 READ_TIMEOUT_S = 0.002
 FAULT_PAUSE_S = 1.0  # after a fault or a refused module: try again, but do not spin
+# A gap in press numbers bigger than this is not presses lost (a module keeps 32 and
+# nobody presses a roll button thousands of times with the Pi away) but a protocol fault.
+MAX_LOST = 1000
 USB_ID = re.compile(r"[0-9a-fA-F]{4}:[0-9a-fA-F]{4}")
 
 
@@ -87,6 +90,7 @@ class DieLink:
         self.downs = 0  # times the link went down
         self.stale_tones = 0  # tones in flight when the module rebooted, dropped
         self.tones_missed = 0  # tones asked for while the link was down, not played
+        self.protocol_faults = 0  # press numbers that cannot be right (reported, not counted as lost)
         self.faults = 0  # sessions ended by an unexpected error (reported, then reconnected)
         self._refusal: str | None = None  # the last refusal or fault reported while down
         self._last_press: dict[bytes, int] = {}  # module uid -> last press number counted
@@ -119,6 +123,7 @@ class DieLink:
     def stats(self) -> dict:
         return {"state": self.state, "presses": self.presses, "lost": self.lost, "downs": self.downs,
                 "stale_tones": self.stale_tones, "tones_missed": self.tones_missed, "faults": self.faults,
+                "protocol_faults": self.protocol_faults,
                 "overflowed": self._endpoint.dropped, "queued": len(self._endpoint.queue),
                 **self._endpoint.stats.as_dict()}
 
@@ -286,8 +291,13 @@ class DieLink:
             return  # counted already: the module resent it after a lost acknowledgement
         if last is not None and last < number - 1:
             gap = number - last - 1
-            self.lost += gap
-            self.bus.publish(Event("notice", {"text": f"{gap} roll press(es) on the die module were lost"}))
+            if gap > MAX_LOST:  # no button is pressed that often: the number is wrong
+                self.protocol_faults += 1
+                self.bus.publish(Event("notice", {"text": f"die module protocol fault: press {number} came "
+                                                  f"after press {last}; counting on from {number}"}))
+            else:
+                self.lost += gap
+                self.bus.publish(Event("notice", {"text": f"{gap} roll press(es) on the die module were lost"}))
         self._last_press[self._uid] = number
         self.presses += 1
         try:

@@ -328,6 +328,9 @@ class Chess(Game):
             if m[3] in ("k", "p"):
                 raise NotationError(f"{t!r}: a pawn is promoted to q, r, b or n, never to a "
                                     f"{'king' if m[3] == 'k' else 'pawn'}")
+            if m[1] == m[2]:  # python-chess raises InvalidMoveError for a null move
+                raise NotationError(f"{t!r}: a move goes from one square to another, not to "
+                                    "the square it starts on")
             move = chess.Move.from_uci(low)
             piece = state.board.piece_at(move.from_square)
             if (not move.promotion and piece and piece.piece_type == chess.PAWN

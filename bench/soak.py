@@ -1,0 +1,198 @@
+"""Soak: the demo rig through many games back to back, all five games in turn (issue 13).
+
+Each game is one `referee demo --fast --games 1` in this process: the real Service
+(journal, referee, camera thread and vision on the rendered table, gpiozero's mock pins,
+the die module's firmware simulator over real pyserial on a pseudo-terminal), started,
+played to the end and stopped, all games journalled in one data folder, as a season's
+evenings are. What must hold for a season:
+
+- resident memory grows by less than 5 MB from the end of the first round (five games:
+  imports, caches and readers warmed up) to the end; the start figure is printed too.
+  Memory is measured after each game twice: raw, and after a full collection and glibc's
+  malloc_trim (see `settled_mb`); the live Python objects are counted too;
+- no error is logged (every log record at ERROR or above is counted and the first shown;
+  a game the table could not finish counts as one);
+- open files and threads come back to where they were (no descriptor or thread per game).
+
+    .venv/bin/python bench/soak.py                 # 1,000 games (many hours)
+    .venv/bin/python bench/soak.py --games 50      # a shorter run
+    .venv/bin/python bench/soak.py --minutes 40    # as many games as fit in 40 minutes
+    .venv/bin/python bench/soak.py --turns 8       # each game to its end or 8 turns
+
+One line per game (game, seconds, moves, journal bytes, RSS, files, threads), then the
+summary beside the targets.
+"""
+import argparse
+import logging
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from controller.demo import demo_config  # noqa: E402
+from controller.demo_rig.feed import DemoTable  # noqa: E402
+from controller.games import GAMES  # noqa: E402
+from controller.service import Service  # noqa: E402
+
+TARGET_MB = 5.0
+GAME_TIMEOUT_S = 600.0
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def settled_mb() -> tuple[float, int]:
+    """(RSS after a full collection and glibc's malloc_trim, Python objects alive). Raw
+    RSS swings by tens of MB with the frames in flight and memory freed but kept by the
+    allocator's per-thread arenas; after a trim it shows what is really held, and the
+    count of live objects shows a leak of Python objects directly."""
+    import ctypes
+    import gc
+
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the figure is the raw one
+        pass
+    return rss_mb(), len(gc.get_objects())
+
+
+def open_files() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+class Errors(logging.Handler):
+    """Counts records at ERROR and above; keeps the first few."""
+
+    def __init__(self):
+        super().__init__(logging.ERROR)
+        self.count, self.first = 0, []
+
+    def emit(self, record):
+        self.count += 1
+        if len(self.first) < 5:
+            self.first.append(self.format(record)[:500])
+
+
+def journal_bytes(folder: str) -> int:
+    return sum(p.stat().st_size for p in Path(folder).glob("journal*.sqlite*"))
+
+
+def play_one(name: str, folder: str, seed: int, turns: int, errors: Errors) -> tuple[float, int]:
+    """One game of `name` on the demo rig, to its end or `turns` turns shown on the table
+    (then it is closed in the journal as stopped, so the next game starts afresh);
+    (seconds, moves journalled)."""
+    args = argparse.Namespace(game=name, variant=None, data=folder, host="127.0.0.1", port=0, seed=seed)
+    config = demo_config(args)
+    table = DemoTable(seed=seed, games=1, turns=turns, realtime=False, colours=config.camera.colours)
+    t0 = time.monotonic()
+    service = Service(config, frames=table.frames())
+    table.attach(service)
+    service.start()
+    try:
+        if not table.finished.wait(GAME_TIMEOUT_S):
+            errors.count += 1
+            errors.first.append(f"{name}: the game did not end within {GAME_TIMEOUT_S:.0f} s")
+        if table.failed:
+            errors.count += 1
+            errors.first.append(f"{name} (seed {seed}): the simulated table failed (see the log)")
+        moves = len(service.referee.history)
+        with service._lock:
+            r = service.referee
+            if r.game is not None and r.game.outcome(r.state) is None:
+                r.journal.end_game(r.game_id, f"stopped by the soak after {turns} turns")
+    finally:
+        service.stop()
+        forget_mock_pin_history()
+    return time.monotonic() - t0, moves
+
+
+def forget_mock_pin_history() -> None:
+    """gpiozero's mock pins (the simulated hardware) record every state change for
+    tests to inspect; a real pin keeps none, so that record is not the referee's memory."""
+    from gpiozero import Device
+
+    for pin in getattr(Device.pin_factory, "pins", {}).values():
+        if hasattr(pin, "clear_states"):
+            pin.clear_states()
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--minutes", type=float, default=0.0, help="stop starting games after this long (0: no limit)")
+    p.add_argument("--turns", type=int, default=0,
+                   help="end a game after this many turns on the table (0: play it out; a Monopoly "
+                        "or Labyrinth game played out takes many minutes)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--data", default=None, help="data folder (default: a temporary one)")
+    args = p.parse_args()
+    errors = Errors()
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
+    logging.getLogger().addHandler(errors)
+    folder = args.data or tempfile.mkdtemp(prefix="referee-soak-")
+    names = list(GAMES)
+    start = {"rss": rss_mb(), "files": open_files(), "threads": threading.active_count()}
+    start["settled"], start["objects"] = settled_mb()
+    print(f"soak: {args.games} games ({', '.join(names)} in turn"
+          f"{f', each to its end or {args.turns} turns' if args.turns else ''}), data in {folder}")
+    print(f"start: RSS {start['rss']:.1f} MB, {start['files']} open files, {start['threads']} threads", flush=True)
+    print(f"{'#':>5} {'game':<10} {'s':>6} {'moves':>5} {'journal +B':>10} {'RSS MB':>7} {'trim MB':>7} "
+          f"{'objects':>8} {'files':>5} {'thr':>4}")
+    warm = None
+    sizes: dict[str, list[int]] = {n: [] for n in names}
+    began = time.monotonic()
+    played = 0
+    for i in range(args.games):
+        if args.minutes and time.monotonic() - began > args.minutes * 60:
+            break
+        name = names[i % len(names)]
+        before = journal_bytes(folder)
+        seconds, moves = play_one(name, folder, args.seed + i, args.turns, errors)
+        grown = journal_bytes(folder) - before
+        sizes[name].append(grown)
+        played += 1
+        raw = rss_mb()
+        settled, objects = settled_mb()
+        if played == len(names):
+            warm = {"rss": raw, "settled": settled, "objects": objects}
+        print(f"{played:>5} {name:<10} {seconds:>6.1f} {moves:>5} {grown:>10} {raw:>7.1f} {settled:>7.1f} "
+              f"{objects:>8} {open_files():>5} {threading.active_count():>4}", flush=True)
+    end = {"rss": rss_mb(), "files": open_files(), "threads": threading.active_count()}
+    end["settled"], end["objects"] = settled_mb()
+    warm = warm or start
+    print()
+    print(f"games played: {played} in {(time.monotonic() - began) / 60:.1f} min")
+    for key, what in (("rss", "resident memory (raw)"), ("settled", "resident memory (collected, trimmed)")):
+        print(f"{what}: start {start[key]:.1f} MB, after the first round {warm[key]:.1f} MB, "
+              f"end {end[key]:.1f} MB")
+    print(f"Python objects alive: start {start['objects']}, after the first round {warm['objects']}, "
+          f"end {end['objects']}")
+    growth = end["settled"] - warm["settled"]
+    print(f"memory growth after the first round (trimmed): {growth:+.1f} MB (target < {TARGET_MB:.0f} MB): "
+          f"{'ok' if growth < TARGET_MB else 'OVER'}; raw: {end['rss'] - warm['rss']:+.1f} MB")
+    print(f"open files: start {start['files']}, end {end['files']}; threads: start {start['threads']}, "
+          f"end {end['threads']}")
+    for name, grown in sizes.items():
+        if grown:
+            print(f"journal per game, {name}: mean {sum(grown) / len(grown) / 1024:.1f} KB, "
+                  f"max {max(grown) / 1024:.1f} KB ({len(grown)} games)")
+    print(f"journal total: {journal_bytes(folder) / 1e6:.2f} MB")
+    print(f"errors logged: {errors.count} (target 0)")
+    for text in errors.first:
+        print(f"  {text}")
+    ok = growth < TARGET_MB and errors.count == 0
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

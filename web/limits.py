@@ -1,0 +1,99 @@
+"""What a stranger on the network may cost the referee, bounded.
+
+A club leaves the referee running all season on a network anyone may join, so nothing a
+client sends may grow without limit:
+- `Pace`: typed moves per seat (a token bucket): a phone that sends a line every few
+  milliseconds is told to slow down (429) instead of filling the journal and every page;
+- `WrongTokens`: wrong tokens per address: after a few, that address waits (429, a
+  Retry-After that doubles with each further miss) before any token it sends is looked
+  at, so guessing a token takes years, not minutes;
+- `security_headers`: what every answer tells the browser (no framing, no sniffing, no
+  script from anywhere but the referee itself).
+Event streams per address and in all are bounded in web/stream.py; request bodies by
+Flask's MAX_CONTENT_LENGTH; texts in the journal by controller/journal.py.
+Each table of addresses or seats holds at most MAX_KEYS entries (the oldest go first).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+
+MAX_TYPED = 200  # characters of one typed move (the longest real one is a few dozen)
+MAX_KEYS = 4096
+FORGET_S = 3600.0  # an address's wrong tokens are forgotten after an hour without one
+
+# The page is the referee's own files; pictures may be data: URLs (treasure pictures)
+# or blobs (the calibration frame); the enrolment view carries its own <style>.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+           "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"}
+
+
+def security_headers(response):
+    """Flask after_request hook: the headers above on every answer."""
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+class _Table:
+    """key -> value, at most MAX_KEYS, least recently touched dropped first."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key, default):
+        return self._items.get(key, default)
+
+    def put(self, key, value) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > MAX_KEYS:
+            self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class Pace:
+    """A token bucket per key: `burst` at once, then `per_s` a second."""
+
+    def __init__(self, per_s: float = 2.0, burst: int = 10, clock=time.monotonic):
+        self.per_s, self.burst, self.clock = per_s, burst, clock
+        self._table = _Table()
+
+    def allow(self, key) -> bool:
+        now = self.clock()
+        with self._table.lock:
+            tokens, at = self._table.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - at) * self.per_s)
+            ok = tokens >= 1.0
+            self._table.put(key, (tokens - 1.0 if ok else tokens, now))
+            return ok
+
+
+class WrongTokens:
+    """Wrong tokens per address: `free` misses, then a wait of 1 s, 2 s, 4 s ... (at most
+    `longest`) after each further miss; forgotten after FORGET_S without one."""
+
+    def __init__(self, free: int = 5, longest: float = 300.0, clock=time.monotonic):
+        self.free, self.longest, self.clock = free, longest, clock
+        self._table = _Table()
+
+    def wait_s(self, address) -> float:
+        """Seconds this address must still wait before a token it sends is looked at."""
+        with self._table.lock:
+            misses, at = self._table.get(address, (0, 0.0))
+        if misses < self.free or self.clock() - at > FORGET_S:
+            return 0.0
+        return max(0.0, at + min(self.longest, 2.0 ** (misses - self.free)) - self.clock())
+
+    def missed(self, address) -> None:
+        with self._table.lock:
+            now = self.clock()
+            misses, at = self._table.get(address, (0, now))
+            self._table.put(address, (1 if now - at > FORGET_S else misses + 1, now))
