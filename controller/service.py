@@ -181,7 +181,7 @@ class Service:
             elif view is not None:
                 self._inbox.put(("view", {"view": view}, None))
             elif self.table.referee.confirming:  # a wrong or unclear board: the referee's clock
-                self._inbox.put(("tick", {"t": t, "moved_at": self.watcher.gate.moved_at}, None))
+                self._inbox.put(("tick", {"t": got[0], "moved_at": self.watcher.gate.moved_at}, None))
 
     def camera_status(self) -> str:
         """"camera lost", else the watcher's ("ok", "too dark", "frozen", "hand over the
