@@ -18,8 +18,11 @@ little (the rules' prior: the shortest explanation wins a tie). Then:
   the referee says so once (event `doubt`, with the few best candidates) and waits for a
   clearer view or a tap on the page (an ordinary typed move);
 - even the best leaves well-seen cells that clearly show something else (both the label
-  and the change say so): the board shows a position no legal move reaches, an illegal
-  move put into words by the game, with who should fix it, how, and what was seen. On the
+  and the change say so; or, in a game whose labels name what changed
+  (`Game.sure_labels_name_changes`, Connect 4), the cell changed as the move says but the
+  label surely reads a third thing: a chip of the other colour): the board shows a position no legal move
+  reaches, an illegal move put into words by the game, with who should fix it, how, and
+  what was seen. On the
   live camera path that board must stay so for `confirm_s` first (a hand held still
   over the board for a moment is not an alarm).
 After an alarm or a doubt the referee keeps judging each view against the last legal
@@ -196,7 +199,7 @@ class Referee:
         if self.game is None or self.game.outcome(self.state) is not None:
             return None  # after the end the players clear the board: nothing to judge
         board = self.game.board(self.state)
-        ev = _Evidence(view, board, self.min_confidence)
+        ev = _Evidence(view, board, self.min_confidence, self.game.sure_labels_name_changes)
         ranked = self._rank(ev, board)
         (best, seq, after), runner = ranked[0], (ranked[1][0] if len(ranked) > 1 else -math.inf)
         clear = best - runner >= MARGIN
@@ -355,8 +358,9 @@ class _Evidence:
     piece came to or left the square in front of it; a piece standing in front of it
     makes its own reading less trustworthy."""
 
-    def __init__(self, view: BoardView, board: dict, min_confidence: float):
+    def __init__(self, view: BoardView, board: dict, min_confidence: float, labels_name_changes: bool):
         self.read = view.cells
+        self.labels_name_changes = labels_name_changes  # the game's Game.sure_labels_name_changes
         self.board = board
         self.min_confidence = min_confidence
         self.change = view.extra.get("change") or {}
@@ -438,6 +442,11 @@ class _Evidence:
             # it when the position was last known) shows nothing for sure
             return by_label and not self.measured
         by_change = p_changed < 0.5 if q >= 0.5 else p_changed > 0.5
+        if (self.labels_name_changes and by_label and not by_change and q >= 0.5
+                and lab != self.board.get(cell) != label):
+            # it changed as `after` says, but surely into something else (a chip of the
+            # other colour), and this game's labels are to be believed on that
+            return True
         return by_change and (by_label or cell not in self.read)
 
     def unexplained(self, after: dict) -> set:

@@ -29,15 +29,22 @@ front of it (towards the camera) and that lean; the referee then expects a cell 
 changed when the piece in front of it came or went, and trusts its label less while one
 stands there.
 
-Only readers whose cells tile the plane as an 8x8 grid with sampling disks (the chess
-reader) get change evidence for now; `patches(reader)` is the one place that knows a
-reader's cell geometry, so a reader exposing its own per-cell looks can replace it.
+Two kinds of reader get change evidence. A reader whose cells tile the plane as an 8x8
+grid with sampling disks (the chess reader) is measured here (`patches(reader)` is the
+one place that knows that geometry); every part above about disks, empty looks, fronts
+and motion masks is about it. Any other reader may measure change itself
+(`Reader.change(plane, reference)`, in units where 1 is the least a piece coming or
+going changes a cell: the Connect 4 reader compares each hole and the plastic right
+around it, the light on it divided out); its values are judged against this board's
+noise the same way, and the referee scores them exactly as the grid's. Such a reader
+learns its own empty looks, so its evidence carries no p_empty.
 """
 from __future__ import annotations
 
 import numpy as np
 
 MIN_STEP = 18.0  # summed-channel grey levels: below this no cell counts as changed
+JITTER = 1.0 / MIN_STEP  # a grey level: the least noise spread, in units of MIN_STEP
 NOISE_SIGMAS = 6.0  # a change is this many noise spreads above the unchanged cells' median
 MOVING_WEIGHT = 0.1  # the weight of a cell under motion
 TALL = 1.0  # squares: about a queen's or king's height, the pieces that hide what is behind them
@@ -61,10 +68,20 @@ class CellChange:
 
     def __init__(self, reader):
         self.reader = reader
-        self.ref: np.ndarray | None = None  # (64, q, q, 3) float32 blocks of the last accepted plane
-        self.known = np.zeros(64, bool)  # cells whose reference was seen (not under a hand)
+        self.ref: np.ndarray | None = None  # grid: (64, q, q, 3) float32 blocks of the last accepted plane; else the plane
+        self.known = np.zeros(len(getattr(reader, "cells", ())), bool)  # cells whose reference was seen (not under a hand)
         self.board: dict | None = None  # the position the reference shows
         self.fronts: dict = {}  # cell -> (the cell in front of it, towards the camera; lean in squares)
+        self.empty: np.ndarray | None = None  # (64, q, q, 3), NaN where never seen empty
+
+    @property
+    def grid(self) -> bool:
+        """Are the reader's cells an 8x8 grid measured here (motion masks, fronts, empty looks)?"""
+        return patches(self.reader) is not None
+
+    @property
+    def supported(self) -> bool:
+        return self.grid or _measures(self.reader)
 
     def camera(self, H: np.ndarray, frame_size) -> None:
         """Where the camera stands (frame -> plane homography `H`, frame (width, height)):
@@ -88,11 +105,7 @@ class CellChange:
             fc, fr = c + int(np.clip(step[0], -1, 1)), r + int(np.clip(step[1], -1, 1))
             if 0 <= fc < 8 and 0 <= fr < 8 and (fc, fr) != (c, r):
                 self.fronts[cell] = (cells[fr * 8 + fc], TALL * dist / height)
-        self.empty: np.ndarray | None = None  # (64, q, q, 3), NaN where never seen empty
-
-    @property
-    def supported(self) -> bool:
-        return patches(self.reader) is not None
+        self.empty = None  # empty looks are plane blocks: seen anew from where the camera stands now
 
     def _blocks(self, plane: np.ndarray, q: int) -> np.ndarray:
         img = plane.astype(np.float32)
@@ -103,7 +116,12 @@ class CellChange:
         reference (cells under motion keep their previous reference) and remember the
         empty cells' looks."""
         geo = patches(self.reader)
-        if geo is None or plane.shape[:2] != (8 * geo[2], 8 * geo[2]):
+        if geo is None:
+            if _measures(self.reader) and moving is None:
+                self.board, self.ref = dict(board), plane.copy()
+                self.known[:] = True
+            return
+        if plane.shape[:2] != (8 * geo[2], 8 * geo[2]):
             return
         cells, _, q = geo
         self.board = dict(board)
@@ -118,10 +136,12 @@ class CellChange:
 
     def evidence(self, plane: np.ndarray, moving=None) -> dict:
         """{cell: (p_changed or None, p_empty or None, weight)} against the reference
-        (None where no reference was seen yet); {} for a reader without grid cells.
-        `moving`: an 8x8 bool mask (plane rows) of cells under motion."""
+        (None where no reference was seen yet); {} for a reader without change evidence.
+        `moving`: an 8x8 bool mask (plane rows) of grid cells under motion."""
         geo = patches(self.reader)
-        if geo is None or plane.shape[:2] != (8 * geo[2], 8 * geo[2]):
+        if geo is None:
+            return self._measured(plane)
+        if plane.shape[:2] != (8 * geo[2], 8 * geo[2]):
             return {}
         cells, w, q = geo
         weight = np.ones(64)
@@ -131,17 +151,32 @@ class CellChange:
             return {c: (None, None, float(weight[k])) for k, c in enumerate(cells)}
         blocks = self._blocks(plane, q)
         gain = _gain(blocks, self.ref)
-        diff = _patch_diff(blocks * gain, self.ref, w)
+        diff = _patch_diff(blocks * gain, self.ref, w) / MIN_STEP
         p_changed = np.where(self.known, _changed(diff, base=diff[self.known]), np.nan)
         p_empty = np.full(64, np.nan)
         if self.empty is not None:
             known = ~np.isnan(self.empty[:, 0, 0, 0])
             if known.any():
-                d_empty = _patch_diff(blocks[known] * gain, self.empty[known], w[known])
+                d_empty = _patch_diff(blocks[known] * gain, self.empty[known], w[known]) / MIN_STEP
                 # a cell as close to its empty look as unchanged cells are to theirs is empty
                 p_empty[known] = 1.0 - _changed(d_empty, base=diff)
         return {c: (None if np.isnan(p_changed[k]) else float(p_changed[k]), None if np.isnan(p_empty[k]) else float(p_empty[k]), float(weight[k]))
                 for k, c in enumerate(cells)}
+
+    def _measured(self, plane: np.ndarray) -> dict:
+        """Evidence from a reader that measures change itself (module docstring)."""
+        if not _measures(self.reader):
+            return {}
+        if self.ref is None or plane.shape != self.ref.shape:
+            return {c: (None, None, 1.0) for c in self.reader.cells}
+        measured = self.reader.change(plane, self.ref)
+        diff = np.array([measured[c] for c in self.reader.cells], float)
+        return {c: (float(p), None, 1.0) for c, p in zip(self.reader.cells, _changed(diff))}
+
+
+def _measures(reader) -> bool:
+    """Does the reader measure per-cell change itself (vision/reader.py `Reader.change`)?"""
+    return callable(getattr(reader, "change", None))
 
 
 def _gain(blocks: np.ndarray, ref: np.ndarray) -> np.ndarray:
@@ -156,10 +191,11 @@ def _patch_diff(blocks: np.ndarray, ref: np.ndarray, w: np.ndarray) -> np.ndarra
 
 
 def _changed(diff: np.ndarray, base: np.ndarray | None = None) -> np.ndarray:
-    """P(changed) per cell from its patch difference; the noise level comes from `base`
-    (default `diff` itself): the median and spread of mostly unchanged cells."""
+    """P(changed) per cell from its difference (in units where 1 is the least a piece
+    coming or going makes); the noise level comes from `base` (default `diff` itself):
+    the median and spread of mostly unchanged cells."""
     base = diff if base is None else base
     med = float(np.median(base))
-    spread = 1.4826 * float(np.median(np.abs(base - med))) + 1.0
-    step = max(MIN_STEP, med + NOISE_SIGMAS * spread)
+    spread = 1.4826 * float(np.median(np.abs(base - med))) + JITTER
+    step = max(1.0, med + NOISE_SIGMAS * spread)
     return 1.0 / (1.0 + np.exp(-(diff - step) / (0.15 * step)))

@@ -256,8 +256,10 @@ class HoleReader(Reader):
         `reference` (the plane of the last accepted view), in units of a chip's spread
         of looks, the light on each hole divided out (a lamp switched on changes little,
         a chip dropped in changes its hole a lot; a chip seen from the side also covers
-        the plastic around its hole). The evidence for ranking the few holes a move can
-        fill (controller/games/connect4.py: Connect4.rank_arrivals)."""
+        the plastic around its hole). This is the reader's `Reader.change`: 1 is about the
+        least a chip arriving or leaving makes (a chip makes about 6, an unchanged hole
+        about 0.1 on the renders); vision/change.py judges it against the board's noise
+        and the referee ranks the moves by it, as for chess."""
         now, ring_now = self._measure(plane)
         then, ring_then = self._measure(reference)
         k_now, k_then = self._light(ring_now), self._light(ring_then)

@@ -37,6 +37,13 @@ class Reader:
         position lacks it."""
         raise NotImplementedError
 
+    # Optional: a reader whose cells are not an 8x8 grid of disks (vision/change.py
+    # measures those itself) may offer its own per-cell change measure:
+    #   change(plane, reference) -> {cell: how much the cell changed since `reference`,
+    #   the plane of the last accepted view, in units where 1 is the least a piece
+    #   coming or going changes it}
+    # and the Watcher's views then carry change evidence for the referee (vision/watch.py).
+
     def adopt(self, other: "Reader") -> None:
         """Take over what `other`, the reader of another sheet of the same game (the
         previous Super Mario Bros. World board), learned of the pieces that move from

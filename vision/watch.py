@@ -15,13 +15,15 @@ Per frame it does as little as a frame needs (the figures are in bench/vision.py
 Markers are searched on every frame only while none have been found, and then at most
 twice a second.
 
-On a board whose cells tile the plane as a grid (chess), a view also carries, per cell,
-how much it changed since the last position the referee accepted (vision/change.py,
-`extra["change"]`, measured from `extra["change_from"]`), which cells still move
-(`extra["moving"]`) and which square stands in front of each (`extra["fronts"]`); and
-while a hand waits at the board's edge (at most a quarter of the blocks still moving) the
-rest of the board is read anyway, so a quick reply is seen between the plies. `learn(...,
-at=t)` also measures change from then on against the plane that view came from.
+On a board whose cells tile the plane as a grid (chess), and for a reader that measures
+change itself (Connect 4: `Reader.change`), a view also carries, per cell, how much it
+changed since the last position the referee accepted (vision/change.py,
+`extra["change"]`, measured from `extra["change_from"]`). On a grid it also says which
+cells still move (`extra["moving"]`) and which square stands in front of each
+(`extra["fronts"]`), and while a hand waits at the board's edge (at most a quarter of the
+blocks still moving) the rest of the board is read anyway, so a quick reply is seen
+between the plies. `learn(..., at=t)` also measures change from then on against the plane
+that view came from.
 
 Geometry. Four reference points in the frame, in the order bottom-left, bottom-right,
 top-right, top-left, map to four points in the reader's plane: the inner corners of the
@@ -271,7 +273,7 @@ class Watcher:
         """The cells still moving (8x8, plane rows) when the rest of a grid board may be
         read now: most of it has been still for `still_s`, part of that settled since the
         last read, and the last read is `still_s` old. None otherwise (wait)."""
-        if not self.change.supported:
+        if not self.change.grid:
             return None
         moving = self.gate.moving(t)
         if moving.mean() > PARTIAL_SHARE or moving.all():

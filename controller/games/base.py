@@ -91,6 +91,12 @@ class Game:
     # How many actions the referee may match against one stable view (chess: a quick
     # reply means two plies between stable views).
     max_actions_per_view: ClassVar[int] = 1
+    # When the camera measures that a cell changed as a move says but surely reads another
+    # label there than the move puts (and than was there before), is that what the board
+    # shows (True: labels a camera tells reliably, Connect 4's chip colours: a chip out of
+    # turn is illegal) or a misreading to outweigh by the change (False: learned looks of
+    # pieces that a lamp or an overlay can fool, chess)? See controller/referee.py.
+    sure_labels_name_changes: ClassVar[bool] = False
 
     def __init__(self, variant: str | None = None, settings: Mapping[str, Any] | None = None):
         variant = variant or self.variants[0]

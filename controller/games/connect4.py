@@ -104,6 +104,7 @@ class Connect4(Game):
     name = "connect4"
     title = "Connect 4"
     variants = ("classic", "blocker")
+    sure_labels_name_changes = True  # a chip's colour is its hue: one of the other colour is out of turn
 
     def __init__(self, variant: str | None = None, settings: Mapping | None = None):
         super().__init__(variant, settings)
@@ -318,32 +319,6 @@ class Connect4(Game):
 
     def observable_actions(self, state: C4State, changed: set | None = None) -> list:
         return self.legal_actions(state)
-
-    # --- what the camera sees ------------------------------------------------------
-    def arrivals(self, state: C4State) -> dict:
-        """Each legal action that fills exactly one hole -> that hole: a drop fills the
-        next free hole of its column, a blocker any empty hole. At most seven drops."""
-        out = {}
-        for a in self.legal_actions(state):
-            if isinstance(a, Drop):
-                out[a] = (a.col, landing_row(state.cols[a.col]))
-            elif isinstance(a, PlaceBlocker):
-                out[a] = (a.col, a.row)
-        return out
-
-    def rank_arrivals(self, state: C4State, change: Mapping) -> list[tuple[object, float]]:
-        """The actions that fill one hole, the best explained first, each with its
-        margin: how much more its hole changed than the most any other candidate hole
-        changed (`change`: cell -> change against the last accepted view, e.g. the
-        Connect 4 reader's HoleReader.change). A clear move has a margin well above 0;
-        two chips, or none, leave every margin at or below 0. A chip and a blocker in
-        the same hole tie: the reading of that hole tells which."""
-        holes = self.arrivals(state)
-        ranked = []
-        for action, cell in holes.items():
-            rest = max((change.get(c, 0.0) for c in holes.values() if c != cell), default=0.0)
-            ranked.append((action, change.get(cell, 0.0) - rest))
-        return sorted(ranked, key=lambda pair: -pair[1])
 
     def board(self, state: C4State) -> dict:
         label = {EMPTY: "empty", "0": "p0", "1": "p1", "B0": "blocker", "B1": "blocker"}
