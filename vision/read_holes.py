@@ -110,6 +110,10 @@ class HoleReader(Reader):
     """Reader for a Connect 4 grid (the interface is described in vision/watch.py)."""
 
     labels = ("empty", "p0", "p1", "blocker")
+    grid = (COLS, ROWS)
+
+    def grid_place(self, cell):
+        return cell[0], ROWS - 1 - cell[1]  # row 0 is the bottom row
 
     def __init__(self, colours=None):
         colours = list(colours or DEFAULT_COLOURS)

@@ -71,6 +71,7 @@ class SpaceReader(Reader):
         self.other_label = other_label
         self.labels = ("empty",) + self.pieces + ((other_label,) if other_label else ())
         self.radius = float(radius)
+        self.points = {c: (float(x), float(y)) for c, (x, y) in points.items()}
         self._index(points)
         self.empty_ref: np.ndarray | None = None  # Lab of every disc pixel when empty (NaN: unseen)
         self.grey_ref: np.ndarray | None = None
@@ -101,6 +102,14 @@ class SpaceReader(Reader):
             self._inner.append(((d <= 0.7 * r) & inside)[keep])
         self._cut = np.cumsum([0] + [len(x) for x in discs])[:-1]
         self._all = np.concatenate(discs)
+
+    def cell_outline(self, cell) -> np.ndarray:
+        """The square around a space's disc, kept on the plane."""
+        (x, y), r = self.points[cell], self.radius
+        w, h = self.plane_size
+        x0, x1 = max(0.0, x - r), min(float(w), x + r)
+        y0, y1 = max(0.0, y - r), min(float(h), y + r)
+        return np.float32([[x0, y1], [x1, y1], [x1, y0], [x0, y0]])
 
     # --- measuring -------------------------------------------------------------------
     def _pixels(self, plane: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

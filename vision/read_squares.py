@@ -86,6 +86,10 @@ def _blocks(a: np.ndarray, q: int) -> np.ndarray:
 class SquareReader(Reader):
     plane_size = (8 * SQUARE_PX, 8 * SQUARE_PX)
     cells = CELLS
+    grid = (8, 8)
+
+    def grid_place(self, cell):
+        return FILES.index(cell[0]), 8 - int(cell[1:])
 
     def __init__(self, colours=None, square_px: int = SQUARE_PX):
         # `colours` (from config) are not needed: the set's colours are measured or learned.

@@ -92,6 +92,12 @@ CORNERS = ("a1", "g1", "a7", "g7")  # the pawns' start corners, no picture on th
 class TileReader(Reader):
     """Reader for a Labyrinth board (the reader interface of vision/watch.py)."""
 
+    grid = (SIZE, SIZE)
+
+    def grid_place(self, cell):
+        """Tiles by (row from the top, column); a pawn has no place of its own."""
+        return (cell[1], cell[0]) if isinstance(cell, tuple) else None
+
     def __init__(self, colours=None, tile_px: int = TILE_PX, pawns=PAWNS):
         """`colours` (config's "#rrggbb" list, the reader interface of vision/watch.py)
         is not needed: tile and pawn colours are learned from the start position.

@@ -25,6 +25,9 @@ class Reader:
     markers: tuple = ()
     # what the last learn() could not learn, in words (empty when all went well)
     problems: list[str] = []
+    # (columns, rows) when the cells tile the plane as a grid: `grid_place` then places
+    # each cell and `cell_outline` needs nothing more; None: the reader outlines its own
+    grid: tuple[int, int] | None = None
 
     def read(self, plane: np.ndarray) -> dict[Hashable, tuple[str, float]]:
         """{cell: (label, confidence 0..1)} for every cell. Reading never changes the reader."""
@@ -52,3 +55,20 @@ class Reader:
     def view_from(self, H: np.ndarray, frame_size: tuple[int, int]) -> None:
         """Told the frame->plane homography whenever it changes, before the first learn
         (readers of tall pieces that lean over the cells behind them use it)."""
+
+    def grid_place(self, cell: Hashable) -> tuple[int, int] | None:
+        """(column, row from the plane's top) of a grid cell; None for a cell with no
+        square of its own (it is outlined as the whole plane)."""
+        raise NotImplementedError
+
+    def cell_outline(self, cell: Hashable) -> np.ndarray:
+        """Where `cell` lies in the plane: 4x2 points (BL, BR, TR, TL), so what the camera
+        saw there can be boxed on the frame (web/camera.py, through the watcher's H)."""
+        w, h = self.plane_size
+        place = self.grid_place(cell)
+        if place is None:
+            return np.float32([[0, h], [w, h], [w, 0], [0, 0]])
+        cols, rows = self.grid
+        x0, x1 = place[0] * w / cols, (place[0] + 1) * w / cols
+        y0, y1 = place[1] * h / rows, (place[1] + 1) * h / rows
+        return np.float32([[x0, y1], [x1, y1], [x1, y0], [x0, y0]])

@@ -124,6 +124,14 @@ class Watcher:
         self.H_small = locate.scaled(self.H, MOTION_SCALE)
         self.patches = [] if grey is None else self._marker_patches(grey)
 
+    def cell_outline(self, cell) -> np.ndarray | None:
+        """Where `cell` lies in the frame (4x2 points, the reader's outline mapped back
+        through H); None while the board has not been located."""
+        if self.H is None:
+            return None
+        plane = np.float32(self.reader.cell_outline(cell)).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(plane, np.linalg.inv(self.H)).reshape(-1, 2)
+
     @property
     def marker_ids(self) -> tuple:
         """The four marker ids to look for: the reader's own (one World board of

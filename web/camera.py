@@ -3,20 +3,29 @@ and on a camera alarm the frame that caused it, kept until the board is put righ
 
 The frames are the watcher's own (`watcher.last_frame`); the web layer only keeps a
 reference to the one in view when an alarm is raised and draws on a small copy when a
-page asks: the board's outline (as located) and a caption of what was read. No frame is
-encoded unless a page asks for it, so the referee's thread pays nothing."""
+page asks: the board's outline (as located, thin), a caption of what was read, and the
+cells an alarm or a doubt names, boxed where the camera saw them (the reader's cell
+outline mapped back through the watcher's homography): an alarm's boxes red and solid, a
+doubt's amber and dashed, so they are told apart without colour. No frame is encoded
+unless a page asks for it, so the referee's thread pays nothing."""
 from __future__ import annotations
 
 import threading
 
 WIDTH = 480  # pixels across: enough to see the board, small enough for a phone on Wi-Fi
+# (BGR colour, dashed) of each drawing: a read's outline green; an alarm's boxes red and
+# solid, a doubt's amber and dashed (told apart by their line as well as their colour)
+READ = ((60, 170, 60), False)
+ALARM = ((40, 40, 220), False)
+DOUBT = ((0, 190, 255), True)
 
 
 class CameraShots:
     def __init__(self, service):
         self.service = service
         self._lock = threading.Lock()
-        self.alarm: tuple | None = None  # (frame, quad, caption) of the standing camera alarm
+        self.alarm: tuple | None = None  # (frame, quad, boxes, caption) of the standing camera alarm
+        self.doubt: tuple | None = None  # the same for the standing doubt
         self.last_move: str | None = None
         if getattr(service, "bus", None) is not None:
             service.bus.subscribe(self._on_event)
@@ -25,58 +34,90 @@ class CameraShots:
         data = event.data or {}
         with self._lock:
             if event.kind == "illegal" and data.get("source") == "camera":
-                watcher = self.service.watcher
-                frame = getattr(watcher, "last_frame", None)
-                if frame is not None:
-                    words = data.get("fix") or data.get("reason") or "illegal"
-                    who = data.get("who")
-                    self.alarm = (frame, getattr(watcher, "quad", None),
-                                  "ALARM " + ((who + ": ") if who else "") + words)
+                who, words = data.get("who"), data.get("fix") or data.get("reason") or "illegal"
+                self.alarm = self._marked(data, "ALARM " + ((who + ": ") if who else "") + words)
+            elif event.kind == "doubt":
+                self.doubt = self._marked(data, "DOUBT " + (data.get("text") or "which move?"))
+            elif event.kind == "doubt_cleared":
+                self.doubt = None
             elif event.kind in ("restored", "move", "undo", "game_started"):
-                self.alarm = None
+                self.alarm = self.doubt = None
                 if event.kind == "move":
                     self.last_move = data.get("text") or data.get("notation")
                 elif event.kind == "game_started":
                     self.last_move = None
 
+    def _marked(self, data: dict, caption: str) -> tuple | None:
+        """(frame, quad, boxes, caption) for an event naming cells: the frame in view and
+        each named cell's outline in it (names mapped back to the reader's cells by the
+        game's own cell_name). None without a frame."""
+        watcher = self.service.watcher
+        frame = getattr(watcher, "last_frame", None)
+        if frame is None:
+            return None
+        boxes = []
+        names = set(data.get("cells") or ())
+        game = getattr(getattr(self.service, "referee", None), "game", None)
+        if names and game is not None and getattr(watcher, "H", None) is not None:
+            boxes = [watcher.cell_outline(c) for c in watcher.reader.cells if game.cell_name(c) in names]
+        return frame, getattr(watcher, "quad", None), boxes, caption
+
     def jpeg(self, which: str = "live") -> bytes | None:
-        """The alarm's frame ("alarm", while one stands) or the latest one, small, drawn over."""
+        """The alarm's frame ("alarm", while one stands), the doubt's ("doubt"), or the
+        latest one (with a standing doubt's cells boxed), small, drawn over."""
         with self._lock:
-            alarm, last = self.alarm, self.last_move
+            alarm, doubt, last = self.alarm, self.doubt, self.last_move
         if which == "alarm" and alarm is not None:
-            frame, quad, caption = alarm
-            ok = False
-        else:
-            watcher = self.service.watcher
-            frame = getattr(watcher, "last_frame", None)
-            if frame is None:
-                return None
-            quad = getattr(watcher, "quad", None)
-            caption = ("read: " + last) if last else "watching the board"
-            ok = True
-        return _draw(frame, quad, caption, ok)
+            frame, quad, boxes, caption = alarm
+            return _draw(frame, quad, caption, ALARM, boxes)
+        if which == "doubt" and doubt is not None:
+            frame, quad, boxes, caption = doubt
+            return _draw(frame, quad, caption, DOUBT, boxes)
+        watcher = self.service.watcher
+        frame = getattr(watcher, "last_frame", None)
+        if frame is None:
+            return None
+        caption = ("read: " + last) if last else "watching the board"
+        boxes = []
+        if doubt is not None:
+            boxes, caption = doubt[2], doubt[3]
+        return _draw(frame, getattr(watcher, "quad", None), caption, DOUBT if boxes else READ, boxes)
 
 
-def _draw(frame, quad, caption: str, ok: bool) -> bytes | None:
+def _draw(frame, quad, caption: str, style: tuple, boxes=()) -> bytes | None:
     import cv2
     import numpy as np
 
+    colour, dashed = style
     h, w = frame.shape[:2]
     scale = min(1.0, WIDTH / float(w))
     small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else frame.copy()
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
-    colour = (60, 170, 60) if ok else (40, 40, 220)  # BGR: green for a read, red for an alarm
     if quad is not None:
         pts = (np.asarray(quad, np.float32).reshape(-1, 2) * scale).astype(np.int32)
-        # an alarm's outline is drawn thick and dashed-looking (a second, offset line),
-        # so it is told from a normal read by its shape as well as its colour
-        cv2.polylines(small, [pts], True, colour, 4 if not ok else 2)
-        if not ok:
-            cv2.polylines(small, [pts], True, (255, 255, 255), 1)
+        cv2.polylines(small, [pts], True, colour, 1)
+    for box in boxes:
+        pts = np.asarray(box, np.float32).reshape(-1, 2) * scale
+        for a, b in zip(pts, np.roll(pts, -1, axis=0)):
+            _edge(small, a, b, colour, dashed)
     bar = 26
     cv2.rectangle(small, (0, small.shape[0] - bar), (small.shape[1], small.shape[0]), (0, 0, 0), -1)
     cv2.putText(small, caption[:70], (6, small.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1,
                 cv2.LINE_AA)
     ok_enc, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
     return buf.tobytes() if ok_enc else None
+
+
+def _edge(img, a, b, colour, dashed: bool) -> None:
+    """One side of a box: solid, or dashes of 5 px with 4 px gaps."""
+    import cv2
+    import numpy as np
+
+    if not dashed:
+        cv2.line(img, tuple(int(v) for v in a), tuple(int(v) for v in b), colour, 2)
+        return
+    length = float(np.hypot(*(b - a)))
+    for s in np.arange(0.0, length, 9.0):
+        p, q = a + (b - a) * s / max(length, 1e-6), a + (b - a) * min(length, s + 5.0) / max(length, 1e-6)
+        cv2.line(img, tuple(int(v) for v in p), tuple(int(v) for v in q), colour, 2)
