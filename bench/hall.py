@@ -19,7 +19,6 @@ import argparse
 import json
 import random
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from controller.config import ConfigError, parse
 from controller.events import Bus
-from controller.games import GAMES, load_game
+from controller.games import GAMES
 from controller.journal import Journal
 from controller.referee import Referee
 from firmware import protocol

@@ -15,9 +15,7 @@ import json
 import logging
 import os
 import secrets
-import signal
 import sys
-import threading
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
@@ -142,11 +140,9 @@ def cmd_hall(args) -> int:
 
 def serve_hall(args) -> int:
     """The hall's MQTT client and its page under waitress, until Ctrl-C or SIGTERM."""
-    from waitress import create_server
-
     from controller.hall.receiver import Hall
 
-    from . import close_streams
+    from .server import ServeError, open_server, run_server
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     # the broker keeps the hall's session (what arrives while it restarts) under this id: the
@@ -156,23 +152,17 @@ def serve_hall(args) -> int:
                 password=os.environ.get("REFEREE_HALL_PASSWORD", ""), tls=args.tls, ca_file=args.ca_file).start()
     token = args.token or secrets.token_urlsafe(12)
     app = create_hall_app(hall, token)
-    server = create_server(app, host=args.host, port=args.http_port, threads=8)
-
-    def stop(*_):
-        raise KeyboardInterrupt
-
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, stop)
+    try:
+        server = open_server(app, args.host, args.http_port, 8)
+    except ServeError as exc:
+        hall.close()
+        print(f"referee hall: {exc}", file=sys.stderr)
+        return 1
     host = args.host if args.host != "0.0.0.0" else "127.0.0.1"
     print(f"hall page: http://{host}:{server.effective_port}/  (admin: "
           f"http://{host}:{server.effective_port}/?token={token})", flush=True)
     try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
+        run_server(server, app)
     finally:
-        close_streams(app)
-        server.task_dispatcher.shutdown(timeout=2)
-        server.close()
         hall.close()
     return 0

@@ -37,27 +37,50 @@ def listen_problem(exc: OSError, host: str, port: int) -> str:
     return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
 
 
-def serve(service: Service, host: str, port: int, threads: int,
-          until: threading.Event | None = None) -> None:
-    """Serve the page with waitress until Ctrl-C, SIGTERM or `until` is set, then shut
-    down in order: open event streams first (each holds a server thread), then the
-    server, then the service (whose journal closes after the last event is written)."""
-    app = create_app(service)
+def open_server(app, host: str, port: int, threads: int):
+    """A waitress server for `app` (the page's or the hall's), listening; ServeError with
+    one line when it cannot listen."""
     try:
         # the look-ahead lets waitress notice a client that went away while its event
         # stream waits (web/stream.py), so its thread and slot come back at once
-        server = create_server(app, host=host, port=port, threads=threads, channel_request_lookahead=1)
+        return create_server(app, host=host, port=port, threads=threads, channel_request_lookahead=1)
     except OSError as exc:
-        service.stop()
         raise ServeError(listen_problem(exc, host, port)) from None
 
+
+def run_server(server, app, until: threading.Event | None = None) -> None:
+    """Run until Ctrl-C, SIGTERM or `until` is set; then end the open event streams
+    first (each holds a server thread), then the server. The caller closes what the
+    page showed (the service, the hall) after this returns."""
     def stop(*_):
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, stop)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
     if until is not None:
         threading.Thread(target=lambda: (until.wait(), time.sleep(1.0), os.kill(os.getpid(), signal.SIGTERM)),
                          daemon=True).start()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        close_streams(app)
+        server.task_dispatcher.shutdown(timeout=2)
+        server.close()
+
+
+def serve(service: Service, host: str, port: int, threads: int,
+          until: threading.Event | None = None) -> None:
+    """Serve the page until Ctrl-C, SIGTERM or `until` is set, then shut down in order:
+    the server (run_server), then the service (whose journal closes after the last event
+    is written)."""
+    app = create_app(service)
+    try:
+        server = open_server(app, host, port, threads)
+    except ServeError:
+        service.stop()
+        raise
     service.start()
     # a token from the config is not printed: the output ends up in the system log
     token = f"  (admin token: {service.admin_token})" if service.token_generated else ""
@@ -65,14 +88,9 @@ def serve(service: Service, host: str, port: int, threads: int,
           flush=True)
     service.systemd.ready(f"serving on port {server.effective_port}")
     try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
+        run_server(server, app, until)
     finally:
         service.systemd.stopping()
-        close_streams(app)
-        server.task_dispatcher.shutdown(timeout=2)
-        server.close()
         service.stop()
 
 
