@@ -44,9 +44,14 @@ C4_CONFIG = '[camera]\ncolours = ["#e86a2c", "#3a9a4a"]\n'
 SURE = 0.6
 TARGET = {  # issue 11's "done when"
     "chess-photos": "at least 99% of squares",
+    "chess-photos, right labels": "at least 99% of squares",
     "connect4-photos": "at least 99.5% of holes",
     "scholarsmate": "7 of 7 plies in order, no alarm",
 }
+# labels found wrong by eye (README, "The chess reader"), never edited: the set is also
+# scored without them
+WRONG_LABELS = {"IMG_4706.jpg": "corners turned by one (the corner labelled a1 is a8)",
+                "IMG_4703_2.jpg": "corners not on the board"}
 ISSUE = {  # what issue 11 reports for main before it
     "chess-photos": "87% squares, 0 boards whole",
     "connect4-photos": "86% holes",
@@ -147,8 +152,10 @@ def measure() -> dict:
     cv2.setNumThreads(1)
     out = {}
     labels = json.loads((DATA / "chess-photos" / "labels.json").read_text())
-    out["chess-photos"] = _read_set("chess", [(DATA / "chess-photos" / n, v["corners_a1_h1_h8_a8"],
-                                                _chess_expected(v["fen"])) for n, v in sorted(labels.items())])
+    photos = [(DATA / "chess-photos" / n, v["corners_a1_h1_h8_a8"], _chess_expected(v["fen"]))
+              for n, v in sorted(labels.items())]
+    out["chess-photos"] = _read_set("chess", photos)
+    out["chess-photos, right labels"] = _read_set("chess", [p for p in photos if p[0].name not in WRONG_LABELS])
     labels = json.loads((DATA / "chess" / "labels.json").read_text())
     out["chess"] = _read_set("chess", [(DATA / "chess" / n, v["corners_a1_h1_h8_a8"], _chess_expected(v["fen"]))
                                        for n, v in sorted(labels.items())])
@@ -211,8 +218,9 @@ def main() -> int:
     if not args.no_baseline:
         with tempfile.TemporaryDirectory() as tmp:
             runs[f"baseline {args.baseline}"] = run_measure(export(args.baseline, Path(tmp)))
-    units = {"chess-photos": "squares", "chess": "squares", "connect4-photos": "holes"}
-    for name in ("chess-photos", "chess", "connect4-photos", "scholarsmate"):
+    units = {"chess-photos": "squares", "chess-photos, right labels": "squares", "chess": "squares",
+             "connect4-photos": "holes"}
+    for name in ("chess-photos", "chess-photos, right labels", "chess", "connect4-photos", "scholarsmate"):
         print(f"\n{name}")
         for who, m in runs.items():
             text = video_text(m[name]) if name == "scholarsmate" else cells_text(m[name], units[name])
@@ -221,9 +229,12 @@ def main() -> int:
             print(f"  {'issue 11 says':<18} {ISSUE[name]}")
         if name in TARGET:
             print(f"  {'target':<18} {TARGET[name]}")
+        if name == "chess-photos, right labels":
+            print("  " + "; ".join(f"left out: {n} ({why})" for n, why in WRONG_LABELS.items()))
     ours = runs["this tree"]
     print("\nworst boards (this tree): " + "; ".join(
-        f"{n}: " + ", ".join(f"{w} {f}" for w, f in ours[n]["worst"] if w) for n in units if ours[n]["worst"][0][0]))
+        f"{n}: " + ", ".join(f"{w} {f}" for w, f in ours[n]["worst"] if w) for n in units
+        if n in ("chess-photos", "chess", "connect4-photos") and ours[n]["worst"][0][0]))
     print(f"moves seen in the video (this tree): {' '.join(ours['scholarsmate'].get('moves_seen', []))}")
     print(f"bench time {time.perf_counter() - t0:.0f} s")
     return 0
