@@ -78,23 +78,17 @@ def space_centre(index: int, size: float = PLANE_PX, corner: float = CORNER) -> 
 class MonopolyReader(SpaceReader):
     """Labels each space with the set of tokens on it (see the module docstring)."""
 
-    def __init__(self, colours=None, size: int = PLANE_PX, corner: float = CORNER, pieces=None):
+    def __init__(self, colours=None, size: int = PLANE_PX, corner: float = CORNER):
         points = {i: space_centre(i, size, corner) for i in range(SPACES)}
         narrow = min(corner * size, (size - 2 * corner * size) / 9)
         super().__init__(points, (size, size), 0.45 * narrow, pieces=PIECES)
         colours = list(colours or ()) + list(DEFAULT_COLOURS[len(colours or ()):])
         self.centroid = {p: lab(hex_bgr(c)[None, :])[0] for p, c in zip(PIECES, colours)}
-        # the tokens in this game, when the game says (reader option `pieces`): a token
-        # off the board when the looks are first learned (Bowser before he is put, a
-        # game resumed mid-round) must still be told from the others when it comes
         self.in_game: set[str] | None = None
-        if pieces:
-            self.in_game = set(pieces) & set(PIECES)
-            self.centroid = {p: c for p, c in self.centroid.items() if p in self.in_game}
 
     def learn(self, plane: np.ndarray, expected) -> None:
-        """Learn the empty looks (SpaceReader), which tokens are in the game (unless the
-        game named them: those of the first board learned), and each token's colour from the
+        """Learn the empty looks (SpaceReader), which tokens are in the game (those of
+        the first board learned: the start position), and each token's colour from the
         spaces where it stands alone (the middle of the pixels near its colour)."""
         if self.in_game is None:
             self.in_game = {t for label in expected.values() for t in str(label).split("+")} & set(PIECES)

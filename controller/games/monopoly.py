@@ -1048,11 +1048,6 @@ class Monopoly(Game):
         }
 
     # --- the camera ---------------------------------------------------------------------------
-    def reader_options(self, state: MState) -> dict:
-        """The tokens in this game, Bowser among them when he plays: the camera must know
-        a token that stands off the board when it first learns the looks (a resumed game)."""
-        return {"pieces": sorted(state.table)}
-
     def board(self, state: MState) -> dict[int, str]:
         """Space index -> the tokens standing there ("bowser+p0"), or "empty"."""
         cells = {i: [] for i in range(SPACES)}
