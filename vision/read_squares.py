@@ -64,6 +64,7 @@ BLEND_CAP = 200.0  # a look's past weighs at most this many squares against a ne
 # cold read: geometry, in squares
 BASE_Z, BASE_R = 0.3, 0.3  # the disk sampled: a piece's lower body, a third of a square up
 PIECE_Z, PIECE_R = (0.35, 1.5), 0.25  # a standing piece up to a king's height, hiding what is behind
+RIM = 0.4  # the light over a square is measured outside this radius (squares)
 MIN_VISIBLE = 0.25  # below this share of its disk visible, a square is read from all of it
 # cold read: pixel tests, in units of the contrast between the two square colours
 DARK_PIECE = 0.15  # on a light square: darker than the dark squares by this much
@@ -71,7 +72,9 @@ DARK_ON_DARK = 0.45  # on a dark square: darker than this fraction of its level
 LIGHT_ON_DARK = 0.35  # on a dark square: lighter than it by this much
 SPREAD = 0.12  # on a light square: this far from the disk's median brightness
 DETAIL = 0.12  # on a light square: this much above the brightness blurred by q/16
-PRINT = 0.3  # a pixel this far from the light towards the dark squares' chroma is print
+STROKE = 0.1  # print is drawn in strokes thinner than this (squares); a piece is not
+CHROMA_APART = 0.03  # square colours this far apart in chromaticity: print can be told
+PRINT = 0.3  # a pixel this far from the light towards the dark squares' chromaticity is print
 # cold read: shares of the disk that mean a piece
 DARK_SHARE, LIGHT_SHARE_DARK, SPREAD_SHARE, DETAIL_SHARE = 0.25, 0.15, 0.16, 0.1
 DARK_IN_PIECE = 0.1  # on a light square holding a piece: this share dark means a dark piece
@@ -99,6 +102,9 @@ class SquareReader(Reader):
         self.light = (np.add.outer(np.arange(8), np.arange(8)) % 2 == 0)
         yy, xx = np.mgrid[0:8 * q, 0:8 * q]
         self.px_light = ((yy // q + xx // q) % 2 == 0).ravel()
+        # the rim of a square (outside a disk of RIM squares radius): a piece standing on
+        # the square rarely covers it, so the light over the square is measured there
+        self.rim = (np.hypot(yy[:q, :q] + 0.5 - q / 2, xx[:q, :q] + 0.5 - q / 2) > RIM * q).ravel()
         self.stats = None  # learned looks: running count, mean and variance per look
         self.model = None  # what reading needs, derived from the stats at each learn
         self._set_view(np.array([4.0, 4.0]), np.inf)
@@ -159,17 +165,23 @@ class SquareReader(Reader):
         light_parity = int(refs[1][0] >= refs[0][0])  # 1: the a8 parity is the lighter
         ref_light, ref_dark = refs[light_parity], refs[1 - light_parity]
         contrast = max(float(ref_light[0] - ref_dark[0]), 10.0)
-        axis = ref_dark[1:] - ref_light[1:]
-        if float(axis @ axis) > 16.0:  # square colours of different hue: print can be told
+        # chromaticity (each channel's share of the sum) stays in a shadow: print in the dark
+        # squares' colour moves it towards theirs, a shadow on a light square does not
+        chroma = plane.reshape(-1, 3).astype(np.float32)
+        chroma /= chroma.sum(axis=1, keepdims=True) + 1.0
+        c_light, c_dark = (np.median(chroma[self.px_light == (p == light_parity)], axis=0) for p in (1, 0))
+        axis = c_dark - c_light
+        if float(axis @ axis) > CHROMA_APART ** 2:  # square colours of different hue: print can be told
             # towards the dark squares' chroma, but not darker than them (a dark piece is)
-            printed = (((flat[:, 1:] - ref_light[1:]) @ axis / float(axis @ axis) > PRINT)
+            printed = (((chroma - c_light) @ axis / float(axis @ axis) > PRINT)
                        & (flat[:, 0] > ref_dark[0] - DARK_PIECE * contrast))
+            strokes = self._strokes(printed.reshape(L.shape))
         else:
-            printed = np.zeros(len(flat), bool)
+            printed = strokes = np.zeros(len(flat), bool)
         highpass = np.abs(L - cv2.GaussianBlur(L, (0, 0), self.q / 16)).ravel()
         L = L.ravel()
         # the light over each square: its own level against its colour's
-        blockL = _blocks(lab[..., 0], self.q).reshape(64, -1)
+        blockL = _blocks(lab[..., 0], self.q).reshape(64, -1)[:, self.rim]
         is_light = (self.light.ravel() == bool(light_parity))
         level = np.where(is_light, np.percentile(blockL, 75, axis=1), np.median(blockL, axis=1))
         gain = np.minimum(np.where(is_light, 1.0, 1.5), level / np.where(is_light, ref_light[0], max(ref_dark[0], 1.0)))
@@ -186,9 +198,9 @@ class SquareReader(Reader):
                 seen = idx
             v, g = L[seen], gain[i]
             if is_light[i]:
-                clean = ~printed[seen]
-                dark = float(np.mean((v < g * (ref_dark[0] + DARK_PIECE * contrast)) & clean))
-                spread = float(np.mean((np.abs(v - np.median(v)) > SPREAD * g * contrast) & clean))
+                dark = float(np.mean((v < g * (ref_dark[0] + DARK_PIECE * contrast)) & ~printed[seen]))
+                clean = ~strokes[seen]
+                spread = float(np.mean((np.abs(v - np.median(v[clean] if clean.any() else v)) > SPREAD * g * contrast) & clean))
                 fine = float(np.mean((highpass[seen] > DETAIL * g * contrast) & clean))
                 evidence[i] = dark, spread, fine
                 dark_margin = dark / DARK_SHARE - 1.0
@@ -213,6 +225,19 @@ class SquareReader(Reader):
             if labels[i]:
                 covered[self.body[i]] = True
         return evidence, labels, conf, visible
+
+    def _strokes(self, printed: np.ndarray) -> np.ndarray:
+        """Where a mark printed on a light square (a logo, a letter) leaves its trace, from
+        the pixels in the dark squares' colour (plane-shaped bool): print is drawn in
+        strokes thinner than STROKE squares, where a piece (or its shadow) is a solid body
+        that an opening of that width keeps; and the fine detail around a stroke is the
+        stroke's, as far as the detail filter reaches. Flat (plane order)."""
+        mask = printed.astype(np.uint8)
+        width = max(2, round(STROKE * self.q))
+        solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((width, width), np.uint8))
+        thin = ((mask > 0) & (solid == 0)).astype(np.uint8)
+        reach = 2 * max(1, round(self.q / 16)) + 1
+        return cv2.dilate(thin, np.ones((reach, reach), np.uint8)).ravel() > 0
 
     # --- measurements for the learned read ------------------------------------------------
     def _check(self, plane: np.ndarray) -> None:
