@@ -184,7 +184,7 @@ class SquareReader(Reader):
         if float(axis @ axis) > CHROMA_APART ** 2:  # square colours of different hue: print can be told
             # towards the dark squares' chroma, but not darker than them (a dark piece is)
             printed = (((chroma - c_light) @ axis / float(axis @ axis) > PRINT)
-                       & (flat[:, 0] > ref_dark[0] - DARK_PIECE * contrast))
+                       & (flat[:, 0] >= ref_dark[0] - DARK_PIECE * contrast))
         else:
             printed = np.zeros(len(flat), bool)
         # print (a logo, a letter) is drawn in thin strokes, in the dark squares' colour or
