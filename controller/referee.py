@@ -341,7 +341,7 @@ class Referee:
             "variant": self.game.variant,
             "game_id": self.game_id,
             "seats": self.game.seats(self.state),
-            "prompt": self.game.prompt(self.state).to_json(),
+            "prompt": self._prompt_json(),
             "moves": list(self.history),
             "alarm": self.alarm,
             "doubt": self.doubt,
@@ -349,6 +349,20 @@ class Referee:
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
             "state": self.game.snapshot(self.state, viewer),
         }
+
+
+    def _prompt_json(self) -> dict:
+        """The prompt, with each option in words for the page's buttons ("moves Mario to
+        the ground (w1-07)" rather than "move w1-07"); an option the game cannot put
+        into words keeps its notation."""
+        prompt = self.game.prompt(self.state)
+        words = {}
+        for option in prompt.options:
+            try:
+                words[option] = self.game.describe(self.state, self.game.parse(self.state, option))
+            except (NotationError, IllegalAction):
+                words[option] = option
+        return {**prompt.to_json(), "words": words}
 
 
 class _Evidence:

@@ -20,7 +20,7 @@ OPENINGS = {
     "connect4": ["4", "3"],
     "chess": ["e4", "e5"],
     "labyrinth": ["push N2 r0"],  # then Red moves the pawn or presses 'end'
-    "smb": ["roll yellow", "move w1-02"],
+    "smb": ["roll red/yellow"],  # then a choice: which space Mario goes to
     "monopoly": ["roll 1 2", "put bowser@21", "put p0@3"],  # then Mario's Cap: buy or auction
 }
 
@@ -114,8 +114,13 @@ def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, g
         fits_the_screen(phone, PHONE)
         on_first_screen(phone, "#prompt", PHONE)
         assert phone.locator("#prompt").inner_text() == snap["prompt"]["text"]
-        options = snap["prompt"]["options"]
-        assert phone.locator("#choices button:not([disabled])").all_inner_texts()[:len(options)] == options
+        options, words = snap["prompt"]["options"], snap["prompt"]["words"]
+        buttons = phone.locator("#choices button:not([disabled])").all()[:len(options)]
+        assert [b.get_attribute("data-notation") for b in buttons] == options
+        for option, button in zip(options, buttons):  # in words, without the player's own name
+            assert button.inner_text() == words[option].removeprefix(snap["seats"][seat] + " ")
+        if game == "smb":
+            assert buttons[0].inner_text().startswith("moves Mario to ")
         if options:
             on_first_screen(phone, "#choices", PHONE)
         assert latest in phone.locator("#last-move-text").inner_text()
