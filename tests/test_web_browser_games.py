@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from test_web_api import running_service
-from test_web_browser import WAIT_MS, Served, browser  # noqa: F401 (the module's Chromium)
+from test_web_browser import WAIT_MS, Served
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
