@@ -125,6 +125,10 @@ def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, g
             on_first_screen(phone, "#choices", PHONE)
         assert latest in phone.locator("#last-move-text").inner_text()
         on_first_screen(phone, "#last-move", PHONE)
+        if game == "monopoly":  # where each token stands, in words the phone can read
+            for player in snap["state"]["players"]:
+                card = phone.locator(f'.player-card[data-seat="{player["seat"]}"]')
+                assert f'on {player["space_name"]}' in card.inner_text()
         if game == "labyrinth":  # the player's own next treasure, on their phone only
             assert phone.locator("#your-target").is_visible()
         fits_the_screen(phone, PHONE)
