@@ -29,7 +29,9 @@ After an alarm or a doubt the referee keeps judging each view against the last l
 position: as soon as the board agrees with it or with a legal move from it, it follows
 again. Nothing cascades. Before the camera has seen the start position (`await_start`),
 views that fit no legal move are waited out silently (an overlay, hands, a half-set
-board).
+board); a view is the start when it reads so as well as a cold read can tell: each
+square empty or not as the start has it (START_MISFITS may err) and most pieces on the
+side the start puts them (`_Evidence.fits_the_start`).
 """
 from __future__ import annotations
 
@@ -220,7 +222,7 @@ class Referee:
                 return self._emit("restored", text="the board is back in the last legal position")
             return self._clear_doubt("the board is back in the last legal position")
         if self.awaiting_start:
-            if not seq and len(unexplained) <= START_MISFITS:
+            if not seq and (len(unexplained) <= START_MISFITS or ev.fits_the_start(board)):
                 self.awaiting_start = False  # the start, as well as a cold read can tell: follow
             return None
         if partial:
@@ -341,7 +343,7 @@ class Referee:
             "variant": self.game.variant,
             "game_id": self.game_id,
             "seats": self.game.seats(self.state),
-            "prompt": self.game.prompt(self.state).to_json(),
+            "prompt": self._prompt_json(),
             "moves": list(self.history),
             "alarm": self.alarm,
             "doubt": self.doubt,
@@ -349,6 +351,20 @@ class Referee:
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
             "state": self.game.snapshot(self.state, viewer),
         }
+
+
+    def _prompt_json(self) -> dict:
+        """The prompt, with each option in words for the page's buttons ("moves Mario to
+        the ground (w1-07)" rather than "move w1-07"); an option the game cannot put
+        into words keeps its notation."""
+        prompt = self.game.prompt(self.state)
+        words = {}
+        for option in prompt.options:
+            try:
+                words[option] = self.game.describe(self.state, self.game.parse(self.state, option))
+            except (NotationError, IllegalAction):
+                words[option] = option
+        return {**prompt.to_json(), "words": words}
 
 
 class _Evidence:
@@ -448,6 +464,19 @@ class _Evidence:
             # other colour), and this game's labels are to be believed on that
             return True
         return by_change and (by_label or cell not in self.read)
+
+    def fits_the_start(self, board: dict) -> bool:
+        """Does a cold read show the start position as well as a cold read can? Before any
+        look is learned on the table, what a reader gets right is whether each square is
+        empty (a few may err) and, over all the pieces, which side is which (single
+        pieces err, the majority does not); the sides' looks are then learned from the
+        start itself."""
+        sure = [c for c in board if c in self.read and self.read[c][1] >= self.min_confidence
+                and self.weight(c) >= SEEN]
+        misfits = [c for c in sure if (self.read[c][0] == "empty") != (board[c] == "empty")]
+        pieces = [c for c in sure if board[c] != "empty" and self.read[c][0] != "empty"]
+        agree = sum(self.read[c][0] == board[c] for c in pieces)
+        return len(misfits) <= START_MISFITS and (not pieces or 2 * agree > len(pieces))
 
     def unexplained(self, after: dict) -> set:
         return {c for c in after if self.contradicts(c, after)}

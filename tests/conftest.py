@@ -8,6 +8,9 @@ os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
 
 IN_CI = os.environ.get("CI") == "true"
+CHROMIUM = "/usr/bin/chromium"  # Debian's chromium, as CI installs it
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def need(tool_ok: bool, why: str):
@@ -31,3 +34,26 @@ def mock_pins():
     yield factory
     factory.reset()
     Device.pin_factory = old
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A real headless Chromium, one per test module (pages are checked in it)."""
+    need(os.path.exists(CHROMIUM), f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """A real Mosquitto on loopback, for the hall."""
+    from mosquitto import MOSQUITTO, Mosquitto
+
+    need(MOSQUITTO is not None, "mosquitto is missing (apt install mosquitto): the hall tests need a real broker")
+    b = Mosquitto(tmp_path / "broker").start()
+    yield b
+    b.stop()

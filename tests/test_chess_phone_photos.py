@@ -20,7 +20,7 @@ LABELS = json.load(open(DATA + "labels.json"))
 # corner labelled a1 is a8 (the four are turned by one), in IMG_4703_2 they do not lie on
 # the board's corners at all
 MISLABELLED = ("IMG_4703_2.jpg", "IMG_4706.jpg")
-FLOOR = 0.987  # measured 98.82 % (3605 of 3648) of the 57 others' squares (README), less 4 squares; the goal is 99 %
+FLOOR = 0.994  # measured 99.53 % (3631 of 3648) of the 57 others' squares (README), less 4 squares; the goal is 99 %
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +39,14 @@ def test_the_photos_read_cold_square_by_square(reads):
     right = sum(view.cells[sq][0] == want[sq] for name, (view, want, _) in reads.items()
                 if name not in MISLABELLED for sq in want)
     assert right / (57 * 64) >= FLOOR
+
+
+def test_a_logo_printed_on_a_square_is_not_a_piece(reads):
+    """This set prints a small checkered logo on h1 in the dark squares' green: in every
+    photo where h1 is empty it reads empty (print is thin strokes, a piece a solid body)."""
+    empty = [name for name, (_, want, _) in reads.items() if name not in MISLABELLED and want["h1"] == "empty"]
+    assert len(empty) >= 20
+    assert {name: reads[name][0].cells["h1"] for name in empty if reads[name][0].cells["h1"][0] != "empty"} == {}
 
 
 def test_unsure_squares_are_the_doubtful_ones(reads):
@@ -90,3 +98,26 @@ def test_learning_blends_positions_and_forgets_no_look():
 def test_a_plane_of_the_wrong_size_is_refused_by_looks_too():
     with pytest.raises(ValueError, match="chess plane is 100x80 pixels"):
         SquareReader().looks(np.zeros((80, 100, 3), np.uint8))
+
+
+def test_print_is_told_from_pieces_by_stroke_width_on_any_two_colours():
+    """A drawn board (no photo): a mark of thin strokes in the dark squares' colour on a
+    light square reads empty, while solid bodies read as pieces: a dark disk as the second
+    player's, a shaded light disk as the first player's; in two square colourings."""
+    q = 32
+    for light, dark in (((190, 215, 225), (70, 110, 40)), ((200, 220, 235), (60, 90, 150))):
+        plane = np.zeros((8 * q, 8 * q, 3), np.uint8)
+        for r in range(8):
+            for c in range(8):
+                plane[r * q:(r + 1) * q, c * q:(c + 1) * q] = light if (r + c) % 2 == 0 else dark
+        # h1 (row 7, column 7) is light: a lattice of one-pixel lines, like a printed logo
+        for k in range(6, 27, 4):
+            cv2.line(plane, (7 * q + 6, 7 * q + k), (7 * q + 26, 7 * q + k), dark, 1)
+            cv2.line(plane, (7 * q + k, 7 * q + 6), (7 * q + k, 7 * q + 26), dark, 1)
+        cv2.circle(plane, (2 * q + q // 2, 2 * q + q // 2), 10, (25, 25, 25), -1)  # c6, light: a dark piece
+        cv2.circle(plane, (4 * q + q // 2, 4 * q + q // 2), 11, (150, 160, 165), -1)  # e4, light: a light piece
+        cv2.circle(plane, (4 * q + q // 2, 4 * q + q // 2), 8, (235, 240, 245), -1)
+        cv2.circle(plane, (4 * q + q // 2, 4 * q + q // 2), 3, (120, 125, 130), -1)
+        cells = SquareReader().read(cv2.GaussianBlur(plane, (0, 0), 0.8))  # a lens's blur
+        assert cells["h1"][0] == "empty" and cells["c6"][0] == "p1" and cells["e4"][0] == "p0"
+        assert [sq for sq in CELLS if sq not in ("c6", "e4") and cells[sq][0] != "empty"] == []

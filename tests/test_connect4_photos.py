@@ -118,3 +118,20 @@ def test_another_camera_s_rendering_of_the_same_photos_reads_as_well(config, cam
         wrong += [(name, c, view.cells[c]) for c in want if view.cells[c][0] != want[c]]
     assert 1 - len(wrong) / holes >= 0.995, (camera, wrong)
     assert [w for w in wrong if w[2][1] >= SURE] == [], camera
+
+
+def test_a_colour_cast_does_not_make_one_player_s_chips_of_the_wall(config):
+    """A camera with a warm cast (red x1.2, blue x0.8) tints the grey room behind the
+    empty holes towards the orange chips. The rules allow the two players' chips to differ
+    by two at most (a chip a turn, a turn now and then on a blocker): no reading breaks
+    that, and the holes it had to change are unsure, so the referee would wait."""
+    holes = right = 0
+    for name in sorted(LABELS):
+        image = np.clip(cv2.imread(str(DATA / name)) * np.float32([0.8, 1.0, 1.2]), 0, 255).astype(np.uint8)
+        view = watcher(name, config).read_frame(image)
+        labels = [label for label, _ in view.cells.values()]
+        assert abs(labels.count("p0") - labels.count("p1")) <= 2, name
+        want = expected(name)
+        holes += len(want)
+        right += sum(view.cells[c][0] == want[c] for c in want)
+    assert right / holes >= 0.97  # 92.2% before the chip-count prior, 97.3% with it

@@ -37,14 +37,6 @@ def wait_for(check, timeout: float, what: str):
     raise AssertionError(f"waited {timeout:.0f} s for {what}")
 
 
-@pytest.fixture
-def broker(tmp_path):
-    need(MOSQUITTO is not None, "mosquitto is missing (apt install mosquitto): the hall tests need a real broker")
-    b = Mosquitto(tmp_path / "broker").start()
-    yield b
-    b.stop()
-
-
 def hall_config(folder: Path, table: str, port: int) -> Path:
     path = folder / f"{table}.toml"
     path.write_text(f'[hall]\nenabled = true\nbroker = "127.0.0.1"\nport = {port}\ntable = "{table}"\n')

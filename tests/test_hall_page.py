@@ -14,8 +14,8 @@ from controller.hall.publisher import Publisher
 from controller.hall.receiver import Hall
 from controller.journal import Journal
 from controller.referee import Referee
-from test_hall import broker, wait_for  # noqa: F401  (broker is a fixture)
-from test_web_browser import WAIT_MS, browser  # noqa: F401  (browser is a fixture)
+from test_hall import wait_for
+from test_web_browser import WAIT_MS
 from web import close_streams
 from web.hall import create_hall_app
 

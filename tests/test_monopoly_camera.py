@@ -122,3 +122,36 @@ def test_light_far_brighter_than_at_the_start_makes_the_reader_unsure_not_wrong(
     assert table.referee.observe(view) is None
     event = table.referee.observe(table.look(labels, light=1.0))
     assert event.kind == "move" and event.data["notation"] == "put bowser@24"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_tokens_on_printed_spaces_when_a_resumed_game_is_learned(seed):
+    """A game resumed mid-way is learned from its position: the camera never saw the
+    spaces under the tokens empty. Luigi on a green Warp Pipe must not read as Mario's
+    Cap too (the pipe's green is near Luigi's), Bowser leaving a red property must not
+    leave Mario's Cap behind (the red band under his shell), and Luigi leaving the pipe
+    leaves it empty."""
+    reader = MonopolyReader()
+    watcher = Watcher("monopoly", reader=reader)
+    table = Table(seed)
+    kinds, sets = table.kinds, table.sets
+    shot = synth.tilted(size=SIZE, margin=0.05, tilt=0.06, seed=seed)
+    t = 0.0
+
+    def look(labels):
+        nonlocal t
+        view = None
+        for _ in range(2):
+            view = watcher.feed(t, rm.render(labels, kinds, sets, shot=shot, seed=seed, colours=DRAWN)) or view
+            t += 0.3
+        return view
+
+    resumed = {**{i: "empty" for i in range(40)}, 0: "p2", 15: "p1", 21: "bowser", 8: "p0"}
+    watcher.learn(resumed)
+    view = look(resumed)
+    assert {c: lab for c, (lab, _) in view.cells.items() if lab != "empty"} == {0: "p2", 8: "p0", 15: "p1", 21: "bowser"}
+    view = look({**resumed, 21: "empty", 24: "bowser"})
+    assert view.cells[21] == ("empty", pytest.approx(0.9)) and view.cells[24][0] == "bowser"
+    assert view.cells[15] == ("p1", pytest.approx(0.9))
+    view = look({**resumed, 15: "empty", 18: "p1"})
+    assert view.cells[15] == ("empty", pytest.approx(0.9)) and view.cells[18][0] == "p1"

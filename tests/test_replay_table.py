@@ -13,7 +13,6 @@ import sys
 from argparse import Namespace
 
 import cv2
-import pytest
 
 from controller.demo import demo_config
 from controller.demo_rig.feed import DemoTable
@@ -96,7 +95,6 @@ def near_the_link(data, seed):
     referee.journal.close()
 
 
-@pytest.mark.slow
 def test_a_labyrinth_game_started_from_the_table_replays_as_it_was_served(tmp_path):
     record = serve(tmp_path, "labyrinth", seed=3, turns=3)
     served = moves(record["events"])
@@ -104,7 +102,6 @@ def test_a_labyrinth_game_started_from_the_table_replays_as_it_was_served(tmp_pa
     assert moves(replay(tmp_path, "labyrinth")) == served
 
 
-@pytest.mark.slow
 def test_a_super_mario_bros_game_crossing_into_world_2_replays_as_it_was_served(tmp_path):
     (tmp_path / "data").mkdir()
     near_the_link(tmp_path / "data", seed=7)

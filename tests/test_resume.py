@@ -16,7 +16,6 @@ from controller.journal import open_journal
 
 # game, seed (small --turns keep each run short)
 GAMES = [("smb", 4), ("monopoly", 5), ("chess", 3), ("labyrinth", 3), ("connect4", 2)]
-FAST = ("smb", "chess", "connect4", "labyrinth")  # the default suite; monopoly under `make test-slow` (README)
 
 
 def demo(data, game, seed, turns):
@@ -84,12 +83,6 @@ def resume(tmp_path, game, seed):
     return first, second, third
 
 
-@pytest.mark.parametrize("game, seed", [g for g in GAMES if g[0] in FAST])
+@pytest.mark.parametrize("game, seed", GAMES)
 def test_the_camera_goes_on_after_a_stop_and_after_the_plug_is_pulled(tmp_path, game, seed):
-    resume(tmp_path, game, seed)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("game, seed", [g for g in GAMES if g[0] not in FAST])
-def test_every_game_goes_on_after_a_stop_and_after_the_plug_is_pulled(tmp_path, game, seed):
     resume(tmp_path, game, seed)

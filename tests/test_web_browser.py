@@ -5,32 +5,16 @@ arrive through the event stream, without a reload."""
 from __future__ import annotations
 
 import http.client
-import os
 import threading
 import time
 
 import pytest
 import waitress
 
-from conftest import need
 from test_web_api import running_service
 from web import close_streams, create_app
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 WAIT_MS = 5000
-
-
-@pytest.fixture(scope="module")
-def browser():
-    need(os.path.exists(CHROMIUM), f"{CHROMIUM} is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 class Served:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from test_web_api import running_service
-from test_web_browser import WAIT_MS, Served, browser  # noqa: F401 (the module's Chromium)
+from test_web_browser import WAIT_MS, Served
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -20,7 +20,7 @@ OPENINGS = {
     "connect4": ["4", "3"],
     "chess": ["e4", "e5"],
     "labyrinth": ["push N2 r0"],  # then Red moves the pawn or presses 'end'
-    "smb": ["roll yellow", "move w1-02"],
+    "smb": ["roll red/yellow"],  # then a choice: which space Mario goes to
     "monopoly": ["roll 1 2", "put bowser@21", "put p0@3"],  # then Mario's Cap: buy or auction
 }
 
@@ -114,12 +114,21 @@ def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, g
         fits_the_screen(phone, PHONE)
         on_first_screen(phone, "#prompt", PHONE)
         assert phone.locator("#prompt").inner_text() == snap["prompt"]["text"]
-        options = snap["prompt"]["options"]
-        assert phone.locator("#choices button:not([disabled])").all_inner_texts()[:len(options)] == options
+        options, words = snap["prompt"]["options"], snap["prompt"]["words"]
+        buttons = phone.locator("#choices button:not([disabled])").all()[:len(options)]
+        assert [b.get_attribute("data-notation") for b in buttons] == options
+        for option, button in zip(options, buttons):  # in words, without the player's own name
+            assert button.inner_text() == words[option].removeprefix(snap["seats"][seat] + " ")
+        if game == "smb":
+            assert buttons[0].inner_text().startswith("moves Mario to ")
         if options:
             on_first_screen(phone, "#choices", PHONE)
         assert latest in phone.locator("#last-move-text").inner_text()
         on_first_screen(phone, "#last-move", PHONE)
+        if game == "monopoly":  # where each token stands, in words the phone can read
+            for player in snap["state"]["players"]:
+                card = phone.locator(f'.player-card[data-seat="{player["seat"]}"]')
+                assert f'on {player["space_name"]}' in card.inner_text()
         if game == "labyrinth":  # the player's own next treasure, on their phone only
             assert phone.locator("#your-target").is_visible()
         fits_the_screen(phone, PHONE)

@@ -9,7 +9,7 @@ import pytest
 from test_labyrinth_table import (FIRST, Table, admin, enrolment_naming, position, shuffle,
                                   start_waiting_for_names, table_service, treasures)
 from test_web_api import running_service
-from test_web_browser import WAIT_MS, Served, browser  # noqa: F401 (browser is a fixture)
+from test_web_browser import WAIT_MS, Served
 from web import create_app
 
 

@@ -15,7 +15,6 @@ import pytest
 import waitress
 
 from test_web_api import admin, player, running_service
-from test_web_browser import browser  # noqa: F401  (the module's Chromium, a fixture)
 from web import close_streams, create_app
 from web.limits import CSP
 

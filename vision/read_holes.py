@@ -57,6 +57,7 @@ SIGMA_EMPTY = 9.0  # plus the hole's own learned spread
 UNLIKE = float(np.exp(-0.5 * 3.0 ** 2))  # the score of "nothing matches within 3 sigma"
 UNLEARNED_EMPTY = float(np.exp(-0.5 * 2.5 ** 2))  # empty, when nothing tells what empty looks like
 NEIGHBOUR_DOUBT = 0.3
+BALANCE = 2  # the two players' chips differ by this many at most (a turn may go to a blocker)
 # A photo's clear chip: hue within SEED_HUE of a configured colour and chroma at least
 # SEED_SATURATION of its lightness (lightness floored at DARK: a near-black hole's hue is
 # noise). A photo's clear empty: chroma under CLEAR_SATURATION of its lightness, or a
@@ -216,6 +217,7 @@ class HoleReader(Reader):
         probs = _gravity(probs / probs.sum(axis=1, keepdims=True))
         best = probs[:, :4].argmax(axis=1)
         out = {c: (self.labels[b], float(probs[k, b])) for k, (c, b) in enumerate(zip(self.cells, best))}
+        self._balance(out, probs)
         self._doubt_behind(out)
         self._remember(out, looks)
         return out
@@ -273,6 +275,35 @@ class HoleReader(Reader):
         around = _distance(lab(flat_now), lab(flat_then)).mean(axis=1)
         score = (hole + around) / (2 * SIGMA_SEEN)
         return {c: float(v) for c, v in zip(self.cells, score)}
+
+    def _balance(self, out: dict, probs: np.ndarray) -> None:
+        """The rules' prior on the whole grid: a chip per turn, a turn spent on a blocker
+        now and then, so the two players' chips differ by BALANCE at most. A reading with
+        more (a grey wall through the holes, tinted by the camera, read as one player's
+        chips) is brought back within it by the cheapest changes: a top chip of the side
+        with too many read empty, or a hole of the other side's colour that rests on
+        something read as its chip, whichever its own probabilities favour more. Changed
+        holes are unsure."""
+        def count(label):
+            return sum(lab == label for lab, _ in out.values())
+
+        while abs(count("p0") - count("p1")) > BALANCE:
+            many = "p0" if count("p0") > count("p1") else "p1"
+            few = "p1" if many == "p0" else "p0"
+            km, kf = self.labels.index(many), self.labels.index(few)
+            options = []
+            for k, (col, row) in enumerate(self.cells):
+                label = out[(col, row)][0]
+                above = out.get((col, row + 1), ("empty",))[0]
+                below = out.get((col, row - 1), ("p0",))[0] if row else "p0"
+                if label == many and above not in ("p0", "p1"):
+                    options.append((probs[k, 0] / max(probs[k, km], 1e-9), (col, row), "empty"))
+                elif label == "empty" and below != "empty":
+                    options.append((probs[k, kf] / max(probs[k, 0], 1e-9), (col, row), few))
+            if not options:
+                return
+            _, cell, label = max(options)
+            out[cell] = (label, 0.5)
 
     def _doubt_behind(self, out: dict) -> None:
         """Lower the confidence of chip-coloured holes that appeared, where the grid was

@@ -10,9 +10,17 @@ Reading. The empty-or-taken decision is read_spaces.SpaceReader's: each space's 
 empty look is learned (at game start, and again whenever `learn` is given the board the
 referee accepted), and a space is taken when enough of its disc differs from that look.
 A Monopoly space can hold several tokens, so what stands on a taken space is a set: the
-pixels that differ from the empty look (all the disc's pixels while the empty look is
-still unknown, as on GO at game start) are compared with each token's colour, and every
-token whose colour covers enough of the disc is there. The label is the tokens joined by
+pixels that differ from the empty look are compared with each token's colour, and every
+token whose colour covers enough of the disc is there.
+
+A space that held tokens whenever the board was learned (GO at game start; every taken
+space of a resumed game) has no known empty look: its print, seen around the tokens, may
+share a token's colour (a green Warp Pipe, a pink gate), so colours alone would read a
+token that is not there. Such a space is read against its taken look instead, the disc
+as it was learned with the tokens the referee knew stood on it: unchanged, it holds those
+tokens still; changed, a token arrived where pixels came nearer its colour, and a token
+left where the pixels that had its colour lost it. Once the space is seen empty, its
+empty look is learned and the taken look is dropped. The label is the tokens joined by
 "+" in sorted order ("bowser+p2"), as `Monopoly.board` writes them. Token colours are
 nominal ones from config at first and are learned from any space where a token stands
 alone. A taken space whose colours match no token reads "token?" with a low confidence:
@@ -85,11 +93,16 @@ class MonopolyReader(SpaceReader):
         colours = list(colours or ()) + list(DEFAULT_COLOURS[len(colours or ()):])
         self.centroid = {p: lab(hex_bgr(c)[None, :])[0] for p, c in zip(PIECES, colours)}
         self.in_game: set[str] | None = None
+        # spaces whose empty look is unknown: the tokens learned on them, and their look then
+        self.taken: dict[int, tuple[frozenset, np.ndarray]] = {}
 
     def learn(self, plane: np.ndarray, expected) -> None:
         """Learn the empty looks (SpaceReader), which tokens are in the game (those of
-        the first board learned: the start position), and each token's colour from the
-        spaces where it stands alone (the middle of the pixels near its colour)."""
+        the first board learned: the start position), each token's colour from the
+        spaces where it stands alone (the middle of the pixels near its colour that
+        differ from the space's empty look: a green token on a green Warp Pipe must not
+        learn the pipe's green; where that look is unknown, nothing), and the taken look
+        of every taken space whose empty look is unknown."""
         if self.in_game is None:
             self.in_game = {t for label in expected.values() for t in str(label).split("+")} & set(PIECES)
             self.centroid = {p: c for p, c in self.centroid.items() if p in self.in_game}
@@ -97,11 +110,21 @@ class MonopolyReader(SpaceReader):
         labs = self._labs(plane)
         for k, cell in enumerate(self.cells):
             label = expected.get(cell)
-            if label in self.centroid:
+            if label in self.centroid and self._seen(k):
                 disc = self._disc(labs, k)
-                near = self._near(disc, self.centroid[label], NEAR)
+                near = self._near(disc, self.centroid[label], NEAR) & (self._change(disc, self._disc(self.empty_ref, k)) > CHANGE)
                 if near.sum() >= 12:
                     self.centroid[label] = np.median(disc[near], axis=0)
+        for k, cell in enumerate(self.cells):
+            label = str(expected.get(cell, ""))
+            if label == "empty" or self._seen(k):
+                self.taken.pop(k, None)
+            elif label:
+                self.taken[k] = (frozenset(label.split("+")) & set(self.centroid), self._disc(labs, k).copy())
+
+    def _seen(self, k: int) -> bool:
+        """Whether space k's empty look is known."""
+        return self.empty_ref is not None and not np.isnan(self._disc(self.empty_ref, k)[:, 0]).any()
 
     def _true_light(self, means: np.ndarray) -> float:
         """The board-wide light now relative to the learned light, from the spaces that
@@ -153,25 +176,74 @@ class MonopolyReader(SpaceReader):
         out = {}
         for k, cell in enumerate(self.cells):
             disc = self._disc(labs, k)
-            ref = None if self.empty_ref is None else self._disc(self.empty_ref, k)
-            seen = ref is not None and not np.isnan(ref[:, 0]).any()
-            if seen:  # only what differs from the space's own empty look
-                diff = disc - ref
-                diff[:, 0] *= LIGHTNESS_WEIGHT
-                dist = np.sqrt((diff ** 2).sum(axis=1))
-                moved = dist > TOKEN_CHANGE
-                shares = self.shares(disc[moved], len(disc), ref[moved])
-            else:
-                shares = self.shares(disc, len(disc))
+            if not self._seen(k):
+                out[cell] = self._against_taken(k, disc, most) if k in self.taken else ("empty", min(UNSEEN_EMPTY, most))
+                continue
+            ref = self._disc(self.empty_ref, k)
+            dist = self._change(disc, ref)
+            moved = dist > TOKEN_CHANGE  # only what differs from the space's own empty look
+            shares = self.shares(disc[moved], len(disc), ref[moved])
             present = sorted(p for p, share in shares.items() if share >= PRESENT)
             if present:
                 # sure when every token is clearly in or clearly out
                 doubtful = any(DOUBT[0] <= share < DOUBT[1] for share in shares.values())
                 out[cell] = ("+".join(present), 0.5 if doubtful else most)
-            elif not seen:
-                out[cell] = ("empty", min(UNSEEN_EMPTY, most))
             elif (dist > CHANGE).mean() <= EMPTY_SHARE:
                 out[cell] = (taken[cell][0], min(taken[cell][1], most))
             else:  # something stands there that looks like no token
                 out[cell] = (UNKNOWN, 0.3)
         return out
+
+    @staticmethod
+    def _change(disc: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        diff = disc - ref
+        diff[:, 0] *= LIGHTNESS_WEIGHT
+        return np.sqrt((diff ** 2).sum(axis=1))
+
+    def _like(self, labs: np.ndarray, sample: np.ndarray) -> np.ndarray:
+        """Which of `labs` lie near some colour of `sample` (at most 200 of them)."""
+        if not len(sample) or not len(labs):
+            return np.zeros(len(labs), bool)
+        sample = sample[::max(1, len(sample) // 200)]
+        d = labs[:, None, :] - sample[None, :, :]
+        d[..., 0] *= LIGHTNESS_WEIGHT
+        return np.sqrt((d ** 2).sum(axis=2)).min(axis=1) < NEAR / 2
+
+    def _against_taken(self, k: int, disc: np.ndarray, most: float) -> tuple[str, float]:
+        """Space k, whose empty look is unknown, read against its taken look (see the
+        module docstring): the tokens learned there, less those whose pixels lost their
+        colour, plus those whose colour came. Where a token left, the print it hid comes
+        to light: a changed pixel counts for a new token only where it looks like none
+        of the print still seen around it."""
+        was, ref = self.taken[k]
+        dist = self._change(disc, ref)
+        if (dist > TOKEN_CHANGE).mean() <= EMPTY_SHARE:
+            return "+".join(sorted(was)) or "empty", most
+        names = list(self.centroid)
+        then = np.stack([self._distance(ref, self.centroid[p]) for p in names])
+        owner = np.where(then.min(axis=0) < NEAR, then.argmin(axis=0), -1)  # whose colour each pixel had
+        # the print: what looks as it did where no token learned there had its colour;
+        # pixels like it (now, or then) are no token's evidence
+        print_ = ref[(dist <= TOKEN_CHANGE) & ~np.isin(owner, [names.index(p) for p in was])]
+        printed_now, printed_then = self._like(disc, print_), self._like(ref, print_)
+        share_then = self.shares(ref[~printed_then], len(ref))
+        share_now = self.shares(disc[~printed_now], len(disc))
+        here, doubtful = set(), False
+        for i, p in enumerate(names):
+            if p not in was:
+                continue
+            own = owner == i
+            still = float((dist[own] <= TOKEN_CHANGE).mean()) if own.sum() >= 12 else 1.0
+            ratio = share_now[p] / max(share_then[p], 1e-6) if share_now[p] >= PRESENT else 0.0
+            if still >= 0.6 or ratio >= 0.7:  # in place, or shifted on the space as another left
+                here.add(p)
+            else:
+                doubtful |= ratio >= 0.5
+        arrived = (dist > TOKEN_CHANGE) & ~printed_now
+        came = self.shares(disc[arrived], len(disc), ref[arrived])
+        for p in names:
+            if p not in was:
+                doubtful |= DOUBT[0] <= came[p] < DOUBT[1]
+                if came[p] >= PRESENT:
+                    here.add(p)
+        return "+".join(sorted(here)) or "empty", 0.5 if doubtful else most

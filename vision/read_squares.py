@@ -12,12 +12,21 @@ from what that piece leaves visible.
 Cold read (nothing learned: a board never seen at the start, `referee read` of a photo).
 Everything is measured against the photo itself: the two square colours are the median
 colours of the two square parities (the lighter one is "light"), their contrast is the
-unit of brightness, and the light over each square is its own level (the upper quartile
-of a light square, the median of a dark one), so a shadow across the board is not a piece.
+unit of brightness, and the light over each square is its own level, measured on the
+square's rim (outside 0.4 squares of its middle), which a piece standing on it leaves
+uncovered (the upper quartile on a light square, the median on a dark one), so a shadow
+across the board is not a piece. Print on a square (a logo, a letter) is told as what a
+piece is not: pixels towards the dark squares' chromaticity (which a shadow keeps) or
+darker than the dark squares, drawn in strokes thinner than a tenth of a square, which an
+opening of that width removes while it keeps a piece's solid body; the strokes and the
+fine detail around them are left out of a piece's evidence.
 On a disk at the projection of a piece's lower body (a third of a square up), in CIE Lab:
-- a dark piece: pixels clearly darker than the dark squares (on a light square, and not
-  print in the dark squares' colour such as a logo; on a dark square, under half its level);
-- a light piece on a dark square: pixels clearly lighter than the dark square;
+- a dark piece: pixels darker than the dark squares at the square's light (on a light
+  square, and not print; on a dark square, under half its level);
+- a light piece on a dark square: pixels clearly lighter than the dark square, or (a
+  wooden piece about as bright as the dark squares) the spread and fine detail below,
+  beyond what this board's plain dark squares show (their lower quartile) and not running
+  one way as wood grain does (a piece seen from above is round);
 - a light piece on a light square (the same cream as the square, told by its shading): pixels
   far from the disk's own median AND fine detail (a high-pass of the brightness), which
   a smooth shadow edge or a plain square lacks; if a tenth of such a disk is dark, the
@@ -64,17 +73,21 @@ BLEND_CAP = 200.0  # a look's past weighs at most this many squares against a ne
 # cold read: geometry, in squares
 BASE_Z, BASE_R = 0.3, 0.3  # the disk sampled: a piece's lower body, a third of a square up
 PIECE_Z, PIECE_R = (0.35, 1.5), 0.25  # a standing piece up to a king's height, hiding what is behind
+RIM = 0.4  # the light over a square is measured outside this radius (squares)
 MIN_VISIBLE = 0.25  # below this share of its disk visible, a square is read from all of it
 # cold read: pixel tests, in units of the contrast between the two square colours
-DARK_PIECE = 0.15  # on a light square: darker than the dark squares by this much
+DARK_PIECE = 0.0  # on a light square: darker than the dark squares by this much (at the square's light)
 DARK_ON_DARK = 0.45  # on a dark square: darker than this fraction of its level
 LIGHT_ON_DARK = 0.35  # on a dark square: lighter than it by this much
 SPREAD = 0.12  # on a light square: this far from the disk's median brightness
 DETAIL = 0.12  # on a light square: this much above the brightness blurred by q/16
-PRINT = 0.3  # a pixel this far from the light towards the dark squares' chroma is print
+STROKE = 0.1  # print is drawn in strokes thinner than this (squares); a piece is not
+CHROMA_APART = 0.03  # square colours this far apart in chromaticity: print can be told
+PRINT = 0.3  # a pixel this far from the light towards the dark squares' chromaticity is print
 # cold read: shares of the disk that mean a piece
 DARK_SHARE, LIGHT_SHARE_DARK, SPREAD_SHARE, DETAIL_SHARE = 0.25, 0.15, 0.16, 0.1
 DARK_IN_PIECE = 0.1  # on a light square holding a piece: this share dark means a dark piece
+GRAIN = 0.5  # detail more one-way than this (structure tensor coherence) is grain, not a piece
 SURENESS = 3.0  # logistic slope on the margin past a share's threshold (relative margin)
 
 
@@ -99,6 +112,9 @@ class SquareReader(Reader):
         self.light = (np.add.outer(np.arange(8), np.arange(8)) % 2 == 0)
         yy, xx = np.mgrid[0:8 * q, 0:8 * q]
         self.px_light = ((yy // q + xx // q) % 2 == 0).ravel()
+        # the rim of a square (outside a disk of RIM squares radius): a piece standing on
+        # the square rarely covers it, so the light over the square is measured there
+        self.rim = (np.hypot(yy[:q, :q] + 0.5 - q / 2, xx[:q, :q] + 0.5 - q / 2) > RIM * q).ravel()
         self.stats = None  # learned looks: running count, mean and variance per look
         self.model = None  # what reading needs, derived from the stats at each learn
         self._set_view(np.array([4.0, 4.0]), np.inf)
@@ -159,20 +175,41 @@ class SquareReader(Reader):
         light_parity = int(refs[1][0] >= refs[0][0])  # 1: the a8 parity is the lighter
         ref_light, ref_dark = refs[light_parity], refs[1 - light_parity]
         contrast = max(float(ref_light[0] - ref_dark[0]), 10.0)
-        axis = ref_dark[1:] - ref_light[1:]
-        if float(axis @ axis) > 16.0:  # square colours of different hue: print can be told
+        # chromaticity (each channel's share of the sum) stays in a shadow: print in the dark
+        # squares' colour moves it towards theirs, a shadow on a light square does not
+        chroma = plane.reshape(-1, 3).astype(np.float32)
+        chroma /= chroma.sum(axis=1, keepdims=True) + 1.0
+        c_light, c_dark = (np.median(chroma[self.px_light == (p == light_parity)], axis=0) for p in (1, 0))
+        axis = c_dark - c_light
+        if float(axis @ axis) > CHROMA_APART ** 2:  # square colours of different hue: print can be told
             # towards the dark squares' chroma, but not darker than them (a dark piece is)
-            printed = (((flat[:, 1:] - ref_light[1:]) @ axis / float(axis @ axis) > PRINT)
-                       & (flat[:, 0] > ref_dark[0] - DARK_PIECE * contrast))
+            printed = (((chroma - c_light) @ axis / float(axis @ axis) > PRINT)
+                       & (flat[:, 0] >= ref_dark[0] - DARK_PIECE * contrast))
         else:
             printed = np.zeros(len(flat), bool)
+        # print (a logo, a letter) is drawn in thin strokes, in the dark squares' colour or
+        # darker; a piece, a shadow is a solid body
+        thin = self._thin((printed | (flat[:, 0] < ref_dark[0] + DARK_PIECE * contrast)).reshape(L.shape))
+        strokes = self._around(thin)
+        thin = thin.ravel() > 0
+        # the brightness gradient's structure tensor: how much the detail runs one way
+        gx, gy = cv2.Sobel(L, cv2.CV_32F, 1, 0).ravel(), cv2.Sobel(L, cv2.CV_32F, 0, 1).ravel()
+        tensor = (gx * gx, gy * gy, gx * gy)
         highpass = np.abs(L - cv2.GaussianBlur(L, (0, 0), self.q / 16)).ravel()
         L = L.ravel()
         # the light over each square: its own level against its colour's
-        blockL = _blocks(lab[..., 0], self.q).reshape(64, -1)
+        blockL = _blocks(lab[..., 0], self.q).reshape(64, -1)[:, self.rim]
         is_light = (self.light.ravel() == bool(light_parity))
         level = np.where(is_light, np.percentile(blockL, 75, axis=1), np.median(blockL, axis=1))
         gain = np.minimum(np.where(is_light, 1.0, 1.5), level / np.where(is_light, ref_light[0], max(ref_dark[0], 1.0)))
+        # the shading and fine detail a plain dark square of this board shows: the lower
+        # quartile over the dark squares (at least half of them are empty in a game)
+        texture = []
+        for i in np.flatnonzero(~is_light):
+            v, g = L[self.base[i]], gain[i]
+            texture.append((np.mean(np.abs(v - np.median(v)) > SPREAD * g * contrast),
+                            np.mean(highpass[self.base[i]] > DETAIL * g * contrast)))
+        plain = np.percentile(np.array(texture), 25, axis=0)
         covered = np.zeros(L.size, bool)
         evidence = np.zeros((64, 3))
         labels = np.zeros(64, int)
@@ -186,9 +223,9 @@ class SquareReader(Reader):
                 seen = idx
             v, g = L[seen], gain[i]
             if is_light[i]:
-                clean = ~printed[seen]
-                dark = float(np.mean((v < g * (ref_dark[0] + DARK_PIECE * contrast)) & clean))
-                spread = float(np.mean((np.abs(v - np.median(v)) > SPREAD * g * contrast) & clean))
+                dark = float(np.mean((v < g * (ref_dark[0] + DARK_PIECE * contrast)) & ~printed[seen] & ~thin[seen]))
+                clean = ~strokes[seen]
+                spread = float(np.mean((np.abs(v - np.median(v[clean] if clean.any() else v)) > SPREAD * g * contrast) & clean))
                 fine = float(np.mean((highpass[seen] > DETAIL * g * contrast) & clean))
                 evidence[i] = dark, spread, fine
                 dark_margin = dark / DARK_SHARE - 1.0
@@ -199,6 +236,14 @@ class SquareReader(Reader):
                 evidence[i] = dark, lighter, float(np.mean(highpass[seen] > DETAIL * g * contrast))
                 dark_margin = dark / DARK_SHARE - 1.0
                 light_margin = lighter / LIGHT_SHARE_DARK - 1.0
+                # a light piece about as bright as the dark squares (a wooden one) shows the
+                # shading and fine detail of a light piece on a light square, beyond what the
+                # plain dark squares of this board show ...
+                spread = float(np.mean(np.abs(v - np.median(v)) > SPREAD * g * contrast)) - plain[0]
+                # ... unless the detail runs one way (wood grain); a piece seen from above is round
+                jxx, jyy, jxy = (float(t[seen].sum()) for t in tensor)
+                if np.hypot(jxx - jyy, 2 * jxy) <= GRAIN * max(jxx + jyy, 1e-6):
+                    light_margin = max(light_margin, min(spread / SPREAD_SHARE, (evidence[i, 2] - plain[1]) / DETAIL_SHARE) - 1.0)
             if dark_margin > 0:
                 labels[i], margin = 2, dark_margin
             elif light_margin > 0 and is_light[i] and dark > DARK_IN_PIECE:
@@ -213,6 +258,21 @@ class SquareReader(Reader):
             if labels[i]:
                 covered[self.body[i]] = True
         return evidence, labels, conf, visible
+
+    def _thin(self, mask: np.ndarray) -> np.ndarray:
+        """The parts of a plane-shaped bool mask thinner than STROKE squares (uint8): the
+        strokes of print, which an opening of that width removes while it keeps a piece's
+        solid body (or its shadow)."""
+        mask = mask.astype(np.uint8)
+        width = max(2, round(STROKE * self.q))
+        solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((width, width), np.uint8))
+        return ((mask > 0) & (solid == 0)).astype(np.uint8)
+
+    def _around(self, thin: np.ndarray) -> np.ndarray:
+        """Where print strokes (`_thin`) leave their trace: the fine detail around a stroke
+        is the stroke's, as far as the detail filter reaches. Flat bool (plane order)."""
+        reach = 2 * max(1, round(self.q / 16)) + 1
+        return cv2.dilate(thin, np.ones((reach, reach), np.uint8)).ravel() > 0
 
     # --- measurements for the learned read ------------------------------------------------
     def _check(self, plane: np.ndarray) -> None:

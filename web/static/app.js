@@ -214,8 +214,13 @@
       options = options.concat(extra.filter((o) => !options.includes(o)));
     }
     const active = canMove();
+    const words = (s.prompt && s.prompt.words) || {};
+    const name = s.prompt && s.prompt.seat != null ? (s.seats || [])[s.prompt.seat] : null;
     fill($("choices"), page.table ? [] : options.map((text) => {
-      const b = el("button", {type: "button", class: "choice"}, text);
+      // the option in words, without the name of the player it is asked of
+      let label = words[text] || text;
+      if (name && label.startsWith(name + " ")) label = label.slice(name.length + 1);
+      const b = el("button", {type: "button", class: "choice", "data-notation": text, title: text}, label);
       b.disabled = !active;
       b.addEventListener("click", () => play(text));
       return b;

@@ -2,7 +2,7 @@
 // box's board) with each location's set colour, the deed's side (a tick for Continue, a
 // cross and hatching for Game Over) and its owner's letter; the tokens as each player's
 // letter in a shape of their own and Bowser as a black spiked "B". Under it, one card per
-// player: coins, jail, and the deeds as colour chips.
+// player: where the token stands, coins, jail, and the deeds as colour chips.
 "use strict";
 
 (function () {
@@ -101,6 +101,8 @@
                                   (o.seat === seat ? " mine" : ""), "data-seat": seat});
       li.append(el("strong", {}, `${initial(p.name)} · ${p.name}` + (o.seat === seat ? " (you)" : "")),
                 el("span", {class: "coins"}, ` \u25CF ${p.coins} coins`));
+      // where the token stands, in words: the ring's names are small on a phone
+      if (p.space_name && !p.in_jail) li.append(el("span", {class: "where"}, ` \u2023 on ${p.space_name}`));
       if (p.in_jail) li.append(el("span", {class: "jail"}, " \u25A6 in Jail"));
       if (p.bankrupt) li.append(el("span", {class: "jail"}, " out of the game"));
       if (p.jail_cards) li.append(el("span", {}, ` · ${p.jail_cards} get-out card(s)`));
