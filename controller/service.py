@@ -75,7 +75,10 @@ class Service:
         # a resumed game is refereed from the position the journal knows (Table learns it)
         self.table = Table(self.referee, config.game, config.camera if camera else None,
                            catalogue=Path(config.data.folder) / "treasures.npz")
-        if camera and not resumed and entry(config.game.name).starts_from_table:
+        r = self.referee
+        placeholder = (resumed and r.game.name == config.game.name and not r.history
+                       and not r.setup.get("from_table"))  # killed while the table was being read
+        if camera and (not resumed or placeholder) and entry(config.game.name).starts_from_table:
             # the game on the table is the one to referee, not a layout drawn here
             started = self.table.command("new_game", variant=config.game.variant or None)
             if not started.ok:  # a damaged treasure catalogue: said, and serving goes on

@@ -329,10 +329,12 @@ class Labyrinth(Game):
     def setup_from_layout(self, rows: list[str], rng, spare: str | None = None) -> dict:
         """A setup for a maze read from the table (sides from the tile reader, pictures
         named by the treasure catalogue), with the targets dealt from `rng`. Without
-        `spare`, the spare is the tile the set of data/labyrinth.json is missing."""
+        `spare`, the spare is the tile the set of data/labyrinth.json is missing. Marked
+        `from_table`, so a restart before the first move resumes it, where a maze drawn by
+        `new_setup` to hold the place is read from the table again (controller/service.py)."""
         if spare is None:
             spare = self._missing_tile(rows)
-        return self._with_deal(rows, spare, rng)
+        return {**self._with_deal(rows, spare, rng), "from_table": True}
 
     @staticmethod
     def _missing_tile(rows: list[str]) -> str:
