@@ -56,8 +56,10 @@ def cell_name(row: int, col: int) -> str:
 
 
 def _patch_boxes(t: int) -> dict[str, tuple[int, int, int, int]]:
-    """Per side, the patch (y0, y1, x0, x1) in tile pixels: just inside the edge's middle."""
-    a, b = int(t * 0.05), int(t * 0.18)
+    """Per side, the patch (y0, y1, x0, x1) in tile pixels: at the edge's middle, a tenth
+    of a tile inside it, so a board placed a few pixels off (a strip of the table along
+    the plane's edge, a tile border line) does not fall into it."""
+    a, b = int(t * 0.10), int(t * 0.22)
     lo, hi = int(t * 0.39), int(np.ceil(t * 0.61))
     return {"N": (a, b, lo, hi), "S": (t - b, t - a, lo, hi), "W": (lo, hi, a, b), "E": (lo, hi, t - b, t - a)}
 
