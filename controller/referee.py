@@ -231,9 +231,11 @@ class Referee:
             close = [sq for sc, sq, _ in ranked[:DOUBT_CANDIDATES + 1] if sq and best - sc < MARGIN]
             doubt = self._doubt_of(close, board)
             if doubt is None or (self.doubt is not None and self.doubt["candidates"] == doubt["candidates"]):
+                self._suspect = None
                 return None  # nothing to ask, or asked once already
             return self._confirm(view, "doubt", doubt)
         if ev.unclear():
+            self._suspect = None
             return None  # something read unsurely may still be part of a move: wait for a clearer view
         differ = ev.unexplained(board) | unexplained  # what the view clearly shows otherwise
         seen = {**board, **{c: ev.label(c) for c in differ}}
@@ -265,15 +267,17 @@ class Referee:
 
     def tick(self, t: float, moved_at: float) -> Event | None:
         """The live camera's clock: a wrong or unclear board that has stayed still for
-        `confirm_s` (nothing moved since its view; `moved_at` is the last motion) becomes
-        an alarm or a doubt."""
+        `confirm_s` (after its view and after the last motion, `moved_at`) becomes an
+        alarm or a doubt."""
         if self._suspect is None:
             return None
         view, kind, data = self._suspect
-        if moved_at > view.moved_at + 1e-9 and moved_at > view.t:
-            self._suspect = None  # something moved: the next view decides
-            return None
-        if t - view.t < self.confirm_s:
+        # still for confirm_s since the view, and since any motion after it: a hand that
+        # passes and leaves the board as it was postpones the alarm (a hand that changes
+        # the board brings a new view, which decides afresh); it never cancels it, for
+        # the watcher hands on no new view of a board that reads the same
+        since = max(view.t, moved_at) if moved_at > view.moved_at + 1e-9 else view.t
+        if t - since < self.confirm_s:
             return None
         self._suspect = None
         return self._raise(kind, data)

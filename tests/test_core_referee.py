@@ -96,15 +96,24 @@ def test_a_doubt_is_resolved_by_the_candidate_tapped_on_the_page():
     assert referee.observe(view(referee)) is None
 
 
-def test_a_hand_moving_again_cancels_a_pending_alarm():
+def test_a_hand_moving_again_postpones_a_pending_alarm_and_never_cancels_it():
+    """The watcher hands on no new view of a board that reads as before: a hand that
+    passes over a wrong board and leaves it so must not silence the alarm for good."""
     referee, events = setup()
     referee.confirm_s = 0.5
     assert referee.observe(view(referee, [((3, 2), "p0")])) is None
-    assert referee.tick(10.2, moved_at=10.1) is None  # the hand moved on: no alarm
-    assert referee.tick(11.0, moved_at=10.1) is None and referee.alarm is None
-    assert referee.observe(view(referee, [((3, 2), "p0")], t=12.0, moved_at=11.7)) is None
-    alarm = referee.tick(12.5, moved_at=11.7)
+    assert referee.tick(10.2, moved_at=10.1) is None  # the hand moved on: not yet
+    assert referee.tick(10.5, moved_at=10.1) is None and referee.alarm is None  # still 0.4 s
+    alarm = referee.tick(10.7, moved_at=10.1)  # still 0.6 s since the hand, the board as wrong
     assert alarm.kind == "illegal" and alarm.data["source"] == "camera"
+
+
+def test_a_board_that_turns_unclear_drops_the_pending_alarm():
+    referee, events = setup()
+    referee.confirm_s = 0.5
+    assert referee.observe(view(referee, [((3, 2), "p0")])) is None
+    assert referee.observe(view(referee, [((3, 2), "p0")], unsure=[(3, 2)], t=10.3, moved_at=10.2)) is None
+    assert referee.tick(12.0, moved_at=10.2) is None and referee.alarm is None
 
 
 def test_one_illegal_board_is_one_alarm_and_the_referee_follows_again():
