@@ -21,7 +21,6 @@ from typing import Iterator, Sequence
 import cv2
 import numpy as np
 
-from vision import markers
 
 from . import synth
 
@@ -66,11 +65,7 @@ def draw_plane(style: Style) -> np.ndarray:
             y, x = BORDER + r * SQ, BORDER + c * SQ
             plane[y:y + SQ, x:x + SQ] = colour
     lo, hi = BORDER, BORDER + 8 * SQ
-    quiet = 8
-    spots = [(lo - MARKER_PX, hi), (hi, hi), (hi, lo - MARKER_PX), (lo - MARKER_PX, lo - MARKER_PX)]
-    for k, (x, y) in enumerate(spots):  # inner corners on a1, h1, h8, a8
-        img = markers.marker_image(markers.BOARD_MARKERS["chess"][k], MARKER_PX, quiet)
-        plane[y - quiet:y - quiet + img.shape[0], x - quiet:x - quiet + img.shape[1]] = img[:, :, None]
+    synth.place_markers(plane, "chess", (lo, lo, hi, hi), MARKER_PX, quiet=8)  # inner corners on a1, h1, h8, a8
     return plane
 
 

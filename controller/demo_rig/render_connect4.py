@@ -18,7 +18,6 @@ from typing import Iterator, Sequence
 import cv2
 import numpy as np
 
-from vision import markers
 
 from . import synth
 
@@ -82,16 +81,9 @@ def _template() -> tuple[np.ndarray, np.ndarray]:
             x, y = hole_centre(c, r)
             cv2.circle(holes, (int(round(x * 16)), int(round(y * 16))), int(HOLE_R * 16), 255, -1,
                        cv2.LINE_AA, shift=4)
-    left, top = BORDER, BORDER
-    right, bottom = BORDER + COLS * PITCH, BORDER + ROWS * PITCH
-    quiet = 9
-    # each marker's inner corner at a corner of the hole area: BL, BR, TR, TL
-    spots = [(left - MARKER_PX, bottom), (right, bottom), (right, top - MARKER_PX),
-             (left - MARKER_PX, top - MARKER_PX)]
-    for k, (x, y) in enumerate(spots):
-        img = markers.marker_image(markers.BOARD_MARKERS["connect4"][k], MARKER_PX, quiet)
-        x0, y0 = x - quiet, y - quiet
-        plane[y0:y0 + img.shape[0], x0:x0 + img.shape[1]] = img[:, :, None]
+    # each marker's inner corner at a corner of the hole area
+    synth.place_markers(plane, "connect4", (BORDER, BORDER, BORDER + COLS * PITCH, BORDER + ROWS * PITCH),
+                        MARKER_PX, quiet=9)
     return plane, holes
 
 

@@ -23,7 +23,6 @@ from typing import Iterator
 import cv2
 import numpy as np
 
-from vision import markers
 
 from . import synth
 
@@ -170,13 +169,7 @@ def _template() -> np.ndarray:
             px, py = -base_dir[1] * a, base_dir[0] * a
             tri = np.int32([tip, (bx + px, by + py), (bx - px, by - py)])
             cv2.fillPoly(plane, [tri], ARROW, cv2.LINE_AA)
-    quiet = 8
-    spots = [(left - MARKER_PX, bottom), (right, bottom), (right, top - MARKER_PX),
-             (left - MARKER_PX, top - MARKER_PX)]
-    for k, (x, y) in enumerate(spots):
-        img = markers.marker_image(markers.BOARD_MARKERS["labyrinth"][k], MARKER_PX, quiet)
-        x0, y0 = x - quiet, y - quiet
-        plane[y0:y0 + img.shape[0], x0:x0 + img.shape[1]] = img[:, :, None]
+    synth.place_markers(plane, "labyrinth", (left, top, right, bottom), MARKER_PX, quiet=8)
     return plane
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision import markers
 
 from . import synth
 from vision.read_monopoly import CORNER, space_box
@@ -49,13 +48,6 @@ def space_rect(index: int) -> tuple[int, int, int, int]:
     return (int(round(BORDER + x0)), int(round(BORDER + y0)), int(round(BORDER + x1)), int(round(BORDER + y1)))
 
 
-def board_corners() -> np.ndarray:
-    """The board's outer corners in plane pixels: bottom-left, bottom-right, top-right,
-    top-left (the marker order)."""
-    lo, hi = BORDER, BORDER + SIDE
-    return np.float32([[lo, hi], [hi, hi], [hi, lo], [lo, lo]])
-
-
 def _inward(index: int) -> tuple[int, int]:
     """Unit step from a space towards the middle of the board."""
     return [(0, -1), (1, 0), (0, 1), (-1, 0)][index // 10]
@@ -84,13 +76,7 @@ def draw_board(kinds: list[str], sets: list[str | None]) -> np.ndarray:
                 by0, by1 = y0, y1
             cv2.rectangle(plane, (bx0, by0), (bx1 - 1, by1 - 1), SET_COLOURS[sets[i]], -1)
         cv2.rectangle(plane, (x0, y0), (x1 - 1, y1 - 1), (60, 60, 60), 1)
-    for k, (x, y) in enumerate(board_corners()):
-        img = markers.marker_image(markers.BOARD_MARKERS["monopoly"][k], MARKER_PX, QUIET)
-        size = img.shape[0]
-        # the marker's inner corner touches the board corner, the marker lies outside it
-        x0 = int(x) - size + QUIET if k in (0, 3) else int(x) - QUIET
-        y0 = int(y) - QUIET if k in (0, 1) else int(y) - size + QUIET
-        plane[y0:y0 + size, x0:x0 + size] = img[:, :, None]
+    synth.place_markers(plane, "monopoly", (BORDER, BORDER, BORDER + SIDE, BORDER + SIDE), MARKER_PX, QUIET)
     return plane
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import markers
+
 SKIN = (120, 160, 215)  # BGR
 SLEEVE = (90, 60, 40)
 
@@ -29,6 +31,17 @@ class Shot:
         h, w = plane_shape[:2]
         src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
         return cv2.getPerspectiveTransform(src, np.float32(self.corners))
+
+
+def place_markers(plane: np.ndarray, board: str, box: tuple[int, int, int, int], px: int, quiet: int) -> None:
+    """Stick `board`'s four markers on `plane` (in place) as a user does (hardware.md):
+    diagonally outside the corners of the playing area `box` (left, top, right, bottom),
+    each marker's inner corner touching its corner: BL, BR, TR, TL."""
+    left, top, right, bottom = box
+    for marker_id, (x, y) in zip(markers.BOARD_MARKERS[board],
+                                 [(left - px, bottom), (right, bottom), (right, top - px), (left - px, top - px)]):
+        img = markers.marker_image(marker_id, px, quiet)
+        plane[y - quiet:y - quiet + img.shape[0], x - quiet:x - quiet + img.shape[1]] = img[:, :, None]
 
 
 def tilted(size=(1280, 720), margin=0.12, tilt=0.10, seed: int | None = None) -> Shot:
