@@ -165,9 +165,9 @@ class Service:
             view = None
             try:
                 got = self.camera.read()
-                if got is None and self.camera_status() != "camera lost":
-                    log.info("camera: end of %s", self.camera.name)
-                    return
+                if got is None and self.config.camera.source == "synthetic":
+                    log.info("camera: end of %s", self.camera.name)  # the demo's frames end with it
+                    return  # (a real source is kept: None is a bad frame or a lost camera, retried)
                 if got is not None:
                     view = self.table.see(*got)
                     failures = 0

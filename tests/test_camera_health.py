@@ -135,3 +135,32 @@ def test_the_service_says_camera_lost_lights_busy_and_referees_again_when_it_is_
         assert any("is back" in n for n in notices) and service.camera.reopened >= 1
     finally:
         service.stop()
+
+
+@pytest.mark.timeout(60)
+def test_one_unreadable_frame_is_skipped_and_refereeing_goes_on(tmp_path):
+    """A bad frame is not a lost camera: the next frames are read and the move they show
+    is recorded (before, the camera thread took the bad frame for the end of the source
+    and stopped for good, and a folder retried the same file forever)."""
+    frames = tmp_path / "frames"
+    write_frames(frames, empty_grid())
+    (frames / "0016.png").write_bytes(b"not a picture")
+    later = tmp_path / "later"
+    write_frames(later, {**empty_grid(), (3, 0): "p0"})
+    for i, path in enumerate(sorted(later.glob("*.png"))):
+        path.rename(frames / f"{17 + i:04d}.png")
+    config = default()
+    config.game.variant = "classic"
+    config.camera.source = str(frames)
+    config.gpio.factory = "mock"
+    config.die_module.port = "off"
+    config.data.folder = str(tmp_path / "data")
+    service = Service(config, devices=False)
+    service.start()
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and service.snapshot()["moves"] != ["4"]:
+            time.sleep(0.05)
+        assert service.snapshot()["moves"] == ["4"]
+    finally:
+        service.stop()

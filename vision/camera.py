@@ -102,12 +102,11 @@ class FolderCamera(Camera):
     def read(self):
         if self.index >= len(self.files):
             return None
-        path = self.files[self.index]
+        path, t = self.files[self.index], self.index / self.fps
+        self.index += 1  # a file that cannot be read is skipped, not read again forever
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             raise CameraError(f"image {str(path)!r} cannot be read")
-        t = self.index / self.fps
-        self.index += 1
         return t, frame
 
 
