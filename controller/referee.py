@@ -276,8 +276,7 @@ class Referee:
         # passes and leaves the board as it was postpones the alarm (a hand that changes
         # the board brings a new view, which decides afresh); it never cancels it, for
         # the watcher hands on no new view of a board that reads the same
-        since = max(view.t, moved_at) if moved_at > view.moved_at + 1e-9 else view.t
-        if t - since < self.confirm_s:
+        if t - max(view.t, moved_at) < self.confirm_s:
             return None
         self._suspect = None
         return self._raise(kind, data)
@@ -334,7 +333,15 @@ class Referee:
             ranked.sort(key=lambda r: -r[0])
             if not ev.poorly_explained(ranked[0][2]):
                 break
-        return ranked
+        # sequences that end on the same board look alike to the camera: only the best
+        # (the shortest) stands, so a longer copy never makes the answer unclear
+        best, seen = [], set()
+        for r in ranked:
+            key = frozenset(r[2].items())
+            if key not in seen:
+                seen.add(key)
+                best.append(r)
+        return best
 
     # --- what the page and `referee play` show -------------------------------------
     def snapshot(self, viewer: int | None = None) -> dict:

@@ -31,13 +31,6 @@ class Entry:
     starts_from_table: bool = False  # the start position is laid out at random by the players
 
     @property
-    def reader(self) -> str:
-        """The camera reader of this board type (vision/watch.py's READERS)."""
-        from vision.watch import READERS
-
-        return READERS[self.name]
-
-    @property
     def drawing(self) -> Path:
         """The page's drawing of the board (web/static/draw/<game>.js)."""
         return WEB_STATIC / "draw" / f"{self.name}.js"

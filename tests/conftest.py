@@ -22,6 +22,22 @@ def need(tool_ok: bool, why: str):
     pytest.skip(why)
 
 
+def offline_config(tmp_path, source, game: str = "connect4", variant: str | None = None):
+    """A service's config as the tests run one: the camera from `source` (a folder of
+    frames), gpiozero's mock pins, no die module, the journal under tmp_path."""
+    from controller.config import default
+
+    config = default()
+    config.game.name = game
+    if variant:
+        config.game.variant = variant
+    config.camera.source = str(source)
+    config.gpio.factory = "mock"
+    config.die_module.port = "off"
+    config.data.folder = str(tmp_path / "data")
+    return config
+
+
 @pytest.fixture
 def mock_pins():
     """gpiozero's own MockFactory with PWM pins, reset after the test."""

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.config import default
+from conftest import offline_config
 from controller.service import Service
 from vision.camera import CameraError, Camera, KeptCamera, open_camera
 from controller.demo_rig.render_connect4 import empty_grid, render
@@ -103,12 +103,7 @@ def test_fifty_unreadable_frames_in_a_row_lose_the_camera_and_it_is_opened_again
 def test_the_service_says_camera_lost_lights_busy_and_referees_again_when_it_is_back(tmp_path, mock_pins):
     frames = tmp_path / "frames"
     write_frames(frames, empty_grid())
-    config = default()
-    config.game.variant = "classic"
-    config.camera.source = str(frames)
-    config.gpio.factory = "mock"
-    config.die_module.port = "off"
-    config.data.folder = str(tmp_path / "data")
+    config = offline_config(tmp_path, frames, variant="classic")
     service = Service(config)
     notices = []
     service.bus.subscribe(lambda e: e.kind == "notice" and notices.append(e.data["text"]))
@@ -149,12 +144,7 @@ def test_one_unreadable_frame_is_skipped_and_refereeing_goes_on(tmp_path):
     write_frames(later, {**empty_grid(), (3, 0): "p0"})
     for i, path in enumerate(sorted(later.glob("*.png"))):
         path.rename(frames / f"{17 + i:04d}.png")
-    config = default()
-    config.game.variant = "classic"
-    config.camera.source = str(frames)
-    config.gpio.factory = "mock"
-    config.die_module.port = "off"
-    config.data.folder = str(tmp_path / "data")
+    config = offline_config(tmp_path, frames, variant="classic")
     service = Service(config, devices=False)
     service.start()
     try:

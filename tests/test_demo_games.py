@@ -74,5 +74,5 @@ def test_mario_walks_world_1_and_goes_on_into_world_2_at_the_demo_table(tmp_path
     assert steps and all(m["source"] == "camera" for m in steps)
     links = {s["id"] for s in world_data(1)["spaces"] if "link" in s.get("features", ())}
     on_link = [k for k, m in enumerate(steps) if m["notation"].split()[1] in links]
-    if on_link and on_link[0] + 1 < len(steps):
-        assert steps[on_link[0] + 1]["notation"] == "move w2-00"
+    assert on_link and on_link[0] + 1 < len(steps), "Mario never reached World 1's link and went on"
+    assert steps[on_link[0] + 1]["notation"] == "move w2-00"

@@ -21,7 +21,7 @@ from web.hall import create_hall_app
 
 
 @pytest.fixture
-def hall_page(tmp_path, broker):  # noqa: F811
+def hall_page(tmp_path, broker):
     hall = Hall(tmp_path / "hall", "127.0.0.1", broker.port).start()
     journal = Journal(tmp_path / "t1.sqlite")
     referee = Referee(journal, Bus())
@@ -43,7 +43,7 @@ def hall_page(tmp_path, broker):  # noqa: F811
     hall.close()
 
 
-def test_the_hall_shows_each_table_live_and_opens_one_in_full(browser, hall_page):  # noqa: F811
+def test_the_hall_shows_each_table_live_and_opens_one_in_full(browser, hall_page):
     url, referee = hall_page
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
@@ -74,7 +74,7 @@ def test_the_hall_shows_each_table_live_and_opens_one_in_full(browser, hall_page
     context.close()
 
 
-def test_without_its_drawing_a_card_shows_the_moves_as_text(browser, hall_page):  # noqa: F811
+def test_without_its_drawing_a_card_shows_the_moves_as_text(browser, hall_page):
     url, referee = hall_page
     context = browser.new_context()
     context.route("**/static/draw/*.js", lambda route: route.abort())

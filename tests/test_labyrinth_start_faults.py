@@ -8,20 +8,14 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from controller.config import default
+from conftest import offline_config
 from controller.journal import Journal
 from controller.service import Service
 from vision.treasures import Catalogue
 
 
 def labyrinth_config(tmp_path, source):
-    config = default()
-    config.game.name = "labyrinth"
-    config.camera.source = str(source)
-    config.gpio.factory = "mock"
-    config.die_module.port = "off"
-    config.data.folder = str(tmp_path / "data")
-    return config
+    return offline_config(tmp_path, source, game="labyrinth")
 
 
 def test_a_first_start_that_fails_on_the_camera_journals_no_maze(tmp_path, capsys):

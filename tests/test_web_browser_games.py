@@ -49,7 +49,7 @@ def served(tmp_path_factory):
         s.close()
 
 
-def open_page(browser, url: str, viewport: dict):  # noqa: F811
+def open_page(browser, url: str, viewport: dict):
     context = browser.new_context(viewport=viewport, has_touch=viewport is PHONE)
     page = context.new_page()
     errors: list[str] = []
@@ -96,7 +96,7 @@ def see_an_alarm_and_the_restore(page, service) -> None:
 
 
 @pytest.mark.parametrize("game", list(OPENINGS))
-def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, game):  # noqa: F811
+def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, game):
     service = served.service
     assert service.submit("new_game", game=game)["ok"]
     for text in OPENINGS[game]:

@@ -85,7 +85,7 @@ def test_names_with_nothing_waiting_are_refused_in_words(tmp_path):
         assert reply.get_json()["error"] == "no game is waiting to start from the table"
 
 
-def test_the_page_names_every_picture_and_the_game_starts(browser, tmp_path):  # noqa: F811
+def test_the_page_names_every_picture_and_the_game_starts(browser, tmp_path):
     table = Table()
     first = shuffle(FIRST)
     truth = treasures(first)

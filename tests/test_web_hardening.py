@@ -218,3 +218,15 @@ def test_the_pages_work_under_the_csp_without_a_console_error_in_chromium(browse
             assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], problems
         finally:
             served.close()
+
+
+def test_the_hall_slows_repeated_wrong_admin_tokens_too():
+    """The hall's app is guarded like the page's: guessing its admin token is slowed."""
+    from web.hall import create_hall_app
+
+    app = create_hall_app(object(), "sesame")
+    guesser = app.test_client()
+    guesser.environ_base["REMOTE_ADDR"] = "10.0.0.9"
+    codes = [guesser.post("/api/hall/round", headers={"Authorization": "Bearer guess"}).status_code
+             for _ in range(6)]
+    assert codes[:5] == [403] * 5 and codes[5] == 429

@@ -41,6 +41,7 @@ learns its own empty looks, so its evidence carries no p_empty.
 """
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 MIN_STEP = 18.0  # summed-channel grey levels: below this no cell counts as changed
@@ -73,6 +74,7 @@ class CellChange:
         self.board: dict | None = None  # the position the reference shows
         self.fronts: dict = {}  # cell -> (the cell in front of it, towards the camera; lean in squares)
         self.empty: np.ndarray | None = None  # (64, q, q, 3), NaN where never seen empty
+        self._H: np.ndarray | None = None  # the homography the reference was taken through
 
     @property
     def grid(self) -> bool:
@@ -86,7 +88,15 @@ class CellChange:
     def camera(self, H: np.ndarray, frame_size) -> None:
         """Where the camera stands (frame -> plane homography `H`, frame (width, height)):
         for each cell, the neighbour between it and the camera and how far a tall piece
-        there leans over it."""
+        there leans over it. A board found at another place (bumped, markers found
+        again) makes the reference and the empty looks, which are planes warped through
+        the old H, unusable until the next known position; the same place found again
+        (H recomputed a pixel apart) keeps them."""
+        if self._H is not None and _same_place(self._H, H, self.reader.plane_size):
+            return
+        self._H = H
+        self.ref, self.empty, self.board = None, None, None
+        self.known[:] = False
         geo = patches(self.reader)
         if geo is None:
             return
@@ -105,7 +115,6 @@ class CellChange:
             fc, fr = c + int(np.clip(step[0], -1, 1)), r + int(np.clip(step[1], -1, 1))
             if 0 <= fc < 8 and 0 <= fr < 8 and (fc, fr) != (c, r):
                 self.fronts[cell] = (cells[fr * 8 + fc], TALL * dist / height)
-        self.empty = None  # empty looks are plane blocks: seen anew from where the camera stands now
 
     def _blocks(self, plane: np.ndarray, q: int) -> np.ndarray:
         img = plane.astype(np.float32)
@@ -172,6 +181,16 @@ class CellChange:
         measured = self.reader.change(plane, self.ref)
         diff = np.array([measured[c] for c in self.reader.cells], float)
         return {c: (float(p), None, 1.0) for c, p in zip(self.reader.cells, _changed(diff))}
+
+
+def _same_place(old: np.ndarray, new: np.ndarray, plane_size) -> bool:
+    """Do two frame -> plane homographies put the plane's corners within a pixel of each
+    other in the frame?"""
+    w, h = plane_size
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
+    a = cv2.perspectiveTransform(corners, np.linalg.inv(old))
+    b = cv2.perspectiveTransform(corners, np.linalg.inv(new))
+    return float(np.abs(a - b).max()) < 1.0
 
 
 def _measures(reader) -> bool:

@@ -284,18 +284,15 @@ class HoleReader(Reader):
         with too many read empty, or a hole of the other side's colour that rests on
         something read as its chip, whichever its own probabilities favour more. Changed
         holes are unsure."""
-        def count(label):
-            return sum(lab == label for lab, _ in out.values())
-
-        while abs(count("p0") - count("p1")) > BALANCE:
-            many = "p0" if count("p0") > count("p1") else "p1"
-            few = "p1" if many == "p0" else "p0"
+        n = {side: sum(label == side for label, _ in out.values()) for side in ("p0", "p1")}
+        while abs(n["p0"] - n["p1"]) > BALANCE:
+            many, few = ("p0", "p1") if n["p0"] > n["p1"] else ("p1", "p0")
             km, kf = self.labels.index(many), self.labels.index(few)
             options = []
             for k, (col, row) in enumerate(self.cells):
                 label = out[(col, row)][0]
-                above = out.get((col, row + 1), ("empty",))[0]
-                below = out.get((col, row - 1), ("p0",))[0] if row else "p0"
+                above = out[(col, row + 1)][0] if row + 1 < ROWS else "empty"
+                below = out[(col, row - 1)][0] if row else "floor"
                 if label == many and above not in ("p0", "p1"):
                     options.append((probs[k, 0] / max(probs[k, km], 1e-9), (col, row), "empty"))
                 elif label == "empty" and below != "empty":
@@ -303,6 +300,8 @@ class HoleReader(Reader):
             if not options:
                 return
             _, cell, label = max(options)
+            n[out[cell][0]] = n.get(out[cell][0], 0) - 1
+            n[label] = n.get(label, 0) + 1
             out[cell] = (label, 0.5)
 
     def _doubt_behind(self, out: dict) -> None:
@@ -391,7 +390,7 @@ def _photo_chips(hued: np.ndarray, saturation: np.ndarray, cells: list) -> np.nd
     for chips in (strong | dull, strong):
         chips = _standing(chips, cells)
         n = chips.sum(axis=0)
-        if abs(int(n[0]) - int(n[1])) <= 2:
+        if abs(int(n[0]) - int(n[1])) <= BALANCE:
             return chips
     return np.zeros_like(hued)
 

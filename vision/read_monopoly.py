@@ -112,7 +112,7 @@ class MonopolyReader(SpaceReader):
             label = expected.get(cell)
             if label in self.centroid and self._seen(k):
                 disc = self._disc(labs, k)
-                near = self._near(disc, self.centroid[label], NEAR) & (self._change(disc, self._disc(self.empty_ref, k)) > CHANGE)
+                near = self._near(disc, self.centroid[label], NEAR) & (self._distance(disc, self._disc(self.empty_ref, k)) > CHANGE)
                 if near.sum() >= 12:
                     self.centroid[label] = np.median(disc[near], axis=0)
         for k, cell in enumerate(self.cells):
@@ -180,7 +180,7 @@ class MonopolyReader(SpaceReader):
                 out[cell] = self._against_taken(k, disc, most) if k in self.taken else ("empty", min(UNSEEN_EMPTY, most))
                 continue
             ref = self._disc(self.empty_ref, k)
-            dist = self._change(disc, ref)
+            dist = self._distance(disc, ref)
             moved = dist > TOKEN_CHANGE  # only what differs from the space's own empty look
             shares = self.shares(disc[moved], len(disc), ref[moved])
             present = sorted(p for p, share in shares.items() if share >= PRESENT)
@@ -194,17 +194,11 @@ class MonopolyReader(SpaceReader):
                 out[cell] = (UNKNOWN, 0.3)
         return out
 
-    @staticmethod
-    def _change(disc: np.ndarray, ref: np.ndarray) -> np.ndarray:
-        diff = disc - ref
-        diff[:, 0] *= LIGHTNESS_WEIGHT
-        return np.sqrt((diff ** 2).sum(axis=1))
-
     def _like(self, labs: np.ndarray, sample: np.ndarray) -> np.ndarray:
         """Which of `labs` lie near some colour of `sample` (at most 200 of them)."""
         if not len(sample) or not len(labs):
             return np.zeros(len(labs), bool)
-        sample = sample[::max(1, len(sample) // 200)]
+        sample = sample[::-(-len(sample) // 200)]  # every k-th, k rounded up
         d = labs[:, None, :] - sample[None, :, :]
         d[..., 0] *= LIGHTNESS_WEIGHT
         return np.sqrt((d ** 2).sum(axis=2)).min(axis=1) < NEAR / 2
@@ -216,7 +210,7 @@ class MonopolyReader(SpaceReader):
         to light: a changed pixel counts for a new token only where it looks like none
         of the print still seen around it."""
         was, ref = self.taken[k]
-        dist = self._change(disc, ref)
+        dist = self._distance(disc, ref)
         if (dist > TOKEN_CHANGE).mean() <= EMPTY_SHARE:
             return "+".join(sorted(was)) or "empty", most
         names = list(self.centroid)

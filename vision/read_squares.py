@@ -76,7 +76,6 @@ PIECE_Z, PIECE_R = (0.35, 1.5), 0.25  # a standing piece up to a king's height, 
 RIM = 0.4  # the light over a square is measured outside this radius (squares)
 MIN_VISIBLE = 0.25  # below this share of its disk visible, a square is read from all of it
 # cold read: pixel tests, in units of the contrast between the two square colours
-DARK_PIECE = 0.0  # on a light square: darker than the dark squares by this much (at the square's light)
 DARK_ON_DARK = 0.45  # on a dark square: darker than this fraction of its level
 LIGHT_ON_DARK = 0.35  # on a dark square: lighter than it by this much
 SPREAD = 0.12  # on a light square: this far from the disk's median brightness
@@ -184,12 +183,12 @@ class SquareReader(Reader):
         if float(axis @ axis) > CHROMA_APART ** 2:  # square colours of different hue: print can be told
             # towards the dark squares' chroma, but not darker than them (a dark piece is)
             printed = (((chroma - c_light) @ axis / float(axis @ axis) > PRINT)
-                       & (flat[:, 0] >= ref_dark[0] - DARK_PIECE * contrast))
+                       & (flat[:, 0] >= ref_dark[0]))
         else:
             printed = np.zeros(len(flat), bool)
         # print (a logo, a letter) is drawn in thin strokes, in the dark squares' colour or
         # darker; a piece, a shadow is a solid body
-        thin = self._thin((printed | (flat[:, 0] < ref_dark[0] + DARK_PIECE * contrast)).reshape(L.shape))
+        thin = self._thin((printed | (flat[:, 0] < ref_dark[0])).reshape(L.shape))
         strokes = self._around(thin)
         thin = thin.ravel() > 0
         # the brightness gradient's structure tensor: how much the detail runs one way
@@ -223,7 +222,7 @@ class SquareReader(Reader):
                 seen = idx
             v, g = L[seen], gain[i]
             if is_light[i]:
-                dark = float(np.mean((v < g * (ref_dark[0] + DARK_PIECE * contrast)) & ~printed[seen] & ~thin[seen]))
+                dark = float(np.mean((v < g * ref_dark[0]) & ~printed[seen] & ~thin[seen]))
                 clean = ~strokes[seen]
                 spread = float(np.mean((np.abs(v - np.median(v[clean] if clean.any() else v)) > SPREAD * g * contrast) & clean))
                 fine = float(np.mean((highpass[seen] > DETAIL * g * contrast) & clean))

@@ -21,7 +21,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
 from . import guard
-from .payload import ApiError, body, given_token, int_field
+from .payload import ApiError, body, given_token, int_field, wrong_token
 from .stream import Streams, stream_response
 from .views import DRAWINGS
 
@@ -38,7 +38,7 @@ def _require_admin(data=None) -> None:
     if token is None:
         raise ApiError(403, "this needs the hall's admin token (Authorization: Bearer <token> or field 'token')")
     if not hmac.compare_digest(token.encode(), current_app.config["HALL_TOKEN"].encode()):
-        raise ApiError(403, "wrong admin token")
+        raise wrong_token("wrong admin token")
 
 
 @hall.get("/")

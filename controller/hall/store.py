@@ -175,11 +175,6 @@ class HallStore:
                                     "ORDER BY received DESC LIMIT ?", (limit,)).fetchall()
         return [{**json.loads(d), "table": t} for t, d in rows]
 
-    def latencies(self) -> list[float]:
-        """Seconds from each event's journalling at its table to its keeping here."""
-        with self._lock:
-            return [r[0] for r in self._db.execute("SELECT received - t FROM events").fetchall()]
-
     # --- rounds -----------------------------------------------------------------------------
     def mark_round(self, number: int, at: float | None = None) -> None:
         with self._lock:

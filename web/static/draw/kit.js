@@ -96,5 +96,5 @@ window.drawKit = (function () {
 
   const SEAT_FILLS = ["#d7263d", "#2e7d32", "#f2c500", "#1e63d6"];  // red, green, yellow, blue
 
-  return {svg, text, titled, el, root, layout, badge, initial, star, SEAT_FILLS, SHAPES};
+  return {svg, text, titled, el, root, layout, badge, initial, star, SEAT_FILLS};
 })();
