@@ -166,3 +166,20 @@ def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, g
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_player_link_of_a_seat_the_new_game_lacks_says_so_and_watches(browser, served):
+    """A fourth player's phone stays open while a two-player game starts: the page says
+    the link has expired and goes on showing the game as a watcher (a live page that
+    silently stops updating would look like a referee that saw nothing)."""
+    service = served.service
+    assert service.submit("new_game", game="monopoly")["ok"]
+    context, phone, _ = open_page(browser, f"{served.url}/seat/{service.player_token(3)}", PHONE)
+    try:
+        assert service.submit("new_game", game="connect4")["ok"]
+        phone.locator(".you.error").wait_for(timeout=WAIT_MS)
+        assert "expired" in phone.locator(".you.error").inner_text()
+        assert service.submit("move", text="4")["ok"]
+        phone.locator("#moves li").first.wait_for(timeout=WAIT_MS)  # still following the game
+    finally:
+        context.close()

@@ -35,9 +35,9 @@ def state():
     seat = int_field(request.args, "seat")
     public = service().snapshot()
     seats = public.get("seats") or []
-    if not 0 <= seat < len(seats):
-        raise ApiError(400, f"field 'seat' is {seat}; this game has seats 0-{len(seats) - 1}"
-                       if seats else "field 'seat': no game is running")
+    if not 0 <= seat < len(seats):  # a link of an earlier game with more players: the page drops it on a 403
+        raise ApiError(403, f"seat {seat} is not in this game (seats 0-{len(seats) - 1})"
+                       if seats else f"seat {seat}: no game is running")
     if seat_of(given_token(request.args), public) != seat:
         raise wrong_token(f"wrong player token for seat {seat}")
     return jsonify(service().snapshot(viewer=seat))
