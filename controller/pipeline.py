@@ -89,9 +89,9 @@ def cmd_replay(args) -> int:
         game.variant, game.rulings = record.variant, record.settings
     try:
         table = Table(referee, game, camera, catalogue=Path(config.data.folder) / "treasures.npz")
-        # the game starts as `serve` started it: dealt as recorded, or one laid out at
-        # random on the table (Labyrinth) read from the recording's first clear view
-        setup = record.setup if record is not None and not _from_table(args.game) else None
+        # the game starts as `serve` started it, dealt as recorded (a maze laid out on the
+        # table is read from the recording's first clear view: Table._new_game)
+        setup = record.setup if record is not None else None
         result, started = table.run("new_game", game=args.game, variant=game.variant or None, setup=setup)
         if not result.ok:
             raise ValueError(result.error)

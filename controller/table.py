@@ -79,6 +79,7 @@ class Table:
         self._options: dict | None = None  # the board sheet the watcher reads
         self._told: str | None = None  # the table start's last notice on the bus
         self._caught: list[Event] | None = None
+        self._deal: dict = {}  # a recorded deal for the game the table start waits for
         referee.bus.subscribe(self._catch)
         if camera is not None:
             referee.confirm_s = CONFIRM_S  # a live camera: wrong or unclear boards must stay a moment
@@ -154,8 +155,9 @@ class Table:
         name = game or r.game.name
         settings = self.game_settings.rulings if name == self.game_settings.name else None
         variant = variant or (r.game.variant if r.game is not None and name == r.game.name else None)
-        if self.camera is not None and setup is None and entry(name).starts_from_table:
-            return self._start_from_table(load_game(name, variant, settings))
+        if self.camera is not None and entry(name).starts_from_table and (setup is None or setup.get("from_table")):
+            # read from the table; a recorded setup (a replay) gives only the secret deal
+            return self._start_from_table(load_game(name, variant, settings), deal=setup)
         self.enrolment.cancel()
         event = r.new_game(name, variant, settings, setup=setup)
         self._options = r.game.reader_options(r.state)
@@ -233,9 +235,12 @@ class Table:
             self.watcher.learn({c: v for c, v in board.items() if c not in due})
 
     # --- a game that starts from the layout on the table (controller/table_start.py) -----
-    def _start_from_table(self, game) -> Result:
+    def _start_from_table(self, game, deal: dict | None = None) -> Result:
         """The open game goes on until the maze on the table is read (views go to the
-        table start meanwhile); the reader first learns from the printed tiles."""
+        table start meanwhile); the reader first learns from the printed tiles. With
+        `deal` (a recorded setup), the players, first player and targets are taken from
+        it instead of dealt anew, so a replay decides with the deal `serve` had."""
+        self._deal = {k: v for k, v in (deal or {}).items() if k in ("players", "first", "targets")}
         try:
             expected = self.enrolment.begin(game)
         except ValueError as exc:  # a damaged catalogue file: say which
@@ -259,7 +264,7 @@ class Table:
                 self.referee.bus.publish(Event("notice", {"text": self.enrolment.message}))
             return Result(waiting=self.enrolment.message)
         game, setup = started
-        event = self.referee.new_game(game.name, game.variant, game.settings, setup=setup)
+        event = self.referee.new_game(game.name, game.variant, game.settings, setup={**setup, **self._deal})
         self._options = self.referee.game.reader_options(self.referee.state)
         self.learn_position()  # now from the whole layout
         self._told = None

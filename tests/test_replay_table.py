@@ -17,10 +17,13 @@ import cv2
 from controller.demo import demo_config
 from controller.demo_rig.feed import DemoTable
 from controller.demo_rig.players import FPS
+from controller import table as table_module
+from controller.cli import main
 from controller.events import Bus
 from controller.journal import open_journal
 from controller.referee import Referee
 from controller.service import Service
+from controller.table import Table
 
 
 def recorded(feed, folder):
@@ -95,11 +98,20 @@ def near_the_link(data, seed):
     referee.journal.close()
 
 
-def test_a_labyrinth_game_started_from_the_table_replays_as_it_was_served(tmp_path):
+def test_a_labyrinth_game_started_from_the_table_replays_as_it_was_served(tmp_path, monkeypatch):
     record = serve(tmp_path, "labyrinth", seed=3, turns=3)
     served = moves(record["events"])
     assert sum(source == "camera" for _, source in served) >= 3
     assert moves(replay(tmp_path, "labyrinth")) == served
+    # the maze is read from the frames, the secret deal (targets) comes from the record:
+    # the replay's game is the served one (the targets never show in its output)
+    tables = []
+    monkeypatch.setattr(table_module, "Table", lambda *a, **k: tables.append(Table(*a, **k)) or tables[-1])
+    assert main(["replay", str(tmp_path / "frames"), "--game", "labyrinth", "--json", "--config",
+                 str(tmp_path / "referee.toml"), "--record", str(tmp_path / "record.json")]) == 0
+    setup = next(e for e in record["events"] if e["type"] == "game_started")["setup"]
+    assert tables[0].referee.setup["rows"] == setup["rows"]
+    assert tables[0].referee.setup["targets"] == setup["targets"]
 
 
 def test_a_super_mario_bros_game_crossing_into_world_2_replays_as_it_was_served(tmp_path):
