@@ -1,10 +1,10 @@
 """Soak: the demo rig through many games back to back, all five games in turn (issue 13).
 
-Each game is one `referee demo --fast --games 1` in this process: the real Service
-(journal, referee, camera thread and vision on the rendered table, gpiozero's mock pins,
-the die module's firmware simulator over real pyserial on a pseudo-terminal), started,
-played to the end and stopped, all games journalled in one data folder, as a season's
-evenings are. What must hold for a season:
+One demo rig, as `referee demo --fast` runs it and a club leaves it running: the real
+Service (journal, referee, camera thread and vision on the rendered table, gpiozero's mock
+pins, the die module's firmware simulator over real pyserial on a pseudo-terminal), its
+players playing each game to its end or `--turns` turns, then starting the next kind of
+game as the page's New game does, all games in one journal. What must hold for a season:
 
 - resident memory grows by less than 5 MB from the end of the first round (five games:
   imports, caches and readers warmed up) to the end, and by less than 5 MB after the same
@@ -14,7 +14,7 @@ evenings are. What must hold for a season:
   `settled_mb`); the live Python objects are counted too. The allocator is set as
   `referee serve` sets it (controller/allocator.py);
 - no error is logged (every log record at ERROR or above is counted and the first shown;
-  a game the table could not finish counts as one);
+  a game the table could not finish counts as one, and the rig is then started afresh);
 - open files and threads come back to where they were (no descriptor or thread per game).
 
     .venv/bin/python bench/soak.py                 # 1,000 games (many hours)
@@ -26,6 +26,7 @@ One line per game (game, seconds, moves, journal bytes, RSS, files, threads), th
 summary beside the targets.
 """
 import argparse
+from contextlib import closing
 import logging
 import os
 import sys
@@ -98,33 +99,98 @@ def journal_bytes(folder: str) -> int:
     return sum(p.stat().st_size for p in Path(folder).glob("journal*.sqlite*"))
 
 
-def play_one(name: str, folder: str, seed: int, turns: int, errors: Errors) -> tuple[float, int]:
-    """One game of `name` on the demo rig, to its end or `turns` turns shown on the table
-    (then it is closed in the journal as stopped, so the next game starts afresh);
-    (seconds, moves journalled)."""
-    args = argparse.Namespace(game=name, variant=None, data=folder, host="127.0.0.1", port=0, seed=seed)
-    config = demo_config(args)
-    table = DemoTable(seed=seed, games=1, turns=turns, realtime=False, colours=config.camera.colours)
-    t0 = time.monotonic()
-    service = Service(config, frames=table.frames())
-    table.attach(service)
-    service.start()
-    try:
-        if not table.finished.wait(GAME_TIMEOUT_S):
-            errors.count += 1
-            errors.first.append(f"{name}: the game did not end within {GAME_TIMEOUT_S:.0f} s")
-        if table.failed:
-            errors.count += 1
-            errors.first.append(f"{name} (seed {seed}): the simulated table failed (see the log)")
-        moves = len(service.referee.history)
+def game_bytes(journal: str, game_id: int) -> int:
+    """What one game's events hold in the journal (kinds and data, as stored), read beside
+    the service's own connection (the file's size moves with the write-ahead log)."""
+    import sqlite3
+
+    with closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True)) as db:
+        return db.execute("SELECT COALESCE(SUM(LENGTH(kind) + LENGTH(data)), 0) FROM events WHERE game_id = ?",
+                          (game_id,)).fetchone()[0]
+
+
+class Season:
+    """One demo rig (`referee demo --fast`: one Service, its journal, camera thread and
+    page, as a club leaves it running) through game after game, the five kinds in turn:
+    when a game is over (or stopped after `turns` turns), the figures are taken and the
+    next kind is started as the page's New game starts it. The table calls `next_game`
+    from the camera thread between games."""
+
+    def __init__(self, args, folder: str, errors: Errors, names: list[str]):
+        self.args, self.folder, self.errors, self.names = args, folder, errors, names
+        self.played, self.began = 0, time.monotonic()
+        self.lines: list[dict] = []  # one per game: the figures after it
+        self.service = None
+        self._last = time.monotonic()
+
+    def run(self) -> None:
+        """Games until --games or --minutes; a table that fails or stalls counts as an
+        error, and the rig is started afresh (as a club would restart it) for the rest."""
+        while self.played < self.args.games and not self.out_of_time():
+            name = self.names[self.played % len(self.names)]
+            args = argparse.Namespace(game=name, variant=None, data=self.folder, host="127.0.0.1", port=0,
+                                      seed=self.args.seed + self.played)
+            config = demo_config(args)
+            table = DemoTable(seed=args.seed, turns_each=self.args.turns, realtime=False,
+                              colours=config.camera.colours, next_game=self.next_game)
+            self.service = Service(config, frames=table.frames())
+            table.attach(self.service)
+            self._last = time.monotonic()
+            self.service.start()
+            try:
+                while not table.finished.wait(5.0):
+                    if time.monotonic() - self._last > GAME_TIMEOUT_S:
+                        self.error(f"{self.playing()}: the game did not end within "
+                                   f"{GAME_TIMEOUT_S:.0f} s")
+                        break
+                if table.failed:
+                    self.error(f"{self.playing()} (rig seed {args.seed}): the simulated table "
+                               f"failed (see the log)")
+            finally:
+                self.service.stop()
+                forget_mock_pin_history()
+
+    def error(self, text: str) -> None:
+        self.errors.count += 1
+        self.errors.first.append(text)
+        self.played += 1  # the failed game counts as played: the next starts afresh
+
+    def playing(self) -> str:
+        """The kind of game under way (the page may have started it while the last ended)."""
+        return self.names[self.played % len(self.names)]
+
+    def out_of_time(self) -> bool:
+        return bool(self.args.minutes) and time.monotonic() - self.began > self.args.minutes * 60
+
+    def next_game(self) -> bool:
+        """A game is over: its figures, then the next kind's New game (False: the soak ends)."""
+        service = self.service
         with service._lock:
-            r = service.referee
-            if r.game is not None and r.game.outcome(r.state) is None:
-                r.journal.end_game(r.game_id, f"stopped by the soak after {turns} turns")
-    finally:
-        service.stop()
+            name, moves, game_id = service.referee.game.name, len(service.referee.history), service.referee.game_id
+        raw = rss_mb()
         forget_mock_pin_history()
-    return time.monotonic() - t0, moves
+        settled, objects = settled_mb()
+        self.played += 1
+        self.lines.append({"name": name, "seconds": time.monotonic() - self._last, "moves": moves,
+                           "grown": game_bytes(service.journal.path, game_id), "rss": raw, "settled": settled,
+                           "objects": objects, "files": open_files(), "threads": threading.active_count(),
+                           "tasks": native_threads()})
+        print_line(self.played, self.lines[-1])
+        self._last = time.monotonic()
+        if self.played >= self.args.games or self.out_of_time():
+            return False
+        following = self.names[self.played % len(self.names)]
+        result = service.submit("new_game", game=following, variant="blocker" if following == "connect4" else None)
+        if not result.ok:
+            self.error(f"the page's New game ({following}) was refused: {result.error}")
+            return False
+        return True
+
+
+def print_line(played: int, line: dict) -> None:
+    print(f"{played:>5} {line['name']:<10} {line['seconds']:>6.1f} {line['moves']:>5} {line['grown']:>10} "
+          f"{line['rss']:>7.1f} {line['settled']:>7.1f} {line['objects']:>8} {line['files']:>5} "
+          f"{line['threads']:>4} {line['tasks']:>6}", flush=True)
 
 
 def forget_mock_pin_history() -> None:
@@ -161,40 +227,30 @@ def main() -> int:
           f" (MALLOC_ARENA_MAX={os.environ.get('MALLOC_ARENA_MAX', '-')})")
     print(f"start: RSS {start['rss']:.1f} MB, {start['files']} open files, {start['threads']} threads "
           f"({start['tasks']} native)", flush=True)
-    print(f"{'#':>5} {'game':<10} {'s':>6} {'moves':>5} {'journal +B':>10} {'RSS MB':>7} {'trim MB':>7} "
+    print(f"{'#':>5} {'game':<10} {'s':>6} {'moves':>5} {'journal B':>10} {'RSS MB':>7} {'trim MB':>7} "
           f"{'objects':>8} {'files':>5} {'thr':>4} {'native':>6}")
-    warm = None
-    sizes: dict[str, list[int]] = {n: [] for n in names}
-    after: dict[str, list[float]] = {n: [] for n in names}  # settled MB after each game of that kind
-    after_raw: dict[str, list[float]] = {n: [] for n in names}  # raw MB after each game of that kind
-    began = time.monotonic()
-    played, raw = 0, start["rss"]
-    for i in range(args.games):
-        if args.minutes and time.monotonic() - began > args.minutes * 60:
-            break
-        name = names[i % len(names)]
-        before = journal_bytes(folder)
-        seconds, moves = play_one(name, folder, args.seed + i, args.turns, errors)
-        grown = journal_bytes(folder) - before
-        sizes[name].append(grown)
-        played += 1
-        raw = rss_mb()
-        settled, objects = settled_mb()
-        after[name].append(settled)
-        after_raw[name].append(raw)
-        if played == len(names):
-            warm = {"rss": raw, "settled": settled, "objects": objects}
-        print(f"{played:>5} {name:<10} {seconds:>6.1f} {moves:>5} {grown:>10} {raw:>7.1f} {settled:>7.1f} "
-              f"{objects:>8} {open_files():>5} {threading.active_count():>4} {native_threads():>6}", flush=True)
-    end = {"rss": raw, "files": open_files(), "threads": threading.active_count(), "tasks": native_threads()}
-    end["settled"], end["objects"] = settled_mb()
+    season = Season(args, folder, errors, names)
+    season.run()
+    played, lines = season.played, season.lines
+    warm = next(({"rss": line["rss"], "settled": line["settled"], "objects": line["objects"]}
+                 for i, line in enumerate(lines) if i + 1 == len(names)), None)
+    sizes: dict[str, list[int]] = {n: [line["grown"] for line in lines if line["name"] == n] for n in names}
+    after = {n: [line["settled"] for line in lines if line["name"] == n] for n in names}
+    after_raw = {n: [line["rss"] for line in lines if line["name"] == n] for n in names}
+    began = season.began
+    # after the last whole round (the same kind of game as `warm`), the rig still running
+    last = lines[len(lines) // len(names) * len(names) - 1] if len(lines) >= len(names) else start
+    end = {"rss": last["rss"], "settled": last["settled"], "objects": last["objects"],
+           "files": open_files(), "threads": threading.active_count(), "tasks": native_threads()}
+    stopped, _ = settled_mb()
     warm = warm or start
     print()
     print(f"games played: {played} in {(time.monotonic() - began) / 60:.1f} min")
     for key, what in (("rss", "resident memory (raw, after the game)"),
                       ("settled", "resident memory (collected, trimmed)")):
         print(f"{what}: start {start[key]:.1f} MB, after the first round {warm[key]:.1f} MB, "
-              f"end {end[key]:.1f} MB")
+              f"after the last whole round {end[key]:.1f} MB")
+    print(f"resident memory (collected, trimmed) once the rig stopped: {stopped:.1f} MB")
     late = [mb for runs in after.values() for mb in runs[1:]]
     if late:
         print(f"resident memory (collected, trimmed) after each game from the second round: "

@@ -29,12 +29,16 @@ class DemoTable:
     the page; `attach` gives them the service (its referee, die module and page)."""
 
     def __init__(self, seed: int | None = None, games: int = 0, turns: int = 0, realtime: bool = True,
-                 press_new_game=None, colours=None, mistake: bool = True):
+                 press_new_game=None, colours=None, mistake: bool = True, turns_each: int = 0,
+                 next_game=None):
         self.rng = random.Random(seed)
         self.seed = seed or 0
         self.games, self.turns = games, turns
+        self.turns_each = turns_each  # the players stop a game after this many turns (0: play it out)
         self.realtime = realtime
         self.press_new_game = press_new_game
+        # someone at the page starts the next game (of any kind) once one is over; False: stop
+        self.next_game = next_game
         self.mistake = mistake  # one deliberate mistake per game, so the alarm can be seen
         self.colours = colours
         self.finished = threading.Event()
@@ -162,7 +166,14 @@ class DemoTable:
                 continue
             played += 1
             yield from self._still(5.0)  # the result stays on the page a while
-            if (self.games and played >= self.games) or not self.press_new_game:
+            if self.games and played >= self.games:
+                break
+            if self.next_game is not None:  # the page's New game, then its start on the table
+                if not self.next_game():
+                    break
+                yield from self._set_up(referee, game_id)
+                continue
+            if not self.press_new_game:
                 break
             # the players set up the next game, then press the new-game button
             laid = player.game.start(player.game.new_setup(self.rng))
@@ -176,8 +187,9 @@ class DemoTable:
     def _set_up(self, referee, game_id):
         """The players clear the table and lay out the start of a game someone else began
         (the page's New game); a game read from the table gets its layout first."""
-        player = self._player(referee.game)
-        if self.service.enrolment.active:
+        enrolment = self.service.enrolment
+        player = self._player(enrolment.game if enrolment.active else referee.game)  # the game to lay out
+        if enrolment.active:
             laid = player.game.start(player.game.new_setup(self.rng))
             yield from self._play(player.film([player.scene(laid)], lead_s=1.0, still_s=0.0))
             yield from self._started(referee, player, laid, game_id)
@@ -210,16 +222,18 @@ class DemoTable:
             raise RuntimeError("the new game does not start from what the players laid out on the table")
 
     def _game(self, referee, player, scene):
-        """One game, until it ends, the table cannot show it, or --turns; returns the last
-        scene (None after --turns)."""
+        """One game, until it ends, the table cannot show it, `turns_each` turns, or --turns;
+        returns the last scene (None after --turns)."""
         game, game_id = referee.game, referee.game_id
         mistake_at = self.rng.randrange(2, 7)
-        if self.turns:  # a short run still shows the alarm
-            mistake_at = min(mistake_at, max(1, self.turns - 3))
+        if self.turns or self.turns_each:  # a short run still shows the alarm
+            mistake_at = min(mistake_at, max(1, min(t for t in (self.turns, self.turns_each) if t) - 3))
         turns, mistaken = 0, not self.mistake
         while referee.game_id == game_id and game.outcome(referee.state) is None:
             if self.turns and self.shown >= self.turns:
                 return None
+            if self.turns_each and turns >= self.turns_each:
+                return scene
             state = referee.state
             prompt = game.prompt(state)
             if prompt.kind == "roll":
