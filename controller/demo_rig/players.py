@@ -310,7 +310,8 @@ class TrackPlayer(Player):
 
     def wrong(self, state, action, after):
         """The piece that moves put on another free space near where it should go (labels
-        may hold several pieces joined by "+", as Monopoly's do)."""
+        may hold several pieces joined by "+", as Monopoly's do); never back where it stood,
+        for that board is the one the table already shows: no mistake to see."""
         before, right = self.scene(state), self.scene(after)
         arriving = {c: _pieces(right[c]) - _pieces(before.get(c, "empty")) for c in right}
         landed = [c for c, pieces in arriving.items() if pieces]
@@ -322,7 +323,7 @@ class TrackPlayer(Player):
             return None
         k = cells.index(target)
         near = [c for c in cells[max(0, k - 3):k + 4] if c != target and right.get(c) == "empty"
-                and not self._allowed(state, c)]
+                and not arriving[target] & _pieces(before.get(c, "empty")) and not self._allowed(state, c)]
         if not near:
             return None
         return {**right, target: _label(_pieces(right[target]) - arriving[target]),
