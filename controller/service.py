@@ -162,14 +162,14 @@ class Service:
         page and the busy LED, and reopened (vision/camera.py KeptCamera), the game kept."""
         failures, status = 0, None
         while not self._stop.is_set():
-            view = None
+            step = None
             try:
                 got = self.camera.read()
                 if got is None and self.config.camera.source == "synthetic":
                     log.info("camera: end of %s", self.camera.name)  # the demo's frames end with it
                     return  # (a real source is kept: None is a bad frame or a lost camera, retried)
                 if got is not None:
-                    view = self.table.see(*got)
+                    step = self.table.see(*got)
                     failures = 0
             except Exception as exc:  # a vision fault must not end refereeing
                 failures += 1
@@ -183,10 +183,8 @@ class Service:
                 status = self._camera_told(status)
             if got is None:
                 self._stop.wait(0.05)
-            elif view is not None:
-                self._inbox.put(("view", {"view": view}, None))
-            elif self.table.referee.confirming:  # a wrong or unclear board: the referee's clock
-                self._inbox.put(("tick", {"t": got[0], "moved_at": self.watcher.gate.moved_at}, None))
+            elif step is not None:  # a view, or the referee's clock while it waits out a board
+                self._inbox.put((*step, None))
 
     def camera_status(self) -> str:
         """"camera lost", else the watcher's ("ok", "too dark", "frozen", "hand over the

@@ -93,17 +93,22 @@ class Table:
             self._caught.append(event)
 
     # --- frames ------------------------------------------------------------------------
-    def see(self, t: float, frame):
-        """One camera frame through the watcher (the camera's thread): a BoardView when
-        the board has just settled differently, else None."""
-        return self.watcher.feed(t, frame)
+    def see(self, t: float, frame) -> tuple[str, dict] | None:
+        """One camera frame through the watcher (the camera's thread): the referee's
+        command it calls for, run on the referee's thread: ("view", ...) when the board
+        has just settled differently, ("tick", ...) while the referee waits out a wrong or
+        unclear board (its clock is the frames'), else None."""
+        view = self.watcher.feed(t, frame)
+        if view is not None:
+            return "view", {"view": view}
+        if self.referee.confirming:
+            return "tick", {"t": t, "moved_at": self.watcher.gate.moved_at}
+        return None
 
     def feed(self, t: float, frame) -> list[Event]:
         """One frame, seen and decided at once (`referee replay`); the events it caused."""
-        view = self.see(t, frame)
-        if view is None:
-            return self.run("tick", t=t, moved_at=self.watcher.gate.moved_at)[1] if self.referee.confirming else []
-        return self.run("view", view=view)[1]
+        step = self.see(t, frame)
+        return self.run(step[0], **step[1])[1] if step is not None else []
 
     def run(self, command: str, **kw) -> tuple[Result, list[Event]]:
         """`command`, with the events it published."""

@@ -68,15 +68,16 @@ def test_a_hung_referee_thread_stops_the_heartbeats(tmp_path, monkeypatch):
     config = Config(path="(test)")
     config.data.folder = str(tmp_path / "data")
     service = Service(config, camera=False, devices=False)
-    release = threading.Event()
+    release, hung = threading.Event(), threading.Event()
     original = service.table.command
-    monkeypatch.setattr(service.table, "command", lambda command, **kw: release.wait() if command == "hang"
-                        else original(command, **kw))
+    monkeypatch.setattr(service.table, "command", lambda command, **kw: (hung.set(), release.wait())
+                        if command == "hang" else original(command, **kw))
     service.start()
     try:
         assert [m for _, m in received(sock, 0.5)].count("WATCHDOG=1") >= 3
         service.submit("hang", wait=False)  # the referee's thread hangs in a command
-        time.sleep(0.15)
+        assert hung.wait(5)
+        received(sock, 0.05)  # a heartbeat sent just before it took the command
         assert received(sock, 0.6) == []  # no heartbeat: systemd would restart the service
         release.set()
         assert "WATCHDOG=1" in [m for _, m in received(sock, 0.4)]
