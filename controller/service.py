@@ -1,7 +1,9 @@
 """The running referee: camera -> vision -> referee -> journal -> bus -> devices and page.
 
 Threads, each with one job:
-- the camera thread reads frames and runs vision; a stable BoardView goes to the inbox;
+- the camera thread reads frames and runs vision; what a frame asks of the referee (a
+  board settled differently, or the time while a wrong board is waited out) goes to the
+  inbox (Table.see);
 - the referee thread is the only one that touches the game: it takes views, moves,
   rolls and commands from the inbox one at a time;
 - the web server's threads read snapshots and put commands into the inbox;

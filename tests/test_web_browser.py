@@ -283,6 +283,7 @@ def test_calibration_sends_the_four_clicked_corners(browser, tmp_path):
     frames.mkdir()
     picture = np.zeros((360, 640, 3), np.uint8)
     picture[:, :, 1] = np.linspace(40, 200, 640, dtype=np.uint8)  # something to see
+    picture[:, :40] = picture[:, 600:] = (255, 0, 255)  # the room, magenta, left and right of the board
     cv2.imwrite(str(frames / "table.png"), picture)
     with running_service(tmp_path / "data", camera_source=str(frames)) as service:
         deadline = time.monotonic() + 5
@@ -290,13 +291,14 @@ def test_calibration_sends_the_four_clicked_corners(browser, tmp_path):
             time.sleep(0.05)  # the camera thread reads the picture
         served = Served(service, heartbeat_s=0.2)
         try:
-            # what the camera sees is for everyone: a small picture, no token needed
+            # what the camera sees of the board is for everyone, no token needed; the room
+            # is not: until the board is located, there is no picture but on /calibrate
+            import urllib.error
             import urllib.request
 
-            with urllib.request.urlopen(served.url + "/api/camera.jpg") as reply:
-                assert reply.headers["Content-Type"] == "image/jpeg"
-                small = cv2.imdecode(np.frombuffer(reply.read(), np.uint8), cv2.IMREAD_COLOR)
-            assert small.shape[1] == 480  # made small for a phone on Wi-Fi
+            with pytest.raises(urllib.error.HTTPError) as missing:
+                urllib.request.urlopen(served.url + "/api/camera.jpg")
+            assert missing.value.code == 404 and "not located" in missing.value.read().decode()
             context = browser.new_context(viewport={"width": 800, "height": 900})
             page = context.new_page()
             page.goto(served.url + "/calibrate")
@@ -315,5 +317,11 @@ def test_calibration_sends_the_four_clicked_corners(browser, tmp_path):
             service.watcher.feed(99.0, picture)
             assert np.allclose(service.watcher.quad, [(100, 300), (540, 300), (540, 60), (100, 60)], atol=3)
             assert service.watcher.status != "no markers in view"
+            with urllib.request.urlopen(served.url + "/api/camera.jpg") as reply:
+                assert reply.headers["Content-Type"] == "image/jpeg"
+                small = cv2.imdecode(np.frombuffer(reply.read(), np.uint8), cv2.IMREAD_COLOR)
+            assert small.shape[1] == 480  # the board and a margin, made small for a phone on Wi-Fi
+            room = (small[:, :, 0] > 180) & (small[:, :, 1] < 80) & (small[:, :, 2] > 180)
+            assert room.sum() == 0  # the room beside the board is not shown
         finally:
             served.close()

@@ -12,7 +12,7 @@ from controller.events import Bus, Event
 from controller.games.smb_board import world_data
 from controller.registry import ENTRIES
 from vision.watch import Watcher, load_reader
-from web.camera import CameraShots
+from web.camera import CameraShots, view_box
 
 
 @pytest.mark.parametrize("name", list(ENTRIES))
@@ -27,15 +27,17 @@ def test_every_reader_outlines_each_of_its_cells_inside_its_plane(name):
         assert np.ptp(box[:, 0]) > 0 and np.ptp(box[:, 1]) > 0, cell  # a box, not a point
 
 
-def _edge_points(shot, col, row, scale):
-    """Points along the four sides of hole (col, row)'s square in the picture, scaled."""
+def _edge_points(shot, col, row, shown):
+    """Points along the four sides of hole (col, row)'s square in the picture shown
+    (`shown`: the part of the frame and its scale, web.camera.view_box)."""
     cx, cy = rc.hole_centre(col, row)
     half = rc.PITCH / 2
     corners = [(cx - half, cy + half), (cx + half, cy + half), (cx + half, cy - half), (cx - half, cy - half)]
     pts = []
     for a, b in zip(corners, corners[1:] + corners[:1]):
         pts += [(a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s) for s in np.linspace(0.15, 0.85, 15)]
-    return rc.to_frame(shot, pts) * scale
+    (x0, y0, _, _), scale = shown
+    return (rc.to_frame(shot, pts) - (x0, y0)) * scale
 
 
 def _share(img, pts, colour) -> float:
@@ -55,7 +57,7 @@ def test_an_alarm_boxes_its_cell_solid_red_and_a_doubt_dashed_amber():
     game = ENTRIES["connect4"].rules_class()()
     service = SimpleNamespace(bus=Bus(), watcher=watcher, referee=SimpleNamespace(game=game))
     shots = CameraShots(service)
-    scale = 480 / frame.shape[1]
+    shown = view_box(watcher.quad, frame.shape)  # the board and a margin, not the room
 
     def picture(which):
         return cv2.imdecode(np.frombuffer(shots.jpeg(which), np.uint8), cv2.IMREAD_COLOR)
@@ -64,14 +66,14 @@ def test_an_alarm_boxes_its_cell_solid_red_and_a_doubt_dashed_amber():
     service.bus.publish(Event("illegal", {"source": "camera", "reason": "a floating chip",
                                           "cells": ["column 5, row 4"], "who": "Luigi"}))
     alarm = picture("alarm")
-    assert _share(alarm, _edge_points(shot, 4, 3, scale), red) > 0.9  # boxed all round
-    assert _share(alarm, _edge_points(shot, 1, 0, scale), red) < 0.1  # another hole is not
-    assert _share(picture("live"), _edge_points(shot, 4, 3, scale), red) < 0.1  # nor the live picture
+    assert _share(alarm, _edge_points(shot, 4, 3, shown), red) > 0.9  # boxed all round
+    assert _share(alarm, _edge_points(shot, 1, 0, shown), red) < 0.1  # another hole is not
+    assert _share(picture("live"), _edge_points(shot, 4, 3, shown), red) < 0.1  # nor the live picture
 
     service.bus.publish(Event("doubt", {"text": "which column?", "cells": ["column 2, row 1"]}))
     live = picture("live")
-    dashes = _share(live, _edge_points(shot, 1, 0, scale), amber)
+    dashes = _share(live, _edge_points(shot, 1, 0, shown), amber)
     assert 0.3 < dashes < 0.9  # dashed: drawn along the edge, with gaps
-    assert _share(live, _edge_points(shot, 4, 3, scale), amber) < 0.1
+    assert _share(live, _edge_points(shot, 4, 3, shown), amber) < 0.1
     service.bus.publish(Event("restored", {}))
-    assert _share(picture("live"), _edge_points(shot, 1, 0, scale), amber) < 0.1
+    assert _share(picture("live"), _edge_points(shot, 1, 0, shown), amber) < 0.1

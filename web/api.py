@@ -150,13 +150,13 @@ def moves():
 
 @api.get("/camera.jpg")
 def camera_picture():
-    """What the camera sees, small, for every viewer: the latest frame with the board's
-    outline and what was read, or (?which=alarm or doubt) the frame of the standing
+    """What the camera sees of the board (not of the room), small, for every viewer: the
+    latest frame with the board's outline and what was read, or (?which=alarm or doubt) the frame of the standing
     camera alarm or doubt, with its cells boxed."""
     shots = current_app.extensions["referee_camera"]
     jpeg = shots.jpeg(request.args.get("which", "live"))
     if jpeg is None:
-        raise ApiError(404, "no camera frame yet (is the camera on?)")
+        raise ApiError(404, shots.missing())
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 

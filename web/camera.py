@@ -7,12 +7,17 @@ page asks: the board's outline (as located, thin), a caption of what was read, a
 cells an alarm or a doubt names, boxed where the camera saw them (the reader's cell
 outline mapped back through the watcher's homography): an alarm's boxes red and solid, a
 doubt's amber and dashed, so they are told apart without colour. No frame is encoded
-unless a page asks for it, so the referee's thread pays nothing."""
+unless a page asks for it, so the referee's thread pays nothing.
+
+The picture is for anyone who can open the page, so it shows the board and a margin
+around it (a hand reaching in), not the room: until the board is located there is no
+picture (the admin's calibration view, /api/frame.jpg, shows the whole frame)."""
 from __future__ import annotations
 
 import threading
 
 WIDTH = 480  # pixels across: enough to see the board, small enough for a phone on Wi-Fi
+MARGIN = 0.1  # around the board, of its larger side: hands at its edge show, the room does not
 # (BGR colour, dashed) of each drawing: a read's outline green; an alarm's boxes red and
 # solid, a doubt's amber and dashed (told apart by their line as well as their colour)
 READ = ((60, 170, 60), False)
@@ -62,6 +67,14 @@ class CameraShots:
             boxes = [watcher.cell_outline(c) for c in watcher.reader.cells if game.cell_name(c) in names]
         return frame, getattr(watcher, "quad", None), boxes, caption
 
+    def missing(self) -> str:
+        """Why there is no picture now."""
+        watcher = self.service.watcher
+        if getattr(watcher, "last_frame", None) is None:
+            return "no camera frame yet (is the camera on?)"
+        return ("the board is not located in the camera's view yet (the admin's calibration page "
+                "shows the whole view)")
+
     def jpeg(self, which: str = "live") -> bytes | None:
         """The alarm's frame ("alarm", while one stands), the doubt's ("doubt"), or the
         latest one (with a standing doubt's cells boxed), small, drawn over."""
@@ -84,21 +97,40 @@ class CameraShots:
         return _draw(frame, getattr(watcher, "quad", None), caption, DOUBT if boxes else READ, boxes)
 
 
+def view_box(quad, shape) -> tuple[tuple[int, int, int, int], float]:
+    """((x0, y0, x1, y1) of the frame that is shown: the board's bounding box and MARGIN
+    around it, within the frame; the scale it is shown at)."""
+    import numpy as np
+
+    h, w = shape[:2]
+    pts = np.asarray(quad, np.float64).reshape(-1, 2)
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    m = MARGIN * max(x1 - x0, y1 - y0)
+    box = (max(0, int(x0 - m)), max(0, int(y0 - m)), min(w, int(np.ceil(x1 + m))), min(h, int(np.ceil(y1 + m))))
+    return box, min(1.0, WIDTH / float(max(1, box[2] - box[0])))
+
+
 def _draw(frame, quad, caption: str, style: tuple, boxes=()) -> bytes | None:
+    """The board's part of `frame`, small, drawn over; None while the board is not located."""
     import cv2
     import numpy as np
 
+    if quad is None:
+        return None
     colour, dashed = style
-    h, w = frame.shape[:2]
-    scale = min(1.0, WIDTH / float(w))
-    small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else frame.copy()
+    (x0, y0, x1, y1), scale = view_box(quad, frame.shape)
+    if x1 - x0 < 2 or y1 - y0 < 2:  # corners outside the frame
+        return None
+    part = frame[y0:y1, x0:x1]
+    size = (max(1, int((x1 - x0) * scale)), max(1, int((y1 - y0) * scale)))
+    small = cv2.resize(part, size, interpolation=cv2.INTER_AREA) if scale < 1 else part.copy()
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
-    if quad is not None:
-        pts = (np.asarray(quad, np.float32).reshape(-1, 2) * scale).astype(np.int32)
-        cv2.polylines(small, [pts], True, colour, 1)
+    origin = np.array([x0, y0], np.float32)
+    pts = ((np.asarray(quad, np.float32).reshape(-1, 2) - origin) * scale).astype(np.int32)
+    cv2.polylines(small, [pts], True, colour, 1)
     for box in boxes:
-        pts = np.asarray(box, np.float32).reshape(-1, 2) * scale
+        pts = (np.asarray(box, np.float32).reshape(-1, 2) - origin) * scale
         for a, b in zip(pts, np.roll(pts, -1, axis=0)):
             _edge(small, a, b, colour, dashed)
     bar = 26
