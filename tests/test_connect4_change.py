@@ -35,10 +35,10 @@ class Rig:
         see = self.table.see
 
         def seen(t, frame):  # what the watcher handed the referee
-            view = see(t, frame)
-            if view is not None:
-                self.views.append(view)
-            return view
+            step = see(t, frame)
+            if step is not None and step[0] == "view":
+                self.views.append(step[1]["view"])
+            return step
 
         self.table.see = seen
 
