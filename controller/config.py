@@ -134,12 +134,13 @@ def _coerce(value, tp, where: str):
     return value
 
 
-# Upper bounds: a value past these is a typo, and some would eat the Pi (a thread per
-# web worker, a frame buffer per pixel) before anything could complain.
-LIMITS = {("camera", "width"): (16, 8192), ("camera", "height"): (16, 8192), ("camera", "fps"): (0, 240),
-          ("camera", "still_s"): (0, 10), ("die_module", "heartbeat_s"): (0, 60),
-          ("die_module", "missed_heartbeats"): (1, 100), ("gpio", "debounce_s"): (0, 2),
-          ("web", "threads"): (2, 64)}
+# Bounds of the numbers: (lowest, highest, whether the lowest itself is allowed). Past the
+# top a value is a typo, and some would eat the Pi (a thread per web worker, a frame
+# buffer per pixel) before anything could complain; a rate or a period of 0 means nothing.
+LIMITS = {("camera", "width"): (16, 8192, True), ("camera", "height"): (16, 8192, True),
+          ("camera", "fps"): (0, 240, False), ("camera", "still_s"): (0, 10, True),
+          ("die_module", "heartbeat_s"): (0, 60, False), ("die_module", "missed_heartbeats"): (1, 100, True),
+          ("gpio", "debounce_s"): (0, 2, True), ("web", "threads"): (2, 64, True)}
 MIN_TOKEN = 16  # characters of a configured admin token (a generated one has 16)
 HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*")
 
@@ -216,8 +217,6 @@ def validate(config: Config) -> None:
     _one_of(p, "[gpio] factory", config.gpio.factory, ["auto", "mock"])
     _one_of(p, "[gpio] buzzer_kind", config.gpio.buzzer_kind, ["tonal", "active"])
     _one_of(p, "[gpio] die", config.gpio.die, ["off", "pips", "rgb", "both"])
-    if config.gpio.debounce_s < 0:
-        raise ConfigError(f"{p}: [gpio] debounce_s is {config.gpio.debounce_s}; expected 0 or more seconds")
     if config.camera.corners:
         from vision.locate import CornersError, parse_corners
 
@@ -227,15 +226,11 @@ def validate(config: Config) -> None:
             parse_corners(config.camera.corners, (config.camera.width, config.camera.height) if live else None)
         except CornersError as exc:
             raise ConfigError(f"{p}: [camera] {exc}") from None
-    for section, key, low, strict in (("camera", "fps", 0, True), ("camera", "still_s", 0, False),
-                                      ("die_module", "heartbeat_s", 0, True), ("die_module", "missed_heartbeats", 1, False)):
+    for (section, key), (low, high, low_allowed) in LIMITS.items():
         value = getattr(getattr(config, section), key)
-        if value < low or (strict and value == low):
-            raise ConfigError(f"{p}: [{section}] {key} is {value}; expected {'more than' if strict else 'at least'} {low}")
-    for (section, key), (low, high) in LIMITS.items():
-        value = getattr(getattr(config, section), key)
-        if not low <= value <= high:
-            raise ConfigError(f"{p}: [{section}] {key} is {value}; expected {low} to {high}")
+        if value < low or (value == low and not low_allowed) or value > high:
+            span = f"{low} to {high}" if low_allowed else f"more than {low}, at most {high}"
+            raise ConfigError(f"{p}: [{section}] {key} is {value}; expected {span}")
     _check_web(config.web, p)
     _validate_hall(config.hall, p)
     colours = config.camera.colours
