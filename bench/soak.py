@@ -137,18 +137,29 @@ class Season:
             table.attach(self.service)
             self._last = time.monotonic()
             self.service.start()
+            failed = False
             try:
                 while not table.finished.wait(5.0):
                     if time.monotonic() - self._last > GAME_TIMEOUT_S:
+                        failed = True
                         self.error(f"{self.playing()}: the game did not end within "
                                    f"{GAME_TIMEOUT_S:.0f} s")
                         break
                 if table.failed:
+                    failed = True
                     self.error(f"{self.playing()} (rig seed {args.seed}): the simulated table "
                                f"failed (see the log)")
             finally:
+                if failed:  # closed, as a club would start a new game, so the next rig does not resume it
+                    self.close_open_game("stopped by the soak: the table could not go on")
                 self.service.stop()
                 forget_mock_pin_history()
+
+    def close_open_game(self, why: str) -> None:
+        with self.service._lock:
+            r = self.service.referee
+            if r.game is not None and r.game.outcome(r.state) is None:
+                r.journal.end_game(r.game_id, why)
 
     def error(self, text: str) -> None:
         self.errors.count += 1

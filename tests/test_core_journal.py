@@ -5,6 +5,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from controller.events import Bus
 from controller.journal import Journal, JournalError, open_journal
 from controller.referee import Referee
@@ -168,3 +170,37 @@ def test_a_data_folder_that_is_a_file_or_a_journal_that_is_a_folder_is_named(tmp
         raise AssertionError("a folder was taken for the journal")
     except JournalError as exc:
         assert str(tmp_path / "d2" / "journal.sqlite") in str(exc) and "is a folder" in str(exc)
+
+
+def test_a_season_of_games_does_not_grow_the_journals_memory(tmp_path):
+    """Games over are not kept in memory: SQLite's page cache is bounded (CACHE_KB), so
+    after the first games, hundreds more leave the memory in use as it was (glibc's own
+    count of bytes in use: the cache lives in C, out of Python's sight)."""
+    import ctypes
+    import ctypes.util
+
+    from controller.events import Event
+
+    libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    if not hasattr(libc, "mallinfo2"):
+        pytest.skip("the C library has no mallinfo2 (not glibc)")
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in
+                    "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+
+    libc.mallinfo2.restype = MallInfo2
+    journal = Journal(tmp_path / "journal.sqlite")
+
+    def play(games):
+        for _ in range(games):
+            first = journal.start_game("connect4", "classic", Event("game_started", {"game": "connect4"}))
+            for _ in range(20):
+                journal.append(Event("move", {"notation": "4", "text": "Mario drops a chip " * 4}, first.game_id))
+            journal.end_game(first.game_id, "won")
+
+    play(300)  # the cache fills
+    in_use = libc.mallinfo2().uordblks
+    play(500)  # about 1.5 MB more journal
+    assert libc.mallinfo2().uordblks - in_use < 150_000
+    journal.close()

@@ -4,9 +4,12 @@ referee against the token placements it expects; a token on the wrong space is p
 words. The renderer draws tokens in colours a little off the reader's nominal ones."""
 import random
 
+import numpy as np
+
 import pytest
 
 from controller.events import Bus
+from controller.games import load_game
 from controller.journal import Journal
 from controller.referee import Referee
 from controller.simulations.monopoly import random_action
@@ -155,3 +158,19 @@ def test_tokens_on_printed_spaces_when_a_resumed_game_is_learned(seed):
     assert view.cells[15] == ("p1", pytest.approx(0.9))
     view = look({**resumed, 15: "empty", 18: "p1"})
     assert view.cells[15] == ("empty", pytest.approx(0.9)) and view.cells[18][0] == "p1"
+
+
+def test_the_renderer_keeps_every_piece_of_a_crowded_space_in_sight():
+    """Six tokens and Bowser on GO: each is drawn where it can be seen (the renderer once
+    put a fifth piece on the first, hiding it, and the table showed a board no one laid)."""
+    spaces = load_game("monopoly").b.spaces
+    kinds, sets = [s.kind for s in spaces], [s.set for s in spaces]
+    board = rm.draw_board(kinds, sets)
+    pieces = ["p0", "p1", "p2", "p3", "p4", "p5", "bowser"]
+    x0, y0, x1, y1 = rm.space_rect(0)
+    for n in range(1, len(pieces) + 1):
+        on = rm.draw_tokens(board, {0: "+".join(pieces[:n])})[y0:y1, x0:x1].reshape(-1, 3).astype(int)
+        for piece in pieces[:n]:
+            colour = rm.BOWSER[1] if piece == "bowser" else rm.TOKEN_COLOURS[piece]
+            seen = (np.abs(on - colour).max(axis=1) < 12).sum()
+            assert seen >= 20, (n, piece, seen)

@@ -80,24 +80,37 @@ def draw_board(kinds: list[str], sets: list[str | None]) -> np.ndarray:
     return plane
 
 
+def _spots(tokens: list[str]) -> list[tuple[str, float, float, float]]:
+    """(token, x, y, size) of the pieces on a space, in drawing order (x, y fractions of
+    the space): one in the middle, up to four in its quarters; beyond four (Bowser on a
+    crowded GO, a start with five or six players) the others are put between them,
+    smaller, on top, Bowser last: each still in sight, as on a real crowded space."""
+    if len(tokens) == 1:
+        return [(tokens[0], 0.5, 0.5, 1.0)]
+    if len(tokens) <= 4:
+        return [(t, x, y, 1.0) for t, (x, y) in zip(sorted(tokens), ((0.3, 0.3), (0.7, 0.7), (0.7, 0.3), (0.3, 0.7)))]
+    order = sorted(tokens, key=lambda t: (t == "bowser", t))
+    spots = ((0.3, 0.3, 1.0), (0.7, 0.7, 1.0), (0.7, 0.3, 1.0), (0.3, 0.7, 1.0),
+             (0.5, 0.5, 0.6), (0.5, 0.12, 0.5), (0.5, 0.88, 0.5))
+    return [(t, x, y, size) for t, (x, y, size) in zip(order, spots)]
+
+
 def draw_tokens(plane: np.ndarray, labels: dict, colours: dict | None = None) -> np.ndarray:
     """The board with the tokens of `labels` on it (a copy); `colours` may replace the
     tokens' BGR colours."""
     colours = {**TOKEN_COLOURS, **(colours or {})}
     out = plane.copy()
-    spots = ((0.3, 0.3), (0.7, 0.7), (0.7, 0.3), (0.3, 0.7))
     for space, label in labels.items():
         tokens = [t for t in str(label).split("+") if t and t != "empty"]
         x0, y0, _, _ = space_rect(int(space))
-        for k, token in enumerate(sorted(tokens)):
-            fx, fy = spots[k % 4] if len(tokens) > 1 else (0.5, 0.5)
+        for token, fx, fy, size in _spots(tokens):
             centre = (int(x0 + fx * CELL), int(y0 + fy * CELL))
             if token == "bowser":
-                cv2.circle(out, centre, int(CELL * 0.3), BOWSER[0], -1, cv2.LINE_AA)
-                cv2.circle(out, centre, int(CELL * 0.17), BOWSER[1], -1, cv2.LINE_AA)
+                cv2.circle(out, centre, int(CELL * 0.3 * size), BOWSER[0], -1, cv2.LINE_AA)
+                cv2.circle(out, centre, int(CELL * 0.17 * size), BOWSER[1], -1, cv2.LINE_AA)
             elif token in colours:
-                cv2.circle(out, centre, int(CELL * 0.22), (30, 30, 30), -1, cv2.LINE_AA)
-                cv2.circle(out, centre, int(CELL * 0.18), colours[token], -1, cv2.LINE_AA)
+                cv2.circle(out, centre, int(CELL * 0.22 * size), (30, 30, 30), -1, cv2.LINE_AA)
+                cv2.circle(out, centre, int(CELL * 0.18 * size), colours[token], -1, cv2.LINE_AA)
             else:
                 raise ValueError(f"render_monopoly: unknown token {token!r} on space {space}")
     return out
