@@ -229,12 +229,12 @@ def cmd_markers(args) -> int:
         if args.game != "smb":
             print("referee markers: --world is for the Super Mario Bros. boards (--game smb)", file=sys.stderr)
             return 2
-        from .games.smb_board import world_data
+        from .games.smb_board import BoardError, world_data
 
         try:
             options, name = {"world": world_data(args.world)}, f"smb World {args.world}"
-        except StopIteration:
-            print(f"referee markers: there is no World {args.world}", file=sys.stderr)
+        except BoardError as exc:
+            print(f"referee markers: {exc}", file=sys.stderr)
             return 2
     ids = kind.marker_ids(options)
     try:

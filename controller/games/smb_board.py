@@ -209,7 +209,10 @@ def world_data(world: int, path: str | Path | None = None) -> dict:
     key = f"data:{path or DEFAULT_PATH}"
     if key not in _CACHE:
         _CACHE[key] = json.loads(Path(path or DEFAULT_PATH).read_text(encoding="utf-8"))
-    return next(w for w in _CACHE[key]["worlds"] if w["world"] == world)
+    found = [w for w in _CACHE[key]["worlds"] if w["world"] == world]
+    if not found:
+        raise BoardError(str(path or DEFAULT_PATH), [f"there is no World {world}"])
+    return found[0]
 
 
 def build_worlds(data: Any, source: str = "board data") -> Worlds:
