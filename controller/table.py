@@ -49,10 +49,6 @@ class Result:
             out["waiting"] = self.waiting
         return out
 
-    def __getitem__(self, key: str):
-        """The API's field `key` (result["ok"]), as callers of `Service.submit` read it."""
-        return self.to_json()[key]
-
 
 def make_watcher(board: str, camera: CameraSettings, *, corners=None, options: dict | None = None):
     """The camera's Watcher for `board` (and its sheet `options`): the one place a

@@ -203,7 +203,7 @@ def test_player_links_last_the_evening_with_a_qr_code_each(client, service):
 
 
 def test_the_page_gets_moves_in_words_layouts_and_a_favicon(client, service):
-    assert service.submit("move", text="4")["ok"]
+    assert service.submit("move", text="4").ok
     assert client.get("/api/moves").get_json() == [
         {"notation": "4", "text": "Mario drops a chip in column 4", "seat": 0, "name": "Mario"}]
     assert client.post("/api/undo", headers=admin(service)).status_code == 200

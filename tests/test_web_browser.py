@@ -59,7 +59,7 @@ def cell(page, column: int, row: int):
     return page.locator(f'[data-cell="{column},{row}"]')
 
 
-def move(served, text: str) -> dict:
+def move(served, text: str):
     return served.service.submit("move", text=text)
 
 
@@ -67,7 +67,7 @@ def test_the_page_draws_the_grid_and_a_move_appears_without_a_reload(page, serve
     assert page.locator("svg.c4 [data-cell]").count() == 42
     assert cell(page, 4, 1).get_attribute("data-label") == "empty"
     page.evaluate("window.stillThisPage = 'yes'")
-    assert move(served, "4")["ok"]
+    assert move(served, "4").ok
     page.wait_for_selector('[data-cell="4,1"][data-label="p0"]', timeout=WAIT_MS)
     assert page.evaluate("window.stillThisPage") == "yes"  # no reload happened
     assert cell(page, 4, 1).locator("circle.chip").get_attribute("fill") == served.service.config.camera.colours[0]
@@ -86,7 +86,7 @@ def test_a_typed_mistake_is_answered_on_the_phone_that_typed_it_only(browser, pa
     phone.locator("#move-form button").click()
     phone.wait_for_selector("#move-error:visible", timeout=WAIT_MS)
     assert "Not accepted" in phone.locator("#move-error").inner_text()
-    assert move(served, "5")["ok"]  # the watcher's page follows the game all the while
+    assert move(served, "5").ok  # the watcher's page follows the game all the while
     page.wait_for_selector('[data-cell="5,1"][data-label="p0"]', timeout=WAIT_MS)
     assert page.locator("#alarm").is_hidden() and phone.locator("#alarm").is_hidden()
     assert page.locator("#move-error").is_hidden()
@@ -196,13 +196,13 @@ def test_an_event_stream_ends_when_its_client_goes_away(served):
 
 def test_a_chess_game_draws_the_board_with_mario_names_and_the_mate(page, served):
     service = served.service
-    assert service.submit("new_game", game="chess")["ok"]
+    assert service.submit("new_game", game="chess").ok
     page.wait_for_selector('[data-square="e2"][data-piece="P"]', timeout=WAIT_MS)
     assert page.locator("[data-square]").count() == 64
     assert page.locator('[data-square="e1"] title').text_content() == "e1: King Mario (Mario's team)"
     assert page.locator('[data-square="g8"] title').text_content() == "g8: Knight Birdo (Bowser's team)"
     for san in ("e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7"):
-        assert service.submit("move", text=san)["ok"], san
+        assert service.submit("move", text=san).ok, san
     page.locator("#result").wait_for(state="visible", timeout=WAIT_MS)
     assert "checkmate" in page.locator("#result").inner_text()
     assert "check" in page.locator('[data-square="e8"]').get_attribute("class")
@@ -242,10 +242,10 @@ def test_a_drawing_that_throws_leaves_the_page_live(page, served):
     """One broken drawing must not stop the page: a small note, the badge stays live, and
     the next move still arrives."""
     page.evaluate("() => { window.drawings.connect4 = () => { throw new Error('broken on purpose'); }; }")
-    assert move(served, "3")["ok"]
+    assert move(served, "3").ok
     page.wait_for_selector(".draw-error", timeout=WAIT_MS)
     assert "broken on purpose" in page.locator(".draw-error").inner_text()
-    assert move(served, "4")["ok"]
+    assert move(served, "4").ok
     page.wait_for_selector("#last-move-text:text('column 4')", timeout=WAIT_MS)
     assert page.locator("#live").get_attribute("class") == "live on"
 
@@ -255,11 +255,11 @@ def test_a_player_link_lasts_the_evening(browser, served):
     phone = context.new_page()
     phone.goto(f"{served.url}/seat/{served.service.player_token(1)}")
     phone.wait_for_selector("#live.on", timeout=WAIT_MS)
-    assert served.service.submit("new_game", game="chess")["ok"]
+    assert served.service.submit("new_game", game="chess").ok
     phone.wait_for_selector('[data-square="e2"]', timeout=WAIT_MS)
     assert phone.locator("#you").inner_text() == "Bowser's team"  # same link, the next game
     assert phone.locator(".you.error").count() == 0
-    assert served.service.submit("move", text="e4")["ok"]
+    assert served.service.submit("move", text="e4").ok
     phone.wait_for_selector("#move-form:visible", timeout=WAIT_MS)
     context.close()
 

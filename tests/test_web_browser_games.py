@@ -98,10 +98,10 @@ def see_an_alarm_and_the_restore(page, service) -> None:
 @pytest.mark.parametrize("game", list(OPENINGS))
 def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, game):
     service = served.service
-    assert service.submit("new_game", game=game)["ok"]
+    assert service.submit("new_game", game=game).ok
     for text in OPENINGS[game]:
         result = service.submit("move", text=text)
-        assert result["ok"], (text, result["error"])
+        assert result.ok, (text, result.error)
     snap = service.snapshot()
     seat = snap["prompt"]["seat"]
     move = service.journal.events(snap["game_id"])[-1].data
@@ -173,13 +173,13 @@ def test_a_player_link_of_a_seat_the_new_game_lacks_says_so_and_watches(browser,
     the link has expired and goes on showing the game as a watcher (a live page that
     silently stops updating would look like a referee that saw nothing)."""
     service = served.service
-    assert service.submit("new_game", game="monopoly")["ok"]
+    assert service.submit("new_game", game="monopoly").ok
     context, phone, _ = open_page(browser, f"{served.url}/seat/{service.player_token(3)}", PHONE)
     try:
-        assert service.submit("new_game", game="connect4")["ok"]
+        assert service.submit("new_game", game="connect4").ok
         phone.locator(".you.error").wait_for(timeout=WAIT_MS)
         assert "expired" in phone.locator(".you.error").inner_text()
-        assert service.submit("move", text="4")["ok"]
+        assert service.submit("move", text="4").ok
         phone.locator("#moves li").first.wait_for(timeout=WAIT_MS)  # still following the game
     finally:
         context.close()

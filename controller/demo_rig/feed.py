@@ -120,7 +120,7 @@ class DemoTable:
         self.refused += 1
         if self.refused >= 5:
             raise RuntimeError(f"the page refused {self.refused} inputs in a row, the last {text!r}: "
-                               f"{result['error']}")
+                               f"{result.error}")
         yield self._tick()
 
     def _unlike(self, referee, after) -> str:
@@ -214,7 +214,7 @@ class DemoTable:
             names = player.picture_names(laid, list(enrolment.public()["pictures"]))
             result = self.service.submit("enrol", names=names)
             if not result.ok:
-                raise RuntimeError(f"the enrolment page refused the names {names}: {result['error']}")
+                raise RuntimeError(f"the enrolment page refused the names {names}: {result.error}")
             yield from self._wait(lambda: referee.game_id != game_id, "the new game")
         if referee.game_id == game_id:
             raise RuntimeError(f"no new game started: {enrolment.message}")
