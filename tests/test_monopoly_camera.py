@@ -174,3 +174,34 @@ def test_the_renderer_keeps_every_piece_of_a_crowded_space_in_sight():
             colour = rm.BOWSER[1] if piece == "bowser" else rm.TOKEN_COLOURS[piece]
             seen = (np.abs(on - colour).max(axis=1) < 12).sum()
             assert seen >= 20, (n, piece, seen)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_bowser_put_among_four_tokens_on_go_is_a_doubt_not_an_alarm(seed):
+    """GO was never seen empty (the tokens start there), so it is read against its look
+    with the four tokens; Bowser put among them is half hidden (seen in the soak: the
+    reader read the four tokens, surely, and the referee alarmed "Bowser should be on
+    GO"). Much changed that no token coming explains: the reading is unsure, and the
+    referee asks, offering the move the rules expect."""
+    import copy
+
+    game, rng = load_game("monopoly"), random.Random(119)
+    state = game.start(game.new_setup(rng))
+    for _ in range(16):  # a game where Bowser is due on GO next
+        state = game.apply(state, random_action(game, state, rng))
+    state = copy.deepcopy(state)
+    state.table = {**state.table, **{p: 0 for p in state.table if p != "bowser"}}  # all four on GO
+    put = next(a for a in game.observable_actions(state) if game.notation(state, a) == "put bowser@0")
+    table = Table(seed)
+    table.referee.state = state
+    table.watcher = Watcher("monopoly", reader=MonopolyReader())
+    table.watcher.learn(table.board())
+    table.look(table.board())
+    table.referee.confirm_s = 0.5  # the live camera's clock
+    after = game.board(game.apply(state, put))
+    event, view = table.show({c: label for c, label in after.items() if label != table.board()[c]})
+    assert event is None and view.cells[0][1] < table.referee.min_confidence
+    asked = table.referee.tick(table.t + 1.0, moved_at=0.0)
+    assert asked is not None and asked.kind == "doubt"
+    assert [c["notation"] for c in asked.data["candidates"]] == ["put bowser@0"]
+    assert not [e for e in table.events if e.kind == "illegal"]

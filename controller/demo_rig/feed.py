@@ -108,6 +108,12 @@ class DemoTable:
         yield from self._wait(lambda: len(referee.history) > n or referee.game.outcome(referee.state),
                               "the roll")
 
+    @staticmethod
+    def _offered(referee, notation: str) -> bool:
+        """Does the referee's standing doubt offer `notation` (a button on the page)?"""
+        doubt = referee.doubt
+        return doubt is not None and any(c["notation"] == notation for c in doubt.get("candidates", ()))
+
     def _type(self, text: str, seat):
         """A choice or something the camera cannot see, typed on the page. The players
         choose among the legal inputs, so a refusal is a fault; a few in a row stop the
@@ -267,9 +273,15 @@ class DemoTable:
             new = player.scene(after)
             yield from self._play(player.film([scene, new], player.hint(state, choice),
                                               still_s=self.rng.uniform(1.0, 2.5)))
+            notation = game.notation(state, choice)
             seen = yield from self._wait(lambda: len(referee.history) > n or referee.alarm is not None
-                                         or referee.game_id != game_id,
-                                         f"the referee to see {game.notation(state, choice)}")
+                                         or referee.game_id != game_id or self._offered(referee, notation),
+                                         f"the referee to see {notation}")
+            if self._offered(referee, notation):  # the camera could not tell: they tap what they did
+                log.info("demo: the referee asks (%s); the players tap %s", referee.doubt["text"], notation)
+                yield from self._type(notation, prompt.seat)
+                seen = yield from self._wait(lambda: len(referee.history) > n or referee.alarm is not None,
+                                             f"the referee to take {notation}")
             if referee.game_id != game_id:
                 return scene  # a new game began meanwhile
             if not seen or referee.alarm is not None:
