@@ -56,6 +56,10 @@ class Service:
         self.token_generated = not config.web.admin_token  # only a generated token is printed
         self.systemd = Notifier()
         self._inbox: queue.Queue = queue.Queue()
+        # a tick of the referee's clock waits in the inbox: the camera thread adds no other
+        # (each frame while a wrong board is waited out would add one; a referee thread
+        # slower than the frames then fell ever further behind the table)
+        self._tick_waiting = threading.Event()
         self._lock = threading.Lock()  # held while the referee changes state
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -185,7 +189,9 @@ class Service:
                 status = self._camera_told(status)
             if got is None:
                 self._stop.wait(0.05)
-            elif step is not None:  # a view, or the referee's clock while it waits out a board
+            elif step is not None and not (step[0] == "tick" and self._tick_waiting.is_set()):
+                if step[0] == "tick":  # the referee's clock while it waits out a board
+                    self._tick_waiting.set()
                 self._inbox.put((*step, None))
 
     def camera_status(self) -> str:
@@ -218,6 +224,8 @@ class Service:
             if item is None:
                 return
             command, kw, future = item
+            if command == "tick":
+                self._tick_waiting.clear()  # the next frame's time goes in again
             try:
                 with self._lock:
                     result = self._roll() if command == "roll" else self.table.command(command, **kw)

@@ -94,3 +94,44 @@ def test_a_new_game_keeps_the_configured_variant_and_rulings(tmp_path):
         assert service.referee.game.variant == "blocker" and service.referee.game.settings == {}
     finally:
         service.stop()
+
+
+def test_a_busy_referee_gets_one_tick_of_its_clock_at_a_time(tmp_path, monkeypatch):
+    """While a wrong board is waited out every frame is a tick of the referee's clock; a
+    referee thread slower than the frames once had them pile up in its inbox, so it fell
+    ever further behind the table (seen under load: an alarm raised seconds late, the
+    board put right meanwhile still waiting in the queue). One waits at a time."""
+    import threading
+
+    import numpy as np
+
+    from controller.config import Config
+    from controller.service import Service
+
+    config = Config(path="(test)")
+    config.data.folder = str(tmp_path / "data")
+    config.camera.source = "synthetic"
+    frame = np.zeros((48, 64, 3), np.uint8)
+    shown = threading.Event()
+
+    def frames():
+        for k in range(2000):
+            yield k / 30, frame
+        shown.set()
+        while True:
+            yield 99.0, frame
+
+    service = Service(config, frames=frames(), devices=False)
+    release, hung = threading.Event(), threading.Event()
+    original = service.table.command
+    monkeypatch.setattr(service.table, "see", lambda t, f: ("tick", {"t": t, "moved_at": 0.0}))
+    monkeypatch.setattr(service.table, "command", lambda command, **kw: (hung.set(), release.wait())
+                        if command == "hang" else original(command, **kw))
+    service.submit("hang", wait=False)
+    service.start()
+    try:
+        assert hung.wait(5) and shown.wait(30)  # 2,000 frames while the referee is busy
+        assert service._inbox.qsize() <= 1
+    finally:
+        release.set()
+        service.stop()
