@@ -32,7 +32,7 @@ def hall_page(tmp_path, broker):
     publisher.start()
     wait_for(lambda: hall.store.events("t1"), 10, "table t1's first event at the hall")
     app = create_hall_app(hall, "sesame", heartbeat_s=0.2)
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4, asyncore_use_poll=True)
     threading.Thread(target=server.run, daemon=True).start()
     yield f"http://127.0.0.1:{server.effective_port}", referee
     close_streams(app)

@@ -24,7 +24,9 @@ class Served:
         self.service = service
         self.app = app = create_app(service)
         app.config["HEARTBEAT_S"] = heartbeat_s
-        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+        # poll, not select: the server is closed from the test's thread while its loop runs
+        # here, and select on a closed socket raises in this thread (poll reports it)
+        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4, asyncore_use_poll=True)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

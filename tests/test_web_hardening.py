@@ -137,7 +137,7 @@ class Server:
         self.app = create_app(service)
         self.streams = self.app.extensions["referee_streams"]
         self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=threads,
-                                             channel_request_lookahead=1)
+                                             channel_request_lookahead=1, asyncore_use_poll=True)
         self.port = self.server.effective_port
         threading.Thread(target=self.server.run, daemon=True).start()
 
