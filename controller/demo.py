@@ -23,10 +23,9 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
-import time
 
 from .config import Config, ConfigError, load
-from .demo_rig.feed import DemoTable
+from .demo_rig.feed import DemoTable, press_button
 from .demo_rig.players import FPS, SIZE
 from .service import Service
 
@@ -74,13 +73,3 @@ def run_demo(args, serve) -> int:
         if not args.data:  # a folder the demo made for itself goes with it
             shutil.rmtree(config.data.folder, ignore_errors=True)
     return 1 if table.failed else 0
-
-
-def press_button(pin: int) -> None:
-    """A player presses the new-game button: its mock pin goes low, then high again."""
-    from gpiozero import Device
-
-    mock = Device.pin_factory.pin(pin)
-    mock.drive_low()
-    time.sleep(0.1)
-    mock.drive_high()

@@ -4,7 +4,8 @@
   demo's camera; vision never imports them);
 - players.py: the demo's simulated players, one small class per game;
 - feed.py: `DemoTable`, the players at the table seen through the synthetic camera (the
-  frames handed to vision/camera.py's "synthetic" source);
+  frames handed to vision/camera.py's "synthetic" source), and their press of the
+  new-game button (its mock pin);
 - module.py: the die module's firmware run under CPython behind a pseudo-terminal, whose
   port is handed to the die link like a real module's.
 """

@@ -293,3 +293,13 @@ class DemoTable:
             turns += 1
             self.shown += 1
         return scene
+
+
+def press_button(pin: int) -> None:
+    """A player presses the new-game button: its pin (gpiozero's mock) goes low, then high again."""
+    from gpiozero import Device
+
+    mock = Device.pin_factory.pin(pin)
+    mock.drive_low()
+    time.sleep(0.1)
+    mock.drive_high()
