@@ -37,13 +37,7 @@ from controller.hall.publisher import Publisher  # noqa: E402
 from controller.journal import Journal  # noqa: E402
 from controller.referee import Referee  # noqa: E402
 from mosquitto import MOSQUITTO, Mosquitto  # noqa: E402
-
-
-def rss_kb(pid: int, key: str = "VmHWM") -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(key + ":"):
-            return int(line.split()[1])
-    return 0
+from procstat import status_kb  # noqa: E402  (bench/procstat.py, beside this script)
 
 
 class Table:
@@ -131,8 +125,8 @@ def run_hall(tmp: Path, broker: Mosquitto, n: int, period: float, seconds: float
         dupes = db.execute("SELECT COUNT(*) - COUNT(DISTINCT table_name || '/' || seq) FROM events").fetchone()[0]
     sub.disconnect()
     sub.loop_stop()
-    memory = rss_kb(hall.pid)
-    broker_kb = rss_kb(broker.proc.pid)
+    memory = status_kb(hall.pid, "VmHWM")
+    broker_kb = status_kb(broker.proc.pid, "VmHWM")
     for t in tables:
         t.close()
     hall.terminate()

@@ -19,11 +19,11 @@ import threading
 import time
 import urllib.request
 
+from procstat import status_kb  # bench/procstat.py, beside this script
+
 
 def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as f:
-        kb = int(re.search(r"VmRSS:\s+(\d+)", f.read())[1])
-    return kb / 1024
+    return status_kb(pid) / 1024
 
 
 def peak_of(proc: subprocess.Popen, seconds: float) -> float:

@@ -42,17 +42,14 @@ from controller.demo import demo_config  # noqa: E402
 from controller.demo_rig.feed import DemoTable  # noqa: E402
 from controller.games import GAMES  # noqa: E402
 from controller.service import Service  # noqa: E402
+from procstat import status_kb  # noqa: E402  (bench/procstat.py, beside this script)
 
 TARGET_MB = 5.0
 GAME_TIMEOUT_S = 600.0
 
 
 def rss_mb() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
+    return status_kb() / 1024
 
 
 def settled_mb() -> tuple[float, int]:
