@@ -5,16 +5,17 @@ the board with static/draw/<game>.js. Chips and pieces are drawn in the colours
 configured for the camera, so the page looks like the table."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import Blueprint, redirect, render_template, url_for
+
+from controller.registry import ENTRIES
 
 from .payload import check_token_wait, moves_in_words, seat_of, service, wrong_token
 
 views = Blueprint("views", __name__)
 
-# one drawing per game, each in static/draw/<game>.js (kit.js holds their shared parts)
-DRAWINGS = sorted(p.stem for p in (Path(__file__).parent / "static" / "draw").glob("*.js") if p.stem != "kit")
+# one drawing per game, each in static/draw/<game>.js (kit.js holds their shared parts),
+# as the registry names them
+DRAWINGS = sorted(e.drawing.stem for e in ENTRIES.values() if e.drawing.exists())
 
 
 def _page(seat: int | None = None, token: str | None = None, table: bool = False):
