@@ -20,6 +20,7 @@ from .players import FPS, Noise, Player
 log = logging.getLogger("referee.demo")
 
 WAIT_S = 8.0  # longest wall-clock wait for the referee to answer a press, a move or a new game
+TABLE_START_S = 30.0  # the same for a game read from the table (seen: over 8 s on a busy machine)
 
 
 # --- the table ---------------------------------------------------------------------------
@@ -215,13 +216,14 @@ class DemoTable:
         def naming():
             return enrolment.active and enrolment.public()["state"] == "naming"
 
-        yield from self._wait(lambda: referee.game_id != game_id or naming(), "the new game")
+        # reading a maze (every tile against the catalogue) takes longer than a move
+        yield from self._wait(lambda: referee.game_id != game_id or naming(), "the new game", TABLE_START_S)
         if referee.game_id == game_id and naming():
             names = player.picture_names(laid, list(enrolment.public()["pictures"]))
             result = self.service.submit("enrol", names=names)
             if not result.ok:
                 raise RuntimeError(f"the enrolment page refused the names {names}: {result.error}")
-            yield from self._wait(lambda: referee.game_id != game_id, "the new game")
+            yield from self._wait(lambda: referee.game_id != game_id, "the new game", TABLE_START_S)
         if referee.game_id == game_id:
             raise RuntimeError(f"no new game started: {enrolment.message}")
         if referee.game.board(referee.state) != player.game.board(laid):

@@ -334,10 +334,14 @@ class TrackPlayer(Player):
         raise NotImplementedError
 
     def _allowed(self, state, cell) -> bool:
-        """Would the rules accept the piece on `cell` (then it is no mistake)?"""
-        for a in self.game.observable_actions(state):
-            after = self.game.board(self.game.apply(state, a))
-            if after.get(cell) not in (None, "empty"):
+        """Would the rules accept a piece on `cell` (then it is no mistake)? After any
+        sequence of placements the referee matches in one view (Monopoly: Bowser, the
+        token, then a card's move: a token put straight on Jail is its card's move)."""
+        frontier = [state]
+        for _ in range(self.game.max_actions_per_view):
+            frontier = [self.game.apply(s, a) for s in frontier if self.game.outcome(s) is None
+                        for a in self.game.observable_actions(s)]
+            if any(self.game.board(s).get(cell) not in (None, "empty") for s in frontier):
                 return True
         return False
 
