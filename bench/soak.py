@@ -13,8 +13,9 @@ game as the page's New game does, all games in one journal. What must hold for a
   game twice: raw, and after a full collection and glibc's malloc_trim (see
   `settled_mb`); the live Python objects are counted too. The allocator is set as
   `referee serve` sets it (controller/allocator.py);
-- no error is logged (every log record at ERROR or above is counted and the first shown;
-  a game the table could not finish counts as one, and the rig is then started afresh);
+- no error is logged (every log record at ERROR or above is counted and the first shown),
+  and every game is finished (one the rig could not finish is counted and named, closed,
+  and the rig started afresh);
 - open files and threads come back to where they were (no descriptor or thread per game).
 
     .venv/bin/python bench/soak.py                 # 1,000 games (many hours)
@@ -117,6 +118,7 @@ class Season:
         self.args, self.folder, self.errors, self.names = args, folder, errors, names
         self.played, self.began = 0, time.monotonic()
         self.lines: list[dict] = []  # one per game: the figures after it
+        self.failed: list[str] = []  # games the rig could not finish, and why
         self.service = None
         self._last = time.monotonic()
 
@@ -159,8 +161,9 @@ class Season:
                 r.journal.end_game(r.game_id, why)
 
     def error(self, text: str) -> None:
-        self.errors.count += 1
-        self.errors.first.append(text)
+        """A game the rig could not finish (its own error, if it logged one, is counted
+        among the errors logged)."""
+        self.failed.append(text)
         self.played += 1  # the failed game counts as played: the next starts afresh
 
     def playing(self) -> str:
@@ -241,13 +244,13 @@ def main() -> int:
     season.run()
     played, lines = season.played, season.lines
     warm = next(({"rss": line["rss"], "settled": line["settled"], "objects": line["objects"]}
-                 for i, line in enumerate(lines) if i + 1 == len(names)), None)
+                 for line in lines if line["name"] == names[-1]), None)  # the end of the first round
     sizes: dict[str, list[int]] = {n: [line["grown"] for line in lines if line["name"] == n] for n in names}
     after = {n: [line["settled"] for line in lines if line["name"] == n] for n in names}
     after_raw = {n: [line["rss"] for line in lines if line["name"] == n] for n in names}
     began = season.began
-    # after the last whole round (the same kind of game as `warm`), the rig still running
-    last = lines[len(lines) // len(names) * len(names) - 1] if len(lines) >= len(names) else start
+    # after the last game of the kind that ends a round (as `warm`), the rig still running
+    last = next((line for line in reversed(lines) if line["name"] == names[-1]), start)
     end = {"rss": last["rss"], "settled": last["settled"], "objects": last["objects"],
            "files": open_files(), "threads": threading.active_count(), "tasks": native_threads()}
     stopped, _ = settled_mb()
@@ -257,7 +260,7 @@ def main() -> int:
     for key, what in (("rss", "resident memory (raw, after the game)"),
                       ("settled", "resident memory (collected, trimmed)")):
         print(f"{what}: start {start[key]:.1f} MB, after the first round {warm[key]:.1f} MB, "
-              f"after the last whole round {end[key]:.1f} MB")
+              f"after the last round {end[key]:.1f} MB")
     print(f"resident memory (collected, trimmed) once the rig stopped: {stopped:.1f} MB")
     late = [mb for runs in after.values() for mb in runs[1:]]
     if late:
@@ -285,10 +288,13 @@ def main() -> int:
             print(f"journal per game, {name}: mean {sum(grown) / len(grown) / 1024:.1f} KB, "
                   f"max {max(grown) / 1024:.1f} KB ({len(grown)} games)")
     print(f"journal total: {journal_bytes(folder) / 1e6:.2f} MB")
+    print(f"games the rig could not finish: {len(season.failed)} (target 0)")
+    for text in season.failed[:5]:
+        print(f"  {text}")
     print(f"errors logged: {errors.count} (target 0)")
     for text in errors.first:
         print(f"  {text}")
-    ok = growth < TARGET_MB and worst < TARGET_MB and errors.count == 0
+    ok = growth < TARGET_MB and worst < TARGET_MB and errors.count == 0 and not season.failed
     return 0 if ok else 1
 
 

@@ -16,6 +16,7 @@ def test_the_soak_plays_every_kind_of_game_in_turn_on_one_rig(tmp_path):
                           "--data", str(tmp_path)], capture_output=True, text=True, timeout=400)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "errors logged: 0 (target 0)" in run.stdout
+    assert "games the rig could not finish: 0 (target 0)" in run.stdout
     assert "memory growth after the first round (trimmed)" in run.stdout
     with closing(sqlite3.connect(tmp_path / "journal.sqlite")) as db:
         games = db.execute("SELECT game, (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND "
