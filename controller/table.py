@@ -75,7 +75,6 @@ class Table:
         self._options: dict | None = None  # the board sheet the watcher reads
         self._told: str | None = None  # the table start's last notice on the bus
         self._caught: list[Event] | None = None
-        self._deal: dict = {}  # a recorded deal for the game the table start waits for
         referee.bus.subscribe(self._catch)
         if camera is not None:
             referee.confirm_s = CONFIRM_S  # a live camera: wrong or unclear boards must stay a moment
@@ -157,7 +156,7 @@ class Table:
         settings = self.game_settings.rulings if name == self.game_settings.name else None
         variant = variant or (r.game.variant if r.game is not None and name == r.game.name else None)
         if self.camera is not None and entry(name).starts_from_table and (setup is None or setup.get("from_table")):
-            # read from the table; a recorded setup (a replay) gives only the secret deal
+            # read from the table; a recorded setup (a replay) gives only the deal
             return self._start_from_table(load_game(name, variant, settings), deal=setup)
         self.enrolment.cancel()
         event = r.new_game(name, variant, settings, setup=setup)
@@ -239,11 +238,9 @@ class Table:
     def _start_from_table(self, game, deal: dict | None = None) -> Result:
         """The open game goes on until the maze on the table is read (views go to the
         table start meanwhile); the reader first learns from the printed tiles. With
-        `deal` (a recorded setup), the players, first player and targets are taken from
-        it instead of dealt anew, so a replay decides with the deal `serve` had."""
-        self._deal = {k: v for k, v in (deal or {}).items() if k in ("players", "first", "targets")}
+        `deal` (a recorded setup), the maze read is dealt as recorded."""
         try:
-            expected = self.enrolment.begin(game)
+            expected = self.enrolment.begin(game, deal)
         except ValueError as exc:  # a damaged catalogue file: say which
             return Result.refused(str(exc))
         self.watcher = self._watch(game.name, None, self.watcher)
@@ -265,7 +262,7 @@ class Table:
                 self.referee.bus.publish(Event("notice", {"text": self.enrolment.message}))
             return Result(waiting=self.enrolment.message)
         game, setup = started
-        event = self.referee.new_game(game.name, game.variant, game.settings, setup={**setup, **self._deal})
+        event = self.referee.new_game(game.name, game.variant, game.settings, setup=setup)
         self._options = self.referee.game.reader_options(self.referee.state)
         self.learn_position()  # now from the whole layout
         self._told = None

@@ -62,6 +62,7 @@ class TableStart:
         self.catalogue: Catalogue | None = None
         self.message = "no game is waiting to start from the table"
         self._reading = None  # (tile sides, cell -> picture) of the last clear view
+        self._deal: dict | None = None  # a recorded setup whose deal the maze read gets (a replay)
         self._waiting: dict[str, object] = {}  # cell name -> picture waiting for a name
         self._photos: dict[str, np.ndarray] = {}  # cell name -> its tile as the page shows it
         self._named: dict[str, str] = {}  # cell name -> treasure named by the catalogue
@@ -88,7 +89,7 @@ class TableStart:
         self._public = self._snapshot(state)
 
     # --- steps (the referee's thread) ------------------------------------------------
-    def begin(self, game) -> dict:
+    def begin(self, game, deal: dict | None = None) -> dict:
         """Wait for `game`'s layout; returns what the camera's reader learns from first.
         Raises ValueError when the catalogue file exists but cannot be read."""
         try:
@@ -96,6 +97,7 @@ class TableStart:
         except ValueError as exc:
             raise ValueError(f"{exc}; move it away to name the pictures again") from None
         self.game, self._reading, self._waiting, self._named = game, None, {}, {}
+        self._deal = deal
         self._say("reading", f"reading the {game.title} maze from the table: lay it out with the "
                   "pawns on their corners and keep hands off the board")
         return game.printed_board()
@@ -185,7 +187,7 @@ class TableStart:
                       "open /enrol on the status page")
             return None
         rows = layout_rows(sides, {c: (n, 1.0) for c, n in self._named.items()})
-        setup = self.game.setup_from_layout(rows, self.rng or random.Random(secrets.randbits(64)))
+        setup = self.game.setup_from_layout(rows, self.rng or random.Random(secrets.randbits(64)), deal=self._deal)
         try:
             self.game.start(setup)
         except ValueError as exc:  # read, but not playable: say so and keep looking

@@ -326,15 +326,20 @@ class Labyrinth(Game):
         rows = [" ".join(tile_text(t) for t in board[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)]
         return self._with_deal(rows, tile_text(next(movable)), rng)
 
-    def setup_from_layout(self, rows: list[str], rng, spare: str | None = None) -> dict:
+    def setup_from_layout(self, rows: list[str], rng, spare: str | None = None,
+                          deal: Mapping | None = None) -> dict:
         """A setup for a maze read from the table (sides from the tile reader, pictures
-        named by the treasure catalogue), with the targets dealt from `rng`. Without
-        `spare`, the spare is the tile the set of data/labyrinth.json is missing. Marked
-        `from_table`, so a restart before the first move resumes it, where a maze drawn by
-        `new_setup` to hold the place is read from the table again (controller/service.py)."""
+        named by the treasure catalogue), with the targets dealt from `rng`, or kept from
+        `deal` (a recorded setup: `referee replay` decides with the deal `serve` had).
+        Without `spare`, the spare is the tile the set of data/labyrinth.json is missing.
+        Marked `from_table`, so a restart before the first move resumes it, where a maze
+        drawn by `new_setup` to hold the place is read from the table again
+        (controller/service.py)."""
         if spare is None:
             spare = self._missing_tile(rows)
-        return {**self._with_deal(rows, spare, rng), "from_table": True}
+        setup = self._with_deal(rows, spare, rng)
+        setup.update({k: v for k, v in (deal or {}).items() if k not in ("rows", "spare")})
+        return {**setup, "from_table": True}
 
     @staticmethod
     def _missing_tile(rows: list[str]) -> str:
