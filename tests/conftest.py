@@ -38,6 +38,18 @@ def offline_config(tmp_path, source, game: str = "connect4", variant: str | None
     return config
 
 
+def hang_referee(service, monkeypatch):
+    """Make the command "hang" hold the service's referee thread until released, as a
+    command stuck in the rules would; (hung, release) events."""
+    import threading
+
+    hung, release = threading.Event(), threading.Event()
+    original = service.table.command
+    monkeypatch.setattr(service.table, "command", lambda command, **kw: (hung.set(), release.wait())
+                        if command == "hang" else original(command, **kw))
+    return hung, release
+
+
 @pytest.fixture
 def mock_pins():
     """gpiozero's own MockFactory with PWM pins, reset after the test."""

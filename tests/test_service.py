@@ -10,6 +10,7 @@ import urllib.request
 import cv2
 
 from controller.demo_rig.render_connect4 import empty_grid, render
+from conftest import hang_referee
 
 
 def start(config):
@@ -122,11 +123,8 @@ def test_a_busy_referee_gets_one_tick_of_its_clock_at_a_time(tmp_path, monkeypat
             yield 99.0, frame
 
     service = Service(config, frames=frames(), devices=False)
-    release, hung = threading.Event(), threading.Event()
-    original = service.table.command
     monkeypatch.setattr(service.table, "see", lambda t, f: ("tick", {"t": t, "moved_at": 0.0}))
-    monkeypatch.setattr(service.table, "command", lambda command, **kw: (hung.set(), release.wait())
-                        if command == "hang" else original(command, **kw))
+    hung, release = hang_referee(service, monkeypatch)
     service.submit("hang", wait=False)
     service.start()
     try:

@@ -9,12 +9,12 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 
 from controller.config import Config
 from controller.service import Service
 from controller.systemd import Notifier
+from conftest import hang_referee
 from test_serve_start import write_config
 
 
@@ -68,10 +68,7 @@ def test_a_hung_referee_thread_stops_the_heartbeats(tmp_path, monkeypatch):
     config = Config(path="(test)")
     config.data.folder = str(tmp_path / "data")
     service = Service(config, camera=False, devices=False)
-    release, hung = threading.Event(), threading.Event()
-    original = service.table.command
-    monkeypatch.setattr(service.table, "command", lambda command, **kw: (hung.set(), release.wait())
-                        if command == "hang" else original(command, **kw))
+    hung, release = hang_referee(service, monkeypatch)
     service.start()
     try:
         assert [m for _, m in received(sock, 0.5)].count("WATCHDOG=1") >= 3

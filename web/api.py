@@ -151,8 +151,8 @@ def moves():
 @api.get("/camera.jpg")
 def camera_picture():
     """What the camera sees of the board (not of the room), small, for every viewer: the
-    latest frame with the board's outline and what was read, or (?which=alarm or doubt) the frame of the standing
-    camera alarm or doubt, with its cells boxed."""
+    latest frame with the board's outline and what was read, or (?which=alarm or doubt)
+    the frame of the standing camera alarm or doubt, with its cells boxed."""
     shots = current_app.extensions["referee_camera"]
     jpeg = shots.jpeg(request.args.get("which", "live"))
     if jpeg is None:

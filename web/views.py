@@ -15,7 +15,7 @@ views = Blueprint("views", __name__)
 
 # one drawing per game, each in static/draw/<game>.js (kit.js holds their shared parts),
 # as the registry names them
-DRAWINGS = sorted(e.drawing.stem for e in ENTRIES.values() if e.drawing.exists())
+DRAWINGS = sorted(name for name, e in ENTRIES.items() if e.drawing.exists())
 
 
 def _page(seat: int | None = None, token: str | None = None, table: bool = False):

@@ -21,7 +21,6 @@ from typing import Iterator, Sequence
 import cv2
 import numpy as np
 
-
 from . import synth
 
 SQ = 48  # plane pixels per square

@@ -18,7 +18,6 @@ from typing import Iterator, Sequence
 import cv2
 import numpy as np
 
-
 from . import synth
 
 COLS, ROWS = 7, 6

@@ -23,7 +23,6 @@ from typing import Iterator
 import cv2
 import numpy as np
 
-
 from . import synth
 
 SIZE = 7

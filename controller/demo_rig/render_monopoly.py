@@ -18,7 +18,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-
 from . import synth
 from vision.read_monopoly import CORNER, space_box
 
