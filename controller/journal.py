@@ -46,7 +46,7 @@ CREATE INDEX IF NOT EXISTS events_by_game ON events(game_id, seq);
 # a time, so a small cache holds what is used; SQLite's default (2 MB) kept filling with
 # the pages of games long over, about 3 KB more memory a game for the first 600 games of a
 # season (bench/soak.py, README "The soak").
-CACHE_KB = 512
+CACHE_KB = 128
 
 
 class JournalError(Exception):

@@ -288,6 +288,26 @@ def test_short_hello_show_and_tone_bodies_are_dropped_and_counted_not_a_crash():
     assert fw.heartbeat_ms == 1000
     clean()
 
+def test_a_season_of_tones_keeps_only_the_piezos_recent_history():
+    """The demo's die module runs this firmware on the stub pins all season: the piezo's
+    record of changes keeps the latest notes, not every note since the start."""
+    clean()
+    fw, io, machine = boot()
+    hello(fw, io, 0)
+    piezo = fw.piezo.pwm
+    now = 10
+    for n in range(1, 200):
+        io.inbox.extend(protocol.encode(protocol.TONE, n, protocol.tone_body(n, protocol.TONE_FANFARE)))
+        for t in range(now, now + 2000, 5):
+            fw.step(t)
+        now += 2000
+    assert len(piezo.history) <= 2 * machine.HISTORY
+    fanfare = [f for f, ms in die.TONES[protocol.TONE_FANFARE]]
+    notes = [f for f, duty in piezo.history if duty]
+    assert notes[-len(fanfare):] == fanfare and len(notes) > len(fanfare)
+    clean()
+
+
 if __name__ == "__main__":
     import sys
     from micro_runner import run_all

@@ -5,6 +5,11 @@ simulator can read what the firmware lit and drive what a player presses."""
 
 PINS = {}
 
+# A PWM's history keeps its most recent changes only: the demo's die module runs the
+# firmware on this stub all season, and a melody per roll kept for good was the largest
+# part of a season's memory growth (bench/soak.py, README "The soak").
+HISTORY = 256
+
 
 class Pin:
     IN = 0
@@ -33,20 +38,25 @@ class PWM:
         self.pin = pin
         self.frequency = 0
         self.duty = 0
-        self.history = []  # (frequency, duty) each time either changes
+        self.history = []  # (frequency, duty) each time either changes, the last HISTORY
 
     def freq(self, f=None):
         if f is None:
             return self.frequency
         self.frequency = f
-        self.history.append((self.frequency, self.duty))
+        self._changed()
 
     def duty_u16(self, d=None):
         if d is None:
             return self.duty
         if d != self.duty:
             self.duty = d
-            self.history.append((self.frequency, self.duty))
+            self._changed()
+
+    def _changed(self):
+        self.history.append((self.frequency, self.duty))
+        if len(self.history) > 2 * HISTORY:  # trimmed now and then, not at every change
+            self.history = self.history[-HISTORY:]
 
 
 class WDT:
