@@ -56,6 +56,7 @@ CHANGE_LABEL_WEIGHT = 0.5  # where change evidence exists, the learned labels co
 DOUBT_CANDIDATES = 3
 CONFIRM_S = 0.5  # the live camera's wrong board must stay this long before an alarm
 START_MISFITS = 2  # well-seen cells a board may read otherwise and still be the start (cold reads err)
+_GONE = object()  # a cell the board after a sequence no longer has
 
 
 class Referee:
@@ -334,10 +335,15 @@ class Referee:
             if not ev.poorly_explained(ranked[0][2]):
                 break
         # sequences that end on the same board look alike to the camera: only the best
-        # (the shortest) stands, so a longer copy never makes the answer unclear
+        # (the shortest) stands, so a longer copy never makes the answer unclear. A board
+        # is known by what differs from the position's: a few cells, where the whole board
+        # made a burst of small objects per sequence (thousands in a Labyrinth turn) that
+        # left Python's allocator holding more memory game after game (bench/soak.py)
         best, seen = [], set()
         for r in ranked:
-            key = frozenset(r[2].items())
+            after = r[2]
+            key = frozenset([(c, p) for c, p in after.items() if board.get(c, _GONE) != p]
+                            + [(c, _GONE) for c in board if c not in after])
             if key not in seen:
                 seen.add(key)
                 best.append(r)

@@ -110,6 +110,14 @@ def tile_kind(sides: int) -> str:
     return "T" if n == 3 else str(n)
 
 
+# board()'s keys and texts, made once: the referee builds a board for every push and move
+# it weighs (hundreds a view), and fresh small objects by the thousand left Python's
+# allocator holding more memory game after game (bench/soak.py)
+_CELLS = tuple(divmod(i, SIZE) for i in range(SIZE * SIZE))
+_TILE_TEXT = tuple("tile:" + sides_text(sides) for sides in range(16))
+_SPARE_TEXT = tuple("spare:" + tile_kind(sides) for sides in range(16))
+
+
 def parse_tile(text: str, where: str) -> Tile:
     """'NES:Mario' -> Tile; `where` names the place in the setup for the message."""
     if not isinstance(text, str):
@@ -788,8 +796,8 @@ class Labyrinth(Game):
         }
 
     def board(self, state: LabState) -> dict:
-        cells = {divmod(i, SIZE): "tile:" + sides_text(t.sides) for i, t in enumerate(state.tiles)}
-        cells["spare"] = "spare:" + tile_kind(state.spare.sides)
+        cells = {cell: _TILE_TEXT[t.sides] for cell, t in zip(_CELLS, state.tiles)}
+        cells["spare"] = _SPARE_TEXT[state.spare.sides]
         for colour, p in zip(state.colours, state.pawns):
             cells["pawn:" + colour] = cell_text(p)
         return cells
