@@ -15,6 +15,7 @@ from controller.service import Service
 from vision.camera import CameraError, Camera, KeptCamera, open_camera
 from controller.demo_rig.render_connect4 import empty_grid, render
 from web import create_app
+from waiting import wait
 
 
 def write_frames(folder, labels, n=16):
@@ -123,9 +124,7 @@ def test_the_service_says_camera_lost_lights_busy_and_referees_again_when_it_is_
         assert 1 in lit  # the busy LED said so too
         # the camera comes back showing a chip dropped in column 4: refereeing goes on
         write_frames(frames, {**empty_grid(), (3, 0): "p0"})
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and service.snapshot()["moves"] != ["4"]:
-            time.sleep(0.05)
+        wait(lambda: service.snapshot()["moves"] == ["4"], timeout=20)
         assert service.snapshot()["moves"] == ["4"]
         assert any("is back" in n for n in notices) and service.camera.reopened >= 1
     finally:
@@ -148,9 +147,7 @@ def test_one_unreadable_frame_is_skipped_and_refereeing_goes_on(tmp_path):
     service = Service(config, devices=False)
     service.start()
     try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and service.snapshot()["moves"] != ["4"]:
-            time.sleep(0.05)
+        wait(lambda: service.snapshot()["moves"] == ["4"], timeout=20)
         assert service.snapshot()["moves"] == ["4"]
     finally:
         service.stop()

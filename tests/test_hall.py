@@ -24,17 +24,9 @@ from controller.hall.receiver import Hall
 from controller.journal import Journal
 from controller.referee import Referee
 from mosquitto import MOSQUITTO, MOSQUITTO_PASSWD, Mosquitto
+from waiting import wait_for
 
 REFEREE = str(Path(sys.executable).parent / "referee")
-
-
-def wait_for(check, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"waited {timeout:.0f} s for {what}")
 
 
 def hall_config(folder: Path, table: str, port: int) -> Path:
@@ -70,13 +62,13 @@ def test_every_event_of_every_table_reaches_the_hall_once_in_order_through_resta
     procs = {name: referee(name, turns) for name, (_, _, turns) in tables.items()}
     try:
         # the broker goes away while the tables play on, and comes back on the same port
-        wait_for(lambda: {"a", "b"} <= {t for t, _ in heard}, 60, "the first events of tables a and b")
+        wait_for(lambda: {"a", "b"} <= {t for t, _ in heard}, "the first events of tables a and b", 60)
         broker.stop()
         kept = len(heard)
         time.sleep(2.0)
         broker.start()
         # table c is killed in the middle of its game and started again on its journal
-        wait_for(lambda: len(journal_record(tmp_path / "c")) >= 4, 60, "four events in table c's journal")
+        wait_for(lambda: len(journal_record(tmp_path / "c")) >= 4, "four events in table c's journal", 60)
         procs["c"].send_signal(signal.SIGKILL)
         procs["c"].wait(10)
         procs["c"] = referee("c", 3)
@@ -93,7 +85,7 @@ def test_every_event_of_every_table_reaches_the_hall_once_in_order_through_resta
         return all([(e["seq"], e["game_id"], e["type"]) for e in hall.store.events(name)] == records[name]
                    for name in tables)
 
-    wait_for(complete, 30, "every table's journal at the hall")
+    wait_for(complete, "every table's journal at the hall", 30)
     assert len(heard) > kept  # events came after the broker's restart too
     for name in tables:
         seqs = [seq for t, seq in heard if t == name]
@@ -137,10 +129,10 @@ def test_a_table_publishes_only_under_its_own_name_and_never_its_secret_setup_an
                                         client_id=f"test-{table}").start())
         # the hall comes after the events went out (gone: nobody held them), and catches up
         # from the table's retained state: it asks for every event after the last it has
-        wait_for(lambda: publishers[0].acked >= 1, 10, "the broker to acknowledge t1's first event")
+        wait_for(lambda: publishers[0].acked >= 1, "the broker to acknowledge t1's first event", 10)
         hall = Hall(tmp_path / "hall", "127.0.0.1", broker.port, username="hall", password="hall-pw").start()
         wait_for(lambda: hall.store.events("t1") and any(t["table"] == "t1" and t["state"]
-                                                          for t in hall.store.tables()), 15, "table t1 at the hall")
+                                                          for t in hall.store.tables()), "table t1 at the hall", 15)
         time.sleep(1.0)  # time enough for t2's and t3's messages, had the broker let them through
         assert [t["table"] for t in hall.store.tables()] == ["t1"]
         assert any("t1: events after seq 0 are missing" in note for note in hall.notes)
@@ -154,7 +146,7 @@ def test_a_table_publishes_only_under_its_own_name_and_never_its_secret_setup_an
         assert state["game"] == "labyrinth" and state["table"] == "t1" and state["seq"] >= 1
         for p in publishers:
             p.close()
-        wait_for(lambda: hall.store.tables()[0]["online"] == "offline", 10, "t1 to say offline")
+        wait_for(lambda: hall.store.tables()[0]["online"] == "offline", "t1 to say offline", 10)
         # table t1 comes back on a new SD card: its new journal numbers from 1 again, and
         # the hall keeps that game beside the first instead of taking it for duplicates
         first = hall.store.tables()[0]["journal"]
@@ -165,8 +157,8 @@ def test_a_table_publishes_only_under_its_own_name_and_never_its_secret_setup_an
         settings = HallSettings(enabled=True, broker="127.0.0.1", port=broker.port, table="t1",
                                 username="t1", password="t1-pw")
         publisher = Publisher(journal.path, settings, snapshot=referee.snapshot).start()
-        wait_for(lambda: [e["type"] for e in hall.store.events("t1")] == ["game_started", "move"], 10,
-                 "t1's new journal at the hall")
+        wait_for(lambda: [e["type"] for e in hall.store.events("t1")] == ["game_started", "move"],
+                 "t1's new journal at the hall", 10)
         assert hall.store.tables()[0]["journal"] not in ("", first)
         assert [e["type"] for e in hall.store.events("t1", journal=first)] == ["game_started"]
         assert [g["game"] for g in hall.store.games()] == ["labyrinth", "connect4"]

@@ -21,6 +21,7 @@ from controller.service import Service
 from controller.table_start import treasure_names
 from controller.demo_rig import render_labyrinth as R
 from web import create_app
+from waiting import wait_for
 
 FIRST, SECOND = 4, 9  # shuffles; FIRST's spare tile carries no picture (see the first test)
 
@@ -86,16 +87,6 @@ def admin(service) -> dict:
 def decode(data_url: str) -> np.ndarray:
     png = base64.b64decode(data_url.removeprefix("data:image/png;base64,"))
     return cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-
-
-def wait_for(check, what: str, timeout: float = 30.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def enrolment_naming(client) -> dict:

@@ -10,3 +10,15 @@ def wait(cond, timeout: float = 5.0, step: float = 0.005) -> bool:
             return True
         time.sleep(step)
     return False
+
+
+def wait_for(check, what: str, timeout: float = 30.0, step: float = 0.05):
+    """`check()`'s first truthy value; an AssertionError naming `what` if none comes
+    within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(step)
+    raise AssertionError(f"waited {timeout:.0f} s for {what}")
