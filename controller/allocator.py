@@ -14,8 +14,8 @@ buffers per frame, too few for a shared lock to matter. The other remedy tried, 
 mmap threshold so frames are mapped and unmapped, held memory as well but cost five
 times the system time (README, "The soak").
 
-`settle()` is called once by `referee serve` and `referee demo` (controller/cli.py)
-before any thread starts; bench/soak.py calls it as they do. Where the C library is
+`settle()` is called once by `referee serve` and `referee demo` (web/server.py) before
+any thread starts; bench/soak.py calls it as they do. Where the C library is
 not glibc (no `mallopt`), it does nothing. An option already set in the environment
 (MALLOC_ARENA_MAX, glibc's own variable) is left as the user set it.
 """

@@ -229,9 +229,6 @@ def _human(event) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command in ("serve", "demo"):  # runs for a season: see controller/allocator.py
-        from .allocator import settle
-        settle()
     module, func = COMMANDS[args.command].split(":")
     try:
         handler = getattr(importlib.import_module(module), func)

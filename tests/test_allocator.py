@@ -4,6 +4,7 @@ a MALLOC_ARENA_MAX the user set alone, and does nothing where the C library is n
 Each count runs in a fresh interpreter, as a service starts."""
 from __future__ import annotations
 
+import argparse
 import ctypes
 import os
 import platform
@@ -73,3 +74,19 @@ def test_without_glibc_nothing_is_set_and_nothing_fails(monkeypatch):
     monkeypatch.setattr(allocator, "_done", None)
     monkeypatch.setattr(ctypes, "CDLL", no_glibc)
     assert allocator.settle() == {}
+
+
+def test_serve_and_demo_settle_the_allocator_first(monkeypatch, tmp_path):
+    """The two commands that run for a season settle it before anything else (even a
+    config that stops them), so no thread has taken an arena of its own first."""
+    import controller.demo
+    import web.server
+
+    calls = []
+    monkeypatch.setattr(web.server, "settle", lambda: calls.append("settle"))
+    monkeypatch.setattr(controller.demo, "run_demo", lambda args, serve: calls.append("demo") or 0)
+    broken = tmp_path / "referee.toml"
+    broken.write_text("[camera\n")
+    assert web.server.cmd_serve(argparse.Namespace(config=str(broken), port=None)) == 2
+    assert web.server.cmd_demo(argparse.Namespace()) == 0
+    assert calls == ["settle", "settle", "demo"]

@@ -15,6 +15,7 @@ import time
 
 from waitress import create_server
 
+from controller.allocator import settle
 from controller.config import ConfigError, load
 from controller.service import Service
 
@@ -95,6 +96,7 @@ def serve(service: Service, host: str, port: int, threads: int,
 
 
 def cmd_serve(args) -> int:
+    settle()  # runs for a season: before any thread starts (controller/allocator.py)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     try:
         config = load(args.config)
@@ -124,6 +126,7 @@ def cmd_serve(args) -> int:
 def cmd_demo(args) -> int:
     from controller.demo import run_demo
 
+    settle()  # runs for a season, as serve does
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     try:
         return run_demo(args, serve)
