@@ -14,7 +14,7 @@ from controller.hall.publisher import Publisher
 from controller.hall.receiver import Hall
 from controller.journal import Journal
 from controller.referee import Referee
-from test_hall import wait_for
+from waiting import wait_for
 from test_web_browser import WAIT_MS
 from web import close_streams
 from web.hall import create_hall_app
@@ -30,7 +30,7 @@ def hall_page(tmp_path, broker):
                                                      table="t1"), snapshot=referee.snapshot)
     referee.bus.subscribe(publisher.wake)
     publisher.start()
-    wait_for(lambda: hall.store.events("t1"), 10, "table t1's first event at the hall")
+    wait_for(lambda: hall.store.events("t1"), "table t1's first event at the hall", 10)
     app = create_hall_app(hall, "sesame", heartbeat_s=0.2)
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4, asyncore_use_poll=True)
     threading.Thread(target=server.run, daemon=True).start()
