@@ -323,11 +323,7 @@ class Referee:
         while the best so far leaves changed cells unexplained."""
         changed = ev.maybe_changed()
         ranked = [(ev.score(board), [], board)]
-        frontier = [([], self.state)]
-        for depth in range(1, self.game.max_actions_per_view + 1):
-            frontier = [(seq + [a], self.game.apply(s, a)) for seq, s in frontier
-                        if self.game.outcome(s) is None
-                        for a in self.game.observable_actions(s, changed)]
+        for depth, frontier in enumerate(self.game.sequences(self.state, changed), 1):
             for seq, s in frontier:
                 after = self.game.board(s)
                 ranked.append((ev.score(after) - PLY_COST * depth, seq, after))

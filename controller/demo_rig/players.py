@@ -337,13 +337,8 @@ class TrackPlayer(Player):
         """Would the rules accept a piece on `cell` (then it is no mistake)? After any
         sequence of placements the referee matches in one view (Monopoly: Bowser, the
         token, then a card's move: a token put straight on Jail is its card's move)."""
-        frontier = [state]
-        for _ in range(self.game.max_actions_per_view):
-            frontier = [self.game.apply(s, a) for s in frontier if self.game.outcome(s) is None
-                        for a in self.game.observable_actions(s)]
-            if any(self.game.board(s).get(cell) not in (None, "empty") for s in frontier):
-                return True
-        return False
+        return any(self.game.board(s).get(cell) not in (None, "empty")
+                   for frontier in self.game.sequences(state) for _, s in frontier)
 
 
 class SmbPlayer(TrackPlayer):

@@ -25,7 +25,7 @@ explains into words.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Hashable, Iterable, Mapping
+from typing import Any, ClassVar, Hashable, Iterable, Iterator, Mapping
 
 Cell = Hashable
 State = Any
@@ -177,6 +177,17 @@ class Game:
         matched: a game may leave out actions that could not explain them (speed only;
         returning more is always correct)."""
         return ()
+
+    def sequences(self, state: State, changed: set | None = None) -> Iterator[list[tuple[list, State]]]:
+        """What one view may show happened since `state`: for each length from 1 to
+        `max_actions_per_view`, every (actions, state after) of observable actions
+        (`changed` as for `observable_actions`). Lazy, so a caller content with the
+        shorter sequences never builds the longer."""
+        frontier: list[tuple[list, State]] = [([], state)]
+        for _ in range(self.max_actions_per_view):
+            frontier = [(seq + [a], self.apply(s, a)) for seq, s in frontier if self.outcome(s) is None
+                        for a in self.observable_actions(s, changed)]
+            yield frontier
 
     def reader_options(self, state: State) -> dict:
         """Which sheet of the board the camera should read now, for the reader (the
