@@ -195,7 +195,8 @@ def test_the_hall_page_is_read_only_without_the_admin_token(tmp_path):
             {"type": "move", "notation": "e4", "text": "e2-e4", "seat": 0, "ply": 1},
             {"type": "illegal", "reason": "a pawn moves forward", "cells": ["e5"], "source": "camera"}], 1):
         assert hall.store.add("t7", {**event, "game_id": 1, "seq": seq, "prev": seq - 1, "t": 100.0 + seq}) == "kept"
-    assert hall.store.add("t7", {"type": "move", "game_id": 1, "seq": 2, "prev": 1, "t": 1}) == "duplicate"
+    again = {"type": "move", "notation": "e4", "text": "e2-e4", "seat": 0, "ply": 1, "game_id": 1, "seq": 2, "t": 102.0}
+    assert hall.store.add("t7", {**again, "prev": 0}) == "duplicate"  # sent again after a resend from seq 0
     assert hall.store.add("t7", {"type": "move", "game_id": 1, "seq": 9, "prev": 8, "t": 1}) == "gap"
     hall.store.set_state("t7", {"game": "chess", "game_id": 1, "moves": ["e4"], "seq": 9, "table": "t7"})
     assert hall.store.behind() == [("t7", "", 3)]

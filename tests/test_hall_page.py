@@ -67,7 +67,20 @@ def test_the_hall_shows_each_table_live_and_opens_one_in_full(browser, hall_page
     assert "illegal" in page.locator("#full-events").inner_text()
     assert card.locator(".thumb svg").count() == 1  # the chess drawing (static/draw/chess.js), small
     assert page.locator("#full-board svg").count() == 1
-    page.goto(url + "/?token=sesame")
+    # issue 21: this broker lets anyone publish as a table, and the page says so
+    page.wait_for_function("() => document.querySelector('#warnings').innerText.includes('hardware.md')",
+                           timeout=WAIT_MS)
+    assert page.locator("#warnings").is_visible()
+    # the admin token is typed on the page (never in a URL) and kept in this browser
+    page.fill("#admin-token", "wrong-token")
+    page.locator("#token-form button").click()
+    page.wait_for_function("() => document.querySelector('#token-state').innerText.includes('wrong admin token')",
+                           timeout=WAIT_MS)
+    assert page.locator("#admin").is_hidden()
+    page.fill("#admin-token", "sesame")
+    page.locator("#token-form button").click()
+    page.locator("#admin").wait_for(state="visible", timeout=WAIT_MS)
+    page.reload()
     page.locator("#admin").wait_for(state="visible", timeout=WAIT_MS)
     page.locator("#round-form button").click()
     page.wait_for_selector("#rounds li a", timeout=WAIT_MS)

@@ -21,6 +21,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
 from . import guard
+from .addresses import listening_line
 from .payload import ApiError, body, given_token, int_field, wrong_token
 from .stream import Streams, stream_response
 from .views import DRAWINGS
@@ -79,6 +80,13 @@ def layout(name: str):
     except Exception as exc:  # a game this version does not know: the card falls back to text
         raise ApiError(404, f"table {name!r} game {game_id}: {exc}") from None
     return jsonify(layout_of(game))
+
+
+@hall.get("/api/hall/admin")
+def admin():
+    """200 for the admin token: the page asks before it shows the organiser's controls."""
+    _require_admin()
+    return jsonify({"ok": True})
 
 
 @hall.post("/api/hall/round")
@@ -158,9 +166,10 @@ def serve_hall(args) -> int:
         hall.close()
         print(f"referee hall: {exc}", file=sys.stderr)
         return 1
-    host = args.host if args.host != "0.0.0.0" else "127.0.0.1"
-    print(f"hall page: http://{host}:{server.effective_port}/  (admin: "
-          f"http://{host}:{server.effective_port}/?token={token})", flush=True)
+    # the token is typed on the page, never put in a URL (history, the system log), and
+    # printed only when it was generated: a given one is known already
+    shown = "" if args.token else f"  (admin token: {token})"
+    print(listening_line("hall page", args.host, server.effective_port) + shown, flush=True)
     try:
         run_server(server, app)
     finally:

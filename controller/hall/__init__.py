@@ -18,9 +18,13 @@ Topics, for a table named T (its `[hall] table`):
 """
 from __future__ import annotations
 
+import logging
 import ssl
+import threading
 
 ROOT = "referee"
+RESTART_S = 5.0  # how soon a network loop that failed runs again
+log = logging.getLogger("referee.hall")
 
 
 def topic(table: str, leaf: str) -> str:
@@ -28,9 +32,12 @@ def topic(table: str, leaf: str) -> str:
 
 
 def table_of(topic_name: str) -> tuple[str, str] | None:
-    """'referee/T/events' -> ('T', 'events'); None for anything else."""
+    """'referee/T/events' -> ('T', 'events'); None for anything else, a table name that
+    no table may have ([hall] table: TABLE_NAME) included."""
+    from ..config import TABLE_NAME
+
     parts = topic_name.split("/")
-    if len(parts) != 3 or parts[0] != ROOT or not parts[1]:
+    if len(parts) != 3 or parts[0] != ROOT or not TABLE_NAME.fullmatch(parts[1]):
         return None
     return parts[1], parts[2]
 
@@ -38,7 +45,7 @@ def table_of(topic_name: str) -> tuple[str, str] | None:
 def mqtt_client(client_id: str, *, username: str = "", password: str = "", tls: bool = False,
                 ca_file: str = "", clean_session: bool = True):
     """A paho-mqtt client with the hall's credentials and TLS, reconnecting on its own
-    (1 s, doubling up to 4 s) once `connect_async` and `loop_start` run it."""
+    (1 s, doubling up to 4 s) once `connect_async` and `network_loop` run it."""
     import paho.mqtt.client as mqtt  # late: a table without [hall] never needs it
 
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean_session)
@@ -48,3 +55,44 @@ def mqtt_client(client_id: str, *, username: str = "", password: str = "", tls: 
         client.tls_set(ca_certs=ca_file or None, cert_reqs=ssl.CERT_REQUIRED)
     client.reconnect_delay_set(1, 4)
     return client
+
+
+class NetworkLoop:
+    """paho's network loop on a thread of ours rather than `loop_start`'s, so that a fault
+    that escapes it (a callback that raised, a bug in a library) is seen: `fault` says
+    what and since when, `on_fault(text)` is told, and the loop runs again after
+    RESTART_S (a hall that stopped hearing its tables while its page said connected
+    was issue 21's first finding). `stop()` after `client.disconnect()` ends it."""
+
+    def __init__(self, client, name: str, on_fault=lambda text: None):
+        self.client, self.on_fault = client, on_fault
+        self.fault: str | None = None  # the last fault, until the loop ran again
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def start(self) -> "NetworkLoop":
+        self._thread.start()
+        return self
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive() and self.fault is None
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.client.loop_forever(retry_first_connection=True)
+                if self._stop.is_set():
+                    return
+            except Exception as exc:  # noqa: BLE001 - whatever it was, say so and go on
+                self.fault = f"{type(exc).__name__}: {exc}"[:300]
+                log.exception("hall: the MQTT network loop %s failed", self._thread.name)
+                self.on_fault(self.fault)
+            if self._stop.wait(RESTART_S):
+                return
+            self.fault = None
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        self.client.disconnect()
+        self._thread.join(timeout)

@@ -46,7 +46,12 @@ def _event(e: dict) -> Event:
 def export_round(store: HallStore, round_number: int | None) -> tuple[str, list, list[str]]:
     """(PGN text of the chess games, JSON-able list of the other games, problems)."""
     pgns, others, problems = [], [], []
+    disputed = store.conflicted_games()
     for info in store.games(round_number):
+        if (info["table"], info["journal"], info["game_id"]) in disputed:
+            problems.append(f"table {info['table']} game {info['game_id']}: another publisher sent events "
+                            "with this game's sequence numbers; the first of each is exported (the hall "
+                            "page lists both)")
         if info["game"] == "chess":
             try:
                 pgns.append(game_pgn(store, info, round_number))

@@ -24,7 +24,8 @@ import threading
 import time
 from collections import deque
 
-from . import mqtt_client, topic
+from . import NetworkLoop, mqtt_client, topic
+from . import message as check
 
 log = logging.getLogger("referee.hall")
 
@@ -65,6 +66,7 @@ class Publisher:
         self._stop = threading.Event()
         self.connected = False
         self.sent = 0  # events published, resends included (for the bench and tests)
+        self.bad_requests = 0  # resend requests dropped as unreadable
         self._client = mqtt_client(client_id or f"referee-{self.table}", username=settings.username,
                                    password=settings.password, tls=settings.tls, ca_file=settings.ca_file)
         self._client.will_set(topic(self.table, "online"), "offline", qos=1, retain=True)
@@ -73,10 +75,11 @@ class Publisher:
         self._client.on_publish = lambda c, u, mid, rc, p: self._tell(("ack", mid))
         self._client.on_message = self._on_message
         self._thread = threading.Thread(target=self._run, name=f"hall-{self.table}", daemon=True)
+        self._network = NetworkLoop(self._client, f"hall-mqtt-{self.table}")
 
     def start(self) -> "Publisher":
         self._client.connect_async(self.settings.broker, self.settings.port, keepalive=10)
-        self._client.loop_start()
+        self._network.start()
         self._thread.start()
         return self
 
@@ -99,8 +102,7 @@ class Publisher:
                 pass
         self._drain()
         self._save()
-        self._client.disconnect()
-        self._client.loop_stop()
+        self._network.stop()
         self._db.close()
 
     # --- the network thread: only queue what happened ------------------------------------
@@ -117,14 +119,18 @@ class Publisher:
         self._tell(("up",))
 
     def _on_message(self, client, userdata, message) -> None:
+        """A resend request, checked (message.py) before use: `{"after": 1e400}` ended the
+        network thread once, and the table went offline at the hall for good. The first
+        bad request is logged, the rest counted."""
         try:
-            request = json.loads(message.payload)
-            after, journal = int(request["after"]), request.get("journal", self.journal_id)
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            log.warning("hall: a resend request that cannot be read (%s): %r", exc, message.payload[:100])
+            after = check.resend(message.payload, self.journal_id)
+        except check.BadMessage as exc:
+            self.bad_requests += 1
+            if self.bad_requests == 1:
+                log.warning("hall: table %s: a resend request was dropped: %s (later ones are counted, "
+                            "not logged)", self.table, exc)
             return
-        # a request for an earlier journal of this table (one it no longer has) is not ours
-        if journal == self.journal_id:
+        if after is not None:  # None: a request for an earlier journal of this table, not ours
             self._tell(("resend", after))
 
     # --- the publisher's thread ------------------------------------------------------------

@@ -7,6 +7,13 @@ hall that was away longer) shows as a gap: an event that does not follow the las
 kept, or a retained state newer than it. The hall then asks that table, on
 `referee/T/resend`, for everything after its last kept seq, and asks again every
 `RETRY_S` while the gap stays open. What is kept goes out on the hall's bus to the page.
+
+The hall trusts nothing it receives (issue 21): each message is checked field by field
+(message.py) and a bad one is dropped, the first from each table logged and shown, the
+rest counted; no message can end the network thread, and a fault that does is on the
+page (NetworkLoop). Only MAX_TABLES table names are kept, so a stranger inventing names
+cannot grow the journal without end. Whether the broker lets anonymous clients publish
+is probed at every connection (probe.py) and warned of on the page.
 """
 from __future__ import annotations
 
@@ -17,12 +24,16 @@ import time
 from pathlib import Path
 
 from ..events import Bus, Event
-from . import mqtt_client, table_of, topic
+from . import NetworkLoop, mqtt_client, table_of, topic
+from . import message as check
+from .probe import PUBLISHES, AnonymousProbe
 from .store import HallStore
 
 log = logging.getLogger("referee.hall")
 
 RETRY_S = 2.0  # how soon a gap that stays open is asked for again
+MAX_TABLES = 500  # table names the hall keeps (a club has a few dozen tables at most)
+LEAVES = ("events", "state", "online")
 
 
 class Hall:
@@ -34,26 +45,31 @@ class Hall:
         self.broker = f"{broker}:{port}"
         self.connected = False
         self.notes: list[str] = []  # gaps and unreadable messages, the newest 50, for the page
+        self.dropped: dict[str, int] = {}  # messages dropped, by table ("" for no table's topic)
         self._asked: dict[str, float] = {}
+        self._names = {t["table"] for t in self.store.tables()}
         self._stop = threading.Event()
         self._client = mqtt_client(client_id, username=username, password=password, tls=tls,
                                    ca_file=ca_file, clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
+        self._client.on_subscribe = lambda *a: threading.Thread(target=self._probe_broker, daemon=True).start()
         self._client.on_message = self._on_message
         self._host, self._port = broker, port
+        self.probe = AnonymousProbe(broker, port, tls, ca_file)
+        self._network = NetworkLoop(self._client, "hall-mqtt", lambda fault: self._note(
+            f"the hall's MQTT loop failed ({fault}): it starts again in a few seconds"))
         self._watch = threading.Thread(target=self._watch_gaps, name="hall-gaps", daemon=True)
 
     def start(self) -> "Hall":
         self._client.connect_async(self._host, self._port, keepalive=10)
-        self._client.loop_start()
+        self._network.start()
         self._watch.start()
         return self
 
     def close(self) -> None:
         self._stop.set()
-        self._client.disconnect()
-        self._client.loop_stop()
+        self._network.stop()
         self._watch.join(timeout=3)
         self.store.close()
 
@@ -62,13 +78,22 @@ class Hall:
         self.notes = (self.notes + [text])[-50:]
         self.bus.publish(Event("hall_note", {"text": text}))
 
+    def _drop(self, table: str, why: str) -> None:
+        """A message not taken: the first from each table logged and on the page, the
+        rest counted (a flood must not flood the log too)."""
+        count = self.dropped.get(table, 0)
+        self.dropped[table] = count + 1
+        if count == 0:
+            self._note(f"table {table}: a message was dropped: {why} (later ones from it are counted, not logged)"
+                       if table else f"a message was dropped: {why} (later ones like it are counted, not logged)")
+
     # --- the network thread ---------------------------------------------------------------
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:
             self._note(f"broker {self.broker} refused the hall: {reason}")
             return
         self.connected = True
-        client.subscribe([(topic("+", leaf), 1) for leaf in ("events", "state", "online")])
+        client.subscribe([(topic("+", leaf), 1) for leaf in LEAVES] + [(self.probe.topic, 1)])
         log.info("hall: connected to %s", self.broker)
         self.bus.publish(Event("hall_link", {"state": "up"}))
 
@@ -76,28 +101,47 @@ class Hall:
         self.connected = False
         self.bus.publish(Event("hall_link", {"state": "down"}))
 
+    def _probe_broker(self) -> None:
+        if self.probe.run() == PUBLISHES:
+            self._note(self.warnings()[0])
+        self.bus.publish(Event("hall_warnings", {"warnings": self.warnings()}))
+
     def _on_message(self, client, userdata, message) -> None:
-        where = table_of(message.topic)
         try:
-            if where is None:
+            self._receive(message.topic, message.payload)
+        except Exception as exc:  # noqa: BLE001 - one message must never end the network thread
+            if not self.dropped.get(""):  # the first with its traceback; then counted like the rest
+                log.exception("hall: a message on %r could not be taken", message.topic[:100])
+            self._drop("", f"{message.topic[:80]}: {type(exc).__name__}: {exc}")
+
+    def _receive(self, name: str, payload: bytes) -> None:
+        if name == self.probe.topic:
+            self.probe.heard(payload)
+            return
+        where = table_of(name)
+        if where is None or where[1] not in LEAVES:
+            self._drop("", f"{name[:80]!r} is no table's topic (referee/<letters, digits, - or _>/{'|'.join(LEAVES)})")
+            return
+        table, leaf = where
+        if table not in self._names:
+            if len(self._names) >= MAX_TABLES:
+                self._drop("", f"table {table}: the hall keeps {MAX_TABLES} tables and has them all")
                 return
-            table, leaf = where
+            self._names.add(table)
+        try:
             if leaf == "online":
-                online = message.payload.decode("utf-8", "replace")[:20]
+                online = check.online(payload)
                 self.store.set_online(table, online)
                 self.bus.publish(Event("hall_online", {"table": table, "online": online}))
-                return
-            data = json.loads(message.payload)
-            if not isinstance(data, dict):
-                raise ValueError("not a JSON object")
-            if leaf == "events":
-                self._event(table, data)
-            elif leaf == "state":
+            elif leaf == "events":
+                self._event(table, check.event(payload))
+            else:
+                data = check.state(payload)
                 self.store.set_state(table, data)
                 self.bus.publish(Event("hall_state", {"table": table, "state": data}))
                 self._ask_if_behind()
-        except (ValueError, KeyError, TypeError) as exc:  # one bad message must not stop the hall
-            self._note(f"{message.topic}: a message that cannot be read ({exc}): {message.payload[:80]!r}")
+        except check.BadMessage as exc:
+            self._drop(table, f"{leaf}: {exc}")
 
     def _event(self, table: str, data: dict) -> None:
         verdict = self.store.add(table, data)
@@ -106,6 +150,9 @@ class Hall:
             self.bus.publish(Event("hall_event", {"table": table, "event": data}))
         elif verdict == "gap":
             self._ask_if_behind()
+        elif verdict == "conflict":
+            self._drop(table, f"event seq {data['seq']} ({data['type']}) differs from the one kept with that "
+                              "seq: two publishers speak as this table; the first is kept (see Conflicts)")
 
     # --- asking for what is missing ----------------------------------------------------------
     def _ask_if_behind(self) -> None:
@@ -126,6 +173,21 @@ class Hall:
                     log.exception("hall: looking for gaps failed")
 
     # --- what the page shows ------------------------------------------------------------------
+    def warnings(self) -> list[str]:
+        """What the organiser must act on, most urgent first."""
+        out = []
+        if self.probe.result == PUBLISHES:
+            out.append(f"broker {self.broker} lets clients without a user name publish: anyone on its network "
+                       "can send moves and results as any table. Give each table its own user and an ACL "
+                       "(hardware.md, \"The hall's broker\").")
+        if not self._network.running and not self._stop.is_set():
+            out.append(f"the hall is not receiving from the broker: its MQTT loop failed "
+                       f"({self._network.fault or 'it stopped'}); if this stays, restart `referee hall`")
+        return out
+
     def overview(self) -> dict:
-        return {"broker": self.broker, "connected": self.connected, "tables": self.store.tables(),
-                "alarms": self.store.alarms(), "rounds": self.store.rounds(), "notes": list(self.notes)}
+        return {"broker": self.broker, "connected": self.connected and self._network.running,
+                "receiving": self._network.running, "anonymous": self.probe.result, "warnings": self.warnings(),
+                "dropped": dict(self.dropped), "conflicts": self.store.conflicts(),
+                "tables": self.store.tables(), "alarms": self.store.alarms(), "rounds": self.store.rounds(),
+                "notes": list(self.notes)}

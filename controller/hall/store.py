@@ -4,7 +4,11 @@ An event is kept only when it follows the last one kept from its table's journal
 `prev` is at most that journal's last seq, its `seq` beyond it); an older one is a
 duplicate and is dropped, a newer one shows a gap and is left for the table to send
 again in order. So the record of each table is complete and in journal order, and a
-restarted hall goes on from it. A table that starts a new journal file (seq from 1
+restarted hall goes on from it. A second event with a seq already kept is compared with
+the first: the same content (a resend) is a duplicate; other content is a conflict (two
+publishers speak as one table: a forger on a broker that lets anyone publish). The first
+stays, the other is kept beside it in `conflicts` (at most MAX_CONFLICTS a table) for
+the page and the round's export to flag: a forged event never displaces one kept. A table that starts a new journal file (seq from 1
 again) has it kept beside the first; the page shows the one it keeps now. Rounds are marks in time (`referee hall round N`): round N holds the games
 whose `game_started` the table journalled at or after mark N and before mark N+1.
 """
@@ -55,7 +59,23 @@ CREATE TABLE IF NOT EXISTS games (
     PRIMARY KEY (table_name, journal, game_id)
 );
 CREATE TABLE IF NOT EXISTS rounds (number INTEGER PRIMARY KEY, marked REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS conflicts (
+    table_name TEXT NOT NULL,
+    journal TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    game_id INTEGER,           -- the game of the event kept
+    received REAL NOT NULL,
+    data TEXT NOT NULL,        -- the event that was not kept (JSON)
+    UNIQUE (table_name, journal, seq, data)
+);
 """
+MAX_CONFLICTS = 100  # per table: a flood of forgeries is counted on the page, not all kept
+
+
+def _content(event: dict) -> dict:
+    """What two copies of one event must agree on: all but `prev`, which says only where
+    the table's sending started again."""
+    return {k: v for k, v in event.items() if k != "prev"}
 
 
 class HallStore:
@@ -81,8 +101,8 @@ class HallStore:
 
     # --- what arrives ---------------------------------------------------------------------
     def add(self, table: str, event: dict) -> str:
-        """Keep one event of `table`: "kept", "duplicate", or "gap" (not kept: an event
-        before it is missing). Each journal a table has kept (a new data folder, a
+        """Keep one event of `table`: "kept", "duplicate", "conflict" (not kept: another
+        event with its seq was), or "gap" (not kept: an event before it is missing). Each journal a table has kept (a new data folder, a
         journal started beside a damaged one) is its own sequence."""
         seq, prev, journal = int(event["seq"]), int(event.get("prev", 0)), str(event.get("journal", ""))
         with self._lock:
@@ -93,7 +113,7 @@ class HallStore:
                     self._db.execute("UPDATE journals SET known_seq=? WHERE table_name=? AND journal=?",
                                      (seq, table, journal))
                 if seq <= last:
-                    verdict = "duplicate"
+                    verdict = self._again(table, journal, seq, event)
                 elif prev > last:
                     verdict = "gap"
                 else:
@@ -104,6 +124,20 @@ class HallStore:
                 self._db.execute("ROLLBACK")
                 raise
         return verdict
+
+    def _again(self, table: str, journal: str, seq: int, event: dict) -> str:
+        """An event with a seq already kept: "duplicate" when it says the same, else
+        "conflict" (recorded once, up to MAX_CONFLICTS a table)."""
+        row = self._db.execute("SELECT data, game_id FROM events WHERE table_name=? AND journal=? AND seq=?",
+                               (table, journal, seq)).fetchone()
+        if row is None or _content(json.loads(row[0])) == _content(event):
+            return "duplicate"
+        count = self._db.execute("SELECT COUNT(*) FROM conflicts WHERE table_name=?", (table,)).fetchone()[0]
+        if count < MAX_CONFLICTS:
+            self._db.execute("INSERT OR IGNORE INTO conflicts(table_name, journal, seq, game_id, received, data) "
+                             "VALUES (?, ?, ?, ?, ?, ?)", (table, journal, seq, row[1], time.time(),
+                                                           json.dumps(_content(event), sort_keys=True)))
+        return "conflict"
 
     def _keep(self, table: str, journal: str, seq: int, event: dict) -> None:
         kind, game_id = event["type"], event.get("game_id")
@@ -174,6 +208,22 @@ class HallStore:
             rows = self._db.execute("SELECT table_name, data FROM events WHERE kind='illegal' "
                                     "ORDER BY received DESC LIMIT ?", (limit,)).fetchall()
         return [{**json.loads(d), "table": t} for t, d in rows]
+
+    def conflicts(self, limit: int = 20) -> list[dict]:
+        """The newest conflicts, newest first: each the event kept and the one refused."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT c.table_name, c.journal, c.seq, c.game_id, c.received, e.data, c.data FROM conflicts c "
+                "LEFT JOIN events e ON e.table_name=c.table_name AND e.journal=c.journal AND e.seq=c.seq "
+                "ORDER BY c.received DESC LIMIT ?", (limit,)).fetchall()
+        return [{"table": t, "journal": j, "seq": seq, "game_id": g, "received": r,
+                 "kept": json.loads(kept) if kept else None, "refused": json.loads(refused)}
+                for t, j, seq, g, r, kept, refused in rows]
+
+    def conflicted_games(self) -> set[tuple[str, str, int]]:
+        """(table, journal, game id) of every game with a conflict."""
+        with self._lock:
+            return set(self._db.execute("SELECT DISTINCT table_name, journal, game_id FROM conflicts").fetchall())
 
     # --- rounds -----------------------------------------------------------------------------
     def mark_round(self, number: int, at: float | None = None) -> None:

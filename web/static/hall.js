@@ -9,7 +9,11 @@
   const tables = new Map(initial.tables.map((t) => [t.table, t]));
   let alarms = initial.alarms.slice();
   let opened = null;
-  const token = new URLSearchParams(location.search).get("token");
+  // the admin token is typed once and kept in this browser, never put in a URL (a URL
+  // lands in the history, and a printed one in the system log)
+  const TOKEN_KEY = "referee-hall-token";
+  let token = localStorage.getItem(TOKEN_KEY) || "";
+  let dropped = initial.dropped || {};
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -46,6 +50,7 @@
     h.appendChild(el("span", "", t.table));
     if (snap.alarm) h.appendChild(el("span", "badge alarm-badge", "illegal move"));
     if (snap.doubt) h.appendChild(el("span", "badge", "in doubt"));
+    if (dropped[t.table]) h.appendChild(el("span", "badge dropped", dropped[t.table] + " dropped"));
     h.appendChild(el("span", "badge" + (t.online === "online" ? " on" : ""), t.online || "?"));
     c.appendChild(h);
     c.appendChild(el("div", "muted", (snap.title || "") + (snap.variant ? " (" + snap.variant + ")" : "")));
@@ -87,6 +92,23 @@
       list.appendChild(li);
     }
     $("no-alarms").hidden = alarms.length > 0;
+  }
+
+  function renderWarnings(warnings) {
+    $("warnings").textContent = "";
+    for (const w of warnings) $("warnings").appendChild(el("li", "", w));
+    $("warnings").hidden = warnings.length === 0;
+  }
+
+  function renderConflicts(conflicts) {
+    $("conflicts").textContent = "";
+    for (const c of conflicts) {
+      const li = el("li");
+      li.appendChild(el("strong", "", c.table + " seq " + c.seq + ": "));
+      li.appendChild(document.createTextNode("kept " + (c.kept ? describe(c.kept) : "?") + "; refused " + describe(c.refused)));
+      $("conflicts").appendChild(li);
+    }
+    $("conflicts-box").hidden = conflicts.length === 0;
   }
 
   function renderNotes(notes) {
@@ -135,27 +157,46 @@
 
   $("full-close").addEventListener("click", () => { opened = null; $("full").hidden = true; });
 
-  if (token) {
-    $("admin").hidden = false;
-    renderRounds(initial.rounds);
-    $("round-form").addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      const r = await fetch("/api/hall/round", {
-        method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
-        body: JSON.stringify({ round: Number($("round-number").value) }),
-      });
-      const answer = await r.json();
-      if (r.ok) renderRounds(answer.rounds); else alert(answer.error);
-    });
+  async function useToken(candidate) {
+    const r = await fetch("/api/hall/admin", { headers: { Authorization: "Bearer " + candidate } });
+    const ok = r.ok;
+    if (ok) { token = candidate; localStorage.setItem(TOKEN_KEY, candidate); }
+    $("token-state").textContent = ok ? "Organiser controls are on in this browser."
+      : ((await r.json()).error || "That is not the admin token.");
+    $("admin").hidden = !ok;
+    if (ok) renderRounds(initial.rounds);
   }
+  $("token-form").addEventListener("submit", (ev) => { ev.preventDefault(); useToken($("admin-token").value.trim()); });
+  if (token) useToken(token);
+  $("round-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const r = await fetch("/api/hall/round", {
+      method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
+      body: JSON.stringify({ round: Number($("round-number").value) }),
+    });
+    const answer = await r.json();
+    if (r.ok) renderRounds(answer.rounds); else alert(answer.error);
+  });
 
   for (const name of tables.keys()) renderCard(name);
   $("no-tables").hidden = tables.size > 0;
   renderAlarms();
+  renderWarnings(initial.warnings || []);
+  renderConflicts(initial.conflicts || []);
   const notes = initial.notes.slice();
   renderNotes(notes);
   const broker = (up) => { $("broker").textContent = initial.broker + (up ? "" : " (not connected: tables may lag)"); };
   broker(initial.connected);
+
+  async function refresh() {
+    const r = await fetch("/api/hall");
+    if (!r.ok) return;
+    const o = await r.json();
+    dropped = o.dropped || {};
+    renderWarnings(o.warnings || []);
+    renderConflicts(o.conflicts || []);
+    for (const name of Object.keys(dropped)) if (tables.has(name)) renderCard(name);
+  }
 
   const live = $("live");
   const source = new EventSource("/hall/events");
@@ -176,6 +217,9 @@
     } else if (m.type === "hall_note") {
       notes.push(m.text);
       renderNotes(notes);
+      refresh();  // a note comes with a drop, a conflict or a fault: the counts and warnings change
+    } else if (m.type === "hall_warnings") {
+      renderWarnings(m.warnings);
     } else if (m.type === "hall_link") {
       broker(m.state === "up");
     } else if (m.type === "hall_event" && m.event.type === "move") {
