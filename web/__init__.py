@@ -14,7 +14,7 @@ from werkzeug.exceptions import HTTPException
 from .api import api
 from .camera import CameraShots
 from .enrol import enrol
-from .limits import Pace, WrongTokens, security_headers
+from .limits import Pace, WrongTokens, security_headers, throttle_logs
 from .payload import ApiError
 from .stream import Streams, stream
 from .views import views
@@ -52,6 +52,7 @@ def guard(app: Flask, json_paths: tuple[str, ...]) -> None:
     person's browser elsewhere; never a traceback."""
     app.extensions["referee_limits"] = {"pace": Pace(), "tokens": WrongTokens()}
     app.after_request(security_headers)
+    throttle_logs()
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
@@ -65,8 +66,11 @@ def guard(app: Flask, json_paths: tuple[str, ...]) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
-        # A fault behind the page must not show a traceback to a player; it is logged.
-        log.exception("web: %s %s failed", request.method, request.path)
+        # A fault behind the page must not show a traceback to a player; it is logged,
+        # throttled (LogThrottle), under the route's pattern: a player's link is a token,
+        # and a token never goes to the log
+        route = request.url_rule.rule if request.url_rule else "an unknown path"
+        log.exception("web: %s %s failed", request.method, route)
         return jsonify({"error": f"internal error: {type(exc).__name__}: {exc}"}), 500
 
 

@@ -8,13 +8,19 @@ client sends may grow without limit:
   Retry-After that doubles with each further miss) before any token it sends is looked
   at, so guessing a token takes years, not minutes;
 - `security_headers`: what every answer tells the browser (no framing, no sniffing, no
-  script from anywhere but the referee itself).
-Event streams per address and in all are bounded in web/stream.py; request bodies by
-Flask's MAX_CONTENT_LENGTH; texts in the journal by controller/journal.py.
-Each table of addresses or seats holds at most MAX_KEYS entries (the oldest go first).
+  script from anywhere but the referee itself);
+- `LogThrottle`: log lines a stranger can cause (a fault behind a route, waitress's
+  queue warnings, connections refused), at most one of each kind a minute, the next one
+  saying how many were held back: a flood of requests must not flood the SD card.
+Event streams per address and in all are bounded in web/stream.py; connections, slow
+requests and sizes in web/connections.py; request bodies by Flask's MAX_CONTENT_LENGTH
+and JSON nesting by controller/bounded_json.py; texts in the journal by
+controller/journal.py. Each table of addresses or seats holds at most MAX_KEYS entries
+(the oldest go first).
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -97,3 +103,37 @@ class WrongTokens:
             now = self.clock()
             misses, at = self._table.get(address, (0, now))
             self._table.put(address, (1 if now - at > FORGET_S else misses + 1, now))
+
+
+class LogThrottle(logging.Filter):
+    """A logging filter: at most one record of each kind (logger and message format)
+    every `every_s`; the next one let through says how many were held back."""
+
+    def __init__(self, every_s: float = 60.0, clock=time.monotonic):
+        super().__init__()
+        self.every_s, self.clock = every_s, clock
+        self._table = _Table()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, str(record.msg))
+        now = self.clock()
+        with self._table.lock:
+            last, held = self._table.get(key, (None, 0))
+            if last is not None and now - last < self.every_s:
+                self._table.put(key, (last, held + 1))
+                return False
+            self._table.put(key, (now, 0))
+        if held:
+            record.msg, record.args = f"{record.getMessage()} ({held} more like it in the last " \
+                                      f"{self.every_s:.0f} s were not logged)", ()
+        return True
+
+
+LOG_THROTTLE = LogThrottle()
+THROTTLED_LOGGERS = ("referee.web", "waitress", "waitress.queue")
+
+
+def throttle_logs() -> None:
+    """Put LOG_THROTTLE on the loggers a stranger can make write (a filter is added once)."""
+    for name in THROTTLED_LOGGERS:
+        logging.getLogger(name).addFilter(LOG_THROTTLE)

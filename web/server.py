@@ -20,6 +20,8 @@ from controller.config import ConfigError, load
 from controller.service import Service
 
 from . import close_streams, create_app
+from .addresses import listening_line
+from .connections import GuardedChannel, server_options
 
 
 class ServeError(Exception):
@@ -39,14 +41,17 @@ def listen_problem(exc: OSError, host: str, port: int) -> str:
 
 
 def open_server(app, host: str, port: int, threads: int):
-    """A waitress server for `app` (the page's or the hall's), listening; ServeError with
-    one line when it cannot listen."""
+    """A waitress server for `app` (the page's or the hall's), listening, with the limits
+    of web/connections.py; ServeError with one line when it cannot listen."""
     try:
         # the look-ahead lets waitress notice a client that went away while its event
         # stream waits (web/stream.py), so its thread and slot come back at once
-        return create_server(app, host=host, port=port, threads=threads, channel_request_lookahead=1)
+        server = create_server(app, host=host, port=port, threads=threads, channel_request_lookahead=1,
+                               **server_options())
     except OSError as exc:
         raise ServeError(listen_problem(exc, host, port)) from None
+    server.channel_class = GuardedChannel
+    return server
 
 
 def run_server(server, app, until: threading.Event | None = None) -> None:
@@ -85,8 +90,7 @@ def serve(service: Service, host: str, port: int, threads: int,
     service.start()
     # a token from the config is not printed: the output ends up in the system log
     token = f"  (admin token: {service.admin_token})" if service.token_generated else ""
-    print(f"status page: http://{host if host != '0.0.0.0' else '127.0.0.1'}:{server.effective_port}/{token}",
-          flush=True)
+    print(listening_line("status page", host, server.effective_port) + token, flush=True)
     service.systemd.ready(f"serving on port {server.effective_port}")
     try:
         run_server(server, app, until)
