@@ -158,6 +158,8 @@ class Referee:
                 raise IllegalAction(f"seat {seat} is not in this game (seats 0-{len(names) - 1})")
             if seat is not None and actor is not None and actor != seat:
                 raise IllegalAction(f"it is {names[actor]}'s turn, not {names[seat]}'s")
+            if seat is not None and actor is None:  # no one seat's (an agreement): not from a phone
+                raise IllegalAction(self.game.not_one_seats(self.state, action))
         except (NotationError, IllegalAction) as exc:
             return self._emit("illegal", input=text, reason=str(exc), source=source)
         return self._accept([action], source)

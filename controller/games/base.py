@@ -139,8 +139,15 @@ class Game:
     def actor(self, state: State, action: Action) -> int | None:
         """The seat that performs `action`: by default the seat the game waits for.
         Games where a player may act out of turn (a hazard card, an auction bid, a trade
-        offer) name that player."""
+        offer) name that player. None: no one seat (both players agreeing, the Bank
+        closing an auction): a player's phone may not enter it (`not_one_seats` says
+        why), only the admin, who hears it from the players, or the table's own inputs."""
         return self.prompt(state).seat
+
+    def not_one_seats(self, state: State, action: Action) -> str:
+        """Why a player's phone may not enter `action` (its actor is None), and what to
+        do instead, in the game's words."""
+        return f"{self.notation(state, action)!r} is not one player's to enter: the referee enters it (admin)"
 
     def describe(self, state: State, action: Action) -> str:
         """The action in words, for the page ("Mario drops a chip in column 4")."""

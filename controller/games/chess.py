@@ -14,7 +14,8 @@ Text notation:
 - ``resign`` (the player to move resigns), ``resign red`` / ``resign green``;
 - ``offer draw`` (from the player to move; ``offer draw red|green`` names the side), then
   ``accept draw`` from the other side; an offer lapses when the other side moves instead;
-  ``draw agreed`` ends the game at once;
+  ``draw agreed`` ends the game at once (both players at once: the admin's or the CLI's,
+  never one player's phone);
 - ``claim draw``: threefold repetition or the 50-move rule, only while claimable;
 - ``promote q|r|b|n``: right after a promotion, before the next move, changes the new
   piece (the camera sees colours only, so a promotion is a queen unless a player picks
@@ -402,6 +403,12 @@ class Chess(Game):
         if isinstance(action, (Resign, OfferDraw, AcceptDraw)):
             return action.seat
         return self.prompt(state).seat
+
+    def not_one_seats(self, state: ChessState, action) -> str:
+        """'draw agreed' is both players' at once: from a phone it would be one player
+        ending the game alone (issue 21 #3)."""
+        return ("a draw needs both players: one offers it ('offer draw') and the other accepts "
+                "('accept draw'), each from their own phone; 'draw agreed' is the referee's (admin)")
 
     def describe(self, state: ChessState, action) -> str:
         board = state.board

@@ -22,7 +22,7 @@ In Jail, at the start of the turn
   try             roll for doubles (third failure: pay the fine and move by that roll)
 An unowned location
   buy | auction
-An auction (bids in any order; the page closes it)
+An auction (bids in any order, from any player; the referee closes it on the page)
   bid pK N        seat K bids N coins (at least 1, then at least 1 more than the last)
   close           the highest bid buys; no bid: the Bank keeps the deed
 A battle
@@ -905,6 +905,11 @@ class Monopoly(Game):
         if isinstance(action, Offer):
             return action.frm
         return self.prompt(state).seat
+
+    def not_one_seats(self, state: MState, action) -> str:
+        """Closing an auction ends every player's chance to bid: the Bank's, not a bidder's."""
+        return ("the auction is closed by the Bank, not by a player: the referee closes it (admin) "
+                "once no one bids more")
 
     def describe(self, state: MState, action) -> str:
         """The action and everything it set off, in words (every coin with its reason)."""
