@@ -8,7 +8,10 @@ import json
 import random
 import sys
 
+from .bounded_json import JsonError, loads
 from .games import GAMES
+
+MAX_SETUP = 1024 * 1024  # bytes of a --setup file (a Labyrinth setup, the largest, is about 1 KB)
 
 # subcommand -> "module:function"; each function takes the parsed arguments and
 # returns the exit status.
@@ -136,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_play(args) -> int:
     """Moves from stdin, one per line ('#' starts a comment); events to stdout."""
     from .events import Bus
+    from .games import load_game
     from .journal import Journal
     from .referee import Referee
 
@@ -146,17 +150,22 @@ def cmd_play(args) -> int:
     setup = None
     if args.setup:
         try:
-            with open(args.setup, encoding="utf-8") as f:
-                setup = json.load(f)
-        except (OSError, ValueError) as exc:
+            with open(args.setup, "rb") as f:
+                setup = loads(f.read(MAX_SETUP + 1), "the file", MAX_SETUP)
+        except (OSError, JsonError) as exc:
             print(f"referee play: --setup {args.setup}: {exc}", file=sys.stderr)
             return 2
     try:
         settings = parse_settings(args.setting)
+        load_game(args.game, args.variant, settings)  # the settings' faults named as such
+    except ValueError as exc:
+        print(f"referee play: {exc}", file=sys.stderr)
+        return 2
+    try:  # what is left to go wrong is the setup's (or a deal the settings cannot make)
         referee.new_game(args.game, args.variant, settings, setup=setup,
                          rng=random.Random(args.seed) if args.seed is not None else None)
     except ValueError as exc:
-        print(f"referee play: {exc}", file=sys.stderr)
+        print(f"referee play: {f'--setup {args.setup}: ' if args.setup else ''}{exc}", file=sys.stderr)
         return 2
 
     def flush():
@@ -191,8 +200,8 @@ def parse_settings(pairs: list[str]) -> dict:
         if not sep or not key:
             raise ValueError(f"--setting {pair!r}: expected KEY=VALUE")
         try:
-            out[key] = json.loads(value)
-        except ValueError:
+            out[key] = loads(value, f"--setting {key}", MAX_SETUP)
+        except JsonError:  # not JSON (a word such as paper, or too large a number): the text
             out[key] = value
     return out
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Hashable, Iterable, Iterator, Mapping
 
+from .shape import check, describe
+
 Cell = Hashable
 State = Any
 Action = Any
@@ -97,6 +99,10 @@ class Game:
     # turn is illegal) or a misreading to outweigh by the change (False: learned looks of
     # pieces that a lamp or an overlay can fool, chess)? See controller/referee.py.
     sure_labels_name_changes: ClassVar[bool] = False
+    # The shape of what `start` reads of a setup, and of the settings when the game does
+    # not check their types itself (None), as controller/games/shape.py reads them.
+    SETUP: ClassVar[dict] = {}
+    SETTINGS_SHAPE: ClassVar[dict | None] = None
 
     def __init__(self, variant: str | None = None, settings: Mapping[str, Any] | None = None):
         variant = variant or self.variants[0]
@@ -104,6 +110,10 @@ class Game:
             raise ValueError(f"{self.name} has no variant {variant!r}; "
                              f"expected one of {', '.join(self.variants)}")
         self.variant = variant
+        if not isinstance(settings or {}, Mapping):
+            raise ValueError(f"{self.name} settings are {describe(settings)}; expected KEY = VALUE pairs")
+        if self.SETTINGS_SHAPE is not None:
+            check(dict(settings or {}), self.SETTINGS_SHAPE, self.name, "setting")
         self.settings = dict(settings or {})
 
     # --- setup ---------------------------------------------------------------------
@@ -118,7 +128,17 @@ class Game:
         return {}
 
     def start(self, setup: Mapping[str, Any] | None = None) -> State:
+        """The state a game starts from, given its setup (`checked_setup` first)."""
         raise NotImplementedError
+
+    def checked_setup(self, setup) -> dict:
+        """`setup` once its shape is SETUP's (a ValueError naming the key otherwise; a
+        setup file holding `[1, 2]` or `{"fen": 5}` raised TypeError in the rules); {}
+        for none."""
+        if setup is None:
+            return {}
+        check(setup, self.SETUP, f"{self.name} setup")
+        return dict(setup)
 
     # --- the pure rules ------------------------------------------------------------
     def seats(self, state: State) -> list[str]:

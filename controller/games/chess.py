@@ -222,10 +222,12 @@ class Chess(Game):
         return [Ruling(k, self.setting(k), text) for k, (_, _, text) in self.SETTINGS.items()] + fixed
 
     # --- state ---------------------------------------------------------------------
+    SETUP = {"fen": str}
+
     def start(self, setup: Mapping | None = None) -> ChessState:
         """The start position, or {"fen": ...} (a problem, an adjourned game); a FEN that
         is not a legal position is refused with python-chess's reason."""
-        fen = (setup or {}).get("fen")
+        fen = self.checked_setup(setup).get("fen")
         if fen is None:
             return ChessState()
         try:

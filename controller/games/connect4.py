@@ -113,6 +113,7 @@ class Connect4(Game):
                              "is not one (its rulings are fixed: see shared/RULINGS.md section 2)")
 
     def start(self, setup: Mapping | None = None) -> C4State:
+        self.checked_setup(setup)  # none: every game starts from the empty grid
         blockers = ("hand", "hand") if self.variant == "blocker" else ("none", "none")
         return C4State(cols=tuple((EMPTY,) * ROWS for _ in range(COLS)), blockers=blockers)
 

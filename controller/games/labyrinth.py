@@ -76,6 +76,7 @@ from importlib import resources
 from typing import Iterable, Mapping, NamedTuple
 
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
+from .shape import Each
 
 SIZE = 7
 N, E, S, W = 1, 2, 4, 8
@@ -393,8 +394,12 @@ class Labyrinth(Game):
             cells["pawn:" + colour] = TILE_SET["starts"][colour]
         return cells
 
+    SETUP = {"players": [str], "first": int, "rows": [(str, list)], "spare": str, "targets": Each([str]),
+             "from_table": bool}
+
     def start(self, setup: Mapping | None = None) -> LabState:
-        if not isinstance(setup, Mapping) or "rows" not in setup:
+        setup = self.checked_setup(setup)
+        if "rows" not in setup:
             raise ValueError("labyrinth setup needs 'rows' (7 strings of 7 tiles such as 'ES NS ESW:Mario "
                              "...'), 'spare' and 'players'; start with --seed for a random one")
         colours = tuple(setup.get("players") or COLOURS[:self.settings["players"]])

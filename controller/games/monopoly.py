@@ -65,6 +65,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
+from .shape import Each, OneOf
 from .monopoly_board import DECK_NAMES, DECK_SIZE, DECKS, SPACES, Board, load_board
 
 BANK = -1
@@ -167,6 +168,14 @@ class Monopoly(Game):
     # send the token on at once: up to three placements may explain one view.
     max_actions_per_view = 3
 
+    # settings (README, Monopoly): on/off ones as true/false or the words; unknown ones refused
+    _SWITCH = OneOf((True, False, "on", "off", "yes", "no", "true", "false", 1, 0))
+    SETTINGS_SHAPE = {"players": int, "bowser": _SWITCH, "cards": _SWITCH,
+                      "confirm_tokens": _SWITCH, "bowser_waits_for_mover": _SWITCH,
+                      "jail_doubles_extra_turn": _SWITCH, "solo_battle_reward": int,
+                      "strict_rent_claims": _SWITCH, "board_file": str, "cards_file": str}
+    SETUP = {"players": int, "decks": Each([int])}
+
     def __init__(self, variant=None, settings=None):
         super().__init__(variant, settings)
         files = {k: self.settings[k] for k in ("board_file", "cards_file") if k in self.settings}
@@ -181,7 +190,7 @@ class Monopoly(Game):
         self.jail_doubles_again = _on(self.settings.get("jail_doubles_extra_turn", False))
         if self.solo_reward not in (2, 4):
             raise ValueError(f"monopoly: solo_battle_reward is 2 or 4 coins, got {self.solo_reward!r}")
-        if self.settings.get("strict_rent_claims"):
+        if _on(self.settings.get("strict_rent_claims", False)):
             raise ValueError("monopoly: the setting strict_rent_claims is not supported yet; "
                              "rent is collected automatically (RULINGS.md section 5)")
         self.jail_space = self.b.first("jail")
@@ -192,7 +201,7 @@ class Monopoly(Game):
         return {"decks": {d: rng.sample(range(DECK_SIZE), DECK_SIZE) for d in DECKS}}
 
     def start(self, setup: Mapping | None = None) -> MState:
-        setup = dict(setup or {})
+        setup = self.checked_setup(setup)
         players = setup.get("players", self.players)
         if not isinstance(players, int) or not 2 <= players <= 6:
             raise ValueError(f"monopoly: players must be 2 to 6, got {players!r}")

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
+from .shape import OneOf
 from .smb_board import Worlds, bundled_worlds, load_worlds, world_data
 
 FACES = ("red", "yellow", "red/yellow", "stop")
@@ -129,16 +130,13 @@ class SuperMarioBros(Game):
     title = "Super Mario Bros. board game (1988)"
     max_actions_per_view = 2  # a link space and the next World's START in one view
     SETTINGS = {"players": 2, "bowser_red": "ends_turn", "board": None}
+    SETTINGS_SHAPE = {"players": int, "bowser_red": OneOf(("ends_turn", "rolls_again")),
+                      "board": str}  # a board file (smb_board.py)
+    SETUP = {"players": int, "names": [str], "deck": [str], "seed": int}
 
     def __init__(self, variant=None, settings=None):
         super().__init__(variant, settings)
-        unknown = set(self.settings) - set(self.SETTINGS)
-        if unknown:
-            raise ValueError(f"smb has no setting {', '.join(sorted(unknown))}; "
-                             f"expected {', '.join(self.SETTINGS)}")
-        self.settings = {**self.SETTINGS, **self.settings}
-        if self.settings["bowser_red"] not in ("ends_turn", "rolls_again"):
-            raise ValueError("smb setting bowser_red must be 'ends_turn' or 'rolls_again'")
+        self.settings = {**self.SETTINGS, **{k: v for k, v in self.settings.items() if v is not None}}
         board = self.settings["board"]
         self.worlds: Worlds = load_worlds(board) if board else bundled_worlds()
 
@@ -149,7 +147,7 @@ class SuperMarioBros(Game):
         return {"players": self.settings["players"], "deck": deck, "seed": rng.getrandbits(48)}
 
     def start(self, setup: Mapping | None = None) -> SMBState:
-        setup = dict(setup or {})
+        setup = self.checked_setup(setup)
         n = setup.get("players", self.settings["players"])
         if not isinstance(n, int) or not 2 <= n <= 4:
             raise ValueError(f"smb setup: players must be 2 to 4, not {n!r}")
