@@ -164,7 +164,9 @@ SYMBOLS = {"empty": ".", "p0": "X", "p1": "O", "blocker": "#"}
 
 def cmd_read(args) -> int:
     """referee read IMAGE --game G [--corners ...] [--json] [--config F]"""
-    import cv2
+    import random
+
+    from vision.images import ImageError, read_image
 
     from .games import load_game
 
@@ -172,18 +174,15 @@ def cmd_read(args) -> int:
     if config is None:
         return 2
     camera = config.camera
-    frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
-    if frame is None:
-        print(f"referee read: {args.image}: not an image that can be read (missing, or not "
-              "PNG/JPEG/...)", file=sys.stderr)
-        return 2
-    watcher = _watcher(args, camera)
-    if watcher is None:
-        return 2
-    try:
+    try:  # its size from the header first: a picture too large or too small is not decoded
+        frame = read_image(args.image)
         game = load_game(args.game, args.variant)
-    except ValueError as exc:
+    except (ImageError, ValueError) as exc:
         print(f"referee read: {exc}", file=sys.stderr)
+        return 2
+    # the board the reader expects at the game's start (Super Mario Bros.: World 1)
+    watcher = _watcher(args, camera, game.reader_options(game.start(game.new_setup(random.Random(0)))))
+    if watcher is None:
         return 2
     if _from_table(args.game):  # what is on every copy of the board (Labyrinth's fixed tiles)
         watcher.learn(game.printed_board())

@@ -24,7 +24,8 @@ from typing import Callable, Iterable, Iterator
 import cv2
 import numpy as np
 
-IMAGE_TYPES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+from .images import IMAGE_TYPES, ImageError, read_image
+
 
 
 class CameraError(RuntimeError):
@@ -60,10 +61,7 @@ class CaptureCamera(Camera):
         self.live = source.isdigit()
         self.cap = cv2.VideoCapture(int(source) if self.live else source)
         if not self.cap.isOpened():
-            what = f"camera device {source}" if self.live else f"video {source!r}"
-            raise CameraError(f"{what} cannot be opened" +
-                              (" (is a camera plugged in?)" if self.live else
-                               " (no such file, or not a video OpenCV can decode)"))
+            raise CameraError(self._why_not(source))
         if self.live:
             self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
@@ -74,6 +72,19 @@ class CaptureCamera(Camera):
             n = int(self.cap.get(cv2.CAP_PROP_FRAME_COUNT))
             self.frame_count = n if n > 0 else None
         self.index = 0
+
+    def _why_not(self, source: str) -> str:
+        """Why the source did not open, for what it is (a missing file is open_camera's
+        to say: "no such file" for one that is there was issue 21's last finding)."""
+        if self.live:
+            return f"camera device {source} cannot be opened (is a camera plugged in?)"
+        if "://" in source:
+            return f"video stream {source!r} cannot be opened (is the address right, and the stream up?)"
+        size = Path(source).stat().st_size
+        if size == 0:
+            return f"video {source!r} cannot be opened: the file is empty (0 bytes)"
+        return (f"video {source!r} cannot be opened: OpenCV decodes no video or picture in it ({size:,} "
+                "bytes; a video file or a folder of pictures is expected)")
 
     def read(self):
         ok, frame = self.cap.read()
@@ -104,10 +115,10 @@ class FolderCamera(Camera):
             return None
         path, t = self.files[self.index], self.index / self.fps
         self.index += 1  # a file that cannot be read is skipped, not read again forever
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise CameraError(f"image {str(path)!r} cannot be read")
-        return t, frame
+        try:
+            return t, read_image(path)  # its size checked before it is decoded
+        except ImageError as exc:
+            raise CameraError(f"image {exc}") from None
 
 
 class SyntheticCamera(Camera):
@@ -156,7 +167,9 @@ class KeptCamera(Camera):
     None when no frame came (then `state` says "camera lost" once `failures` reads in a
     row failed or the source ended, and `problem` says why). A lost source is closed and
     opened again by `opener()`, after `first_wait` s, then twice as long after each
-    failed try up to `longest_wait`. Time goes on across a reopening (a file or folder
+    failed try up to `longest_wait`; a source that opens but gives no frame before it is
+    lost again counts as a failed try too (it was reopened every second for good, issue
+    21), and the first frame brings the wait back to `first_wait`. Time goes on across a reopening (a file or folder
     starts its own clock from 0 again), so the watcher's stillness clock never runs back.
     """
 
@@ -169,6 +182,7 @@ class KeptCamera(Camera):
         self.state, self.problem = "ok", None
         self.failures, self.reopened = 0, 0
         self._wait, self._retry_at = first_wait, 0.0
+        self._gave = False  # whether the source gave a frame since it was (re)opened
         self._offset, self._last_t = 0.0, None
 
     def read(self):
@@ -190,12 +204,15 @@ class KeptCamera(Camera):
             self._offset = self._last_t + 1e-3 - t  # a reopened source starts its clock again
         self._last_t = t + self._offset
         self.failures, self.state, self.problem = 0, "ok", None
+        self._wait, self._gave = self.first_wait, True
         return self._last_t, frame
 
     def _lose(self, why: str) -> None:
         self.state, self.problem = "camera lost", why
         self._close_source()
-        self._wait, self._retry_at = self.first_wait, self.clock() + self.first_wait
+        self._retry_at = self.clock() + self._wait
+        if not self._gave:
+            self._wait = min(self._wait * 2, self.longest_wait)
 
     def _reopen(self) -> bool:
         if self.clock() < self._retry_at:
@@ -209,7 +226,7 @@ class KeptCamera(Camera):
             self._retry_at = self.clock() + self._wait
             return False
         self.reopened += 1
-        self.failures = 0
+        self.failures, self._gave = 0, False
         return True
 
     def _close_source(self) -> None:
