@@ -91,6 +91,7 @@ class DieLink:
         self.stale_tones = 0  # tones in flight when the module rebooted, dropped
         self.tones_missed = 0  # tones asked for while the link was down, not played
         self.protocol_faults = 0  # press numbers that cannot be right (reported, not counted as lost)
+        self.counter_resets = 0  # times the module's press counter went back (its saved state lost)
         self.faults = 0  # sessions ended by an unexpected error (reported, then reconnected)
         self._refusal: str | None = None  # the last refusal or fault reported while down
         self._last_press: dict[bytes, int] = {}  # module uid -> last press number counted
@@ -256,6 +257,7 @@ class DieLink:
             info = protocol.parse_info(body)
             if info is None:
                 return self._damaged()
+            self._count_from(info["uid"], info["presses"])
             ep = self._endpoint
             if (info["uid"], info["boots"]) != self._boot:
                 if self._boot is not None and ep.head_sent and ep.queue[0][0] == protocol.TONE:
@@ -284,6 +286,19 @@ class DieLink:
             if press is None:
                 return self._damaged()
             self._press(press[0])
+
+    def _count_from(self, uid: bytes, numbered: int) -> None:
+        """The module's press counter never goes back, unless it lost the file it keeps it
+        in (a reflash, a damaged flash): then its next presses reuse numbers already
+        counted and were all ignored as repeats (4 presses, 0 rolls, issue 21). So a
+        counter below the last press counted is believed, said, and counted from."""
+        last = self._last_press.get(uid)
+        if last is not None and numbered < last:
+            self._last_press[uid] = numbered
+            self.counter_resets += 1
+            self.bus.publish(Event("notice", {"text": f"the die module's press count went back from {last} to "
+                                              f"{numbered}: it lost its saved state (reflashed or reset); its "
+                                              "presses are counted from there"}))
 
     def _press(self, number: int) -> None:
         last = self._last_press.get(self._uid)
