@@ -225,6 +225,8 @@ def test_the_hall_page_is_read_only_without_the_admin_token(tmp_path):
 def test_hall_commands_say_what_is_missing(tmp_path, capsys):
     assert main(["hall"]) == 2
     assert "--broker HOST" in capsys.readouterr().err
+    assert main(["hall", "--broker", "127.0.0.1", "--token", "sesame"]) == 2
+    assert "--token is 6 characters; at least 16" in capsys.readouterr().err
     assert main(["hall", "export", "--data", str(tmp_path / "none")]) == 1
     assert "no hall journal here" in capsys.readouterr().err
     assert main(["hall", "round", "--data", str(tmp_path / "h")]) == 2

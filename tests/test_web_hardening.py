@@ -63,6 +63,26 @@ def test_repeated_wrong_tokens_from_one_address_are_slowed_others_are_not(app, s
     assert guesser.post("/api/undo", headers=admin(service)).status_code == 200  # looked at again
 
 
+def test_wrong_tokens_from_a_shared_address_do_not_lock_out_a_browser_that_used_its_token(app, service):
+    """Issue 21 #10: five wrong tokens from an address (a club's NAT: everyone's address)
+    locked the right token out too, the admin's own page included."""
+    clock = [1000.0]
+    app.extensions["referee_limits"]["tokens"].clock = lambda: clock[0]
+    admin_page, phone, guesser, fresh = (app.test_client() for _ in range(4))
+    for client in (admin_page, phone, guesser, fresh):
+        client.environ_base["REMOTE_ADDR"] = "10.0.0.9"
+    assert admin_page.get("/api/player-links", headers=admin(service)).status_code == 200
+    assert phone.get(f"/seat/{service.player_token(1)}").status_code == 200
+    for _ in range(5):
+        assert guesser.post("/api/undo", headers={"Authorization": "Bearer guess"}).status_code == 403
+    assert guesser.post("/api/undo", headers=admin(service)).status_code == 429  # the guesser waits
+    assert fresh.post("/api/undo", headers=admin(service)).status_code == 429  # a new browser too
+    assert admin_page.get("/api/player-links", headers=admin(service)).status_code == 200  # not the admin's page
+    assert phone.post("/api/move", json={"text": "4"}, headers=player(service, 0)).status_code == 429  # not its token
+    assert phone.get(f"/seat/{service.player_token(1)}").status_code == 200
+    assert phone.get("/api/state", query_string={"seat": 1, "token": service.player_token(1)}).status_code == 200
+
+
 def test_typed_moves_are_bounded_in_length_and_pace_per_seat(app, service):
     """Issue 13: 300 POSTs of 60,000 characters grew the journal by 36 MB in 1.6 s."""
     clock = [1000.0]  # the page's clock, stepped here: the pace cannot depend on this machine's speed

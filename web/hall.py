@@ -10,7 +10,6 @@ is one, else as text.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import os
@@ -22,7 +21,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 
 from . import guard
 from .addresses import listening_line
-from .payload import ApiError, body, given_token, int_field, wrong_token
+from .payload import ApiError, body, given_token, int_field, token_is, wrong_token
 from .stream import Streams, stream_response
 from .views import DRAWINGS
 
@@ -38,7 +37,7 @@ def _require_admin(data=None) -> None:
     token = given_token(data)
     if token is None:
         raise ApiError(403, "this needs the hall's admin token (Authorization: Bearer <token> or field 'token')")
-    if not hmac.compare_digest(token.encode(), current_app.config["HALL_TOKEN"].encode()):
+    if not token_is(token, current_app.config["HALL_TOKEN"]):
         raise wrong_token("wrong admin token")
 
 
@@ -134,6 +133,7 @@ def create_hall_app(the_hall, admin_token: str, threads: int = 8, heartbeat_s: f
 
 def cmd_hall(args) -> int:
     """`referee hall`: serve the hall page; `round N` and `export` work on its journal alone."""
+    from controller.config import MIN_TOKEN
     from controller.hall.cli import export, mark_round
 
     if args.action == "round":
@@ -142,6 +142,10 @@ def cmd_hall(args) -> int:
         return export(args)
     if not args.broker:
         print("referee hall: --broker HOST is needed to serve the hall", file=sys.stderr)
+        return 2
+    if args.token is not None and len(args.token) < MIN_TOKEN:
+        print(f"referee hall: --token is {len(args.token)} characters; at least {MIN_TOKEN} (a short token is "
+              "soon guessed; leave it out for a random one)", file=sys.stderr)
         return 2
     return serve_hall(args)
 

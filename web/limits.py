@@ -6,7 +6,12 @@ client sends may grow without limit:
   milliseconds is told to slow down (429) instead of filling the journal and every page;
 - `WrongTokens`: wrong tokens per address: after a few, that address waits (429, a
   Retry-After that doubles with each further miss) before any token it sends is looked
-  at, so guessing a token takes years, not minutes;
+  at, so guessing a token takes years, not minutes. A browser that has used a token
+  before carries a mark of it (a cookie: an HMAC of the token under a key of this run)
+  and is let past another's misses from its address (a club's NAT, a proxy): five wrong
+  guesses from a shared address no longer lock out the admin's own page (issue 21). A
+  new browser with the right token still waits, or the wait would tell a guesser which
+  guess was right at full speed;
 - `security_headers`: what every answer tells the browser (no framing, no sniffing, no
   script from anywhere but the referee itself);
 - `LogThrottle`: log lines a stranger can cause (a fault behind a route, waitress's
@@ -20,7 +25,10 @@ controller/journal.py. Each table of addresses or seats holds at most MAX_KEYS e
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -84,11 +92,21 @@ class Pace:
 
 class WrongTokens:
     """Wrong tokens per address: `free` misses, then a wait of 1 s, 2 s, 4 s ... (at most
-    `longest`) after each further miss; forgotten after FORGET_S without one."""
+    `longest`) after each further miss; forgotten after FORGET_S without one. `mark` and
+    `marked` are the browser's mark of a token it has used (module docstring)."""
+
+    COOKIE = "referee_known"
 
     def __init__(self, free: int = 5, longest: float = 300.0, clock=time.monotonic):
         self.free, self.longest, self.clock = free, longest, clock
         self._table = _Table()
+        self._key = secrets.token_bytes(32)
+
+    def mark(self, token: str) -> str:
+        return hmac.new(self._key, token.encode(), hashlib.sha256).hexdigest()
+
+    def marked(self, token: str, mark: str | None) -> bool:
+        return bool(mark) and hmac.compare_digest(self.mark(token), mark)
 
     def wait_s(self, address) -> float:
         """Seconds this address must still wait before a token it sends is looked at."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hmac
 import math
 
-from flask import current_app, request
+from flask import after_this_request, current_app, request
 
 from controller.bounded_json import JsonError, loads
 
@@ -138,13 +138,17 @@ def given_token(data=None) -> str | None:
     elif data is not None and isinstance(data.get("token"), str):
         token = data["token"] or None
     if token is not None:
-        check_token_wait()
+        check_token_wait(token)
     return token
 
 
-def check_token_wait() -> None:
-    """429 while this address must wait after too many wrong tokens (web/limits.py)."""
-    wait = current_app.extensions["referee_limits"]["tokens"].wait_s(request.remote_addr)
+def check_token_wait(token: str) -> None:
+    """429 while this address must wait after too many wrong tokens, unless this browser
+    has used this very token before (web/limits.py)."""
+    tokens = current_app.extensions["referee_limits"]["tokens"]
+    if tokens.marked(token, request.cookies.get(tokens.COOKIE)):
+        return
+    wait = tokens.wait_s(request.remote_addr)
     if wait > 0:
         raise ApiError(429, f"too many wrong tokens from {request.remote_addr}: wait {math.ceil(wait)} s",
                        {"Retry-After": str(math.ceil(wait))})
@@ -156,12 +160,24 @@ def wrong_token(message: str) -> ApiError:
     return ApiError(403, message)
 
 
-def _same(a: str | None, b: str | None) -> bool:
-    return bool(a) and bool(b) and hmac.compare_digest(a.encode(), b.encode())
+def token_is(token: str | None, expected: str | None) -> bool:
+    """Whether `token` is `expected` (in constant time). When it is, the answer carries
+    the browser's mark of it, so another's wrong guesses from its address do not hold it
+    up (web/limits.py)."""
+    if not (token and expected and hmac.compare_digest(token.encode(), expected.encode())):
+        return False
+    tokens = current_app.extensions["referee_limits"]["tokens"]
+    mark = tokens.mark(token)
+    if request.cookies.get(tokens.COOKIE) != mark:
+        @after_this_request
+        def remember(response):
+            response.set_cookie(tokens.COOKIE, mark, max_age=12 * 3600, httponly=True, samesite="Strict")
+            return response
+    return True
 
 
 def is_admin(token: str | None) -> bool:
-    return _same(token, service().admin_token)
+    return token_is(token, service().admin_token)
 
 
 def seat_of(token: str | None, snapshot: dict) -> int | None:
@@ -169,7 +185,7 @@ def seat_of(token: str | None, snapshot: dict) -> int | None:
     if not token:
         return None
     for seat in range(len(snapshot.get("seats") or [])):
-        if _same(token, service().player_token(seat)):
+        if token_is(token, service().player_token(seat)):
             return seat
     return None
 

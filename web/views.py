@@ -38,7 +38,7 @@ def table():
 
 @views.get("/seat/<token>")
 def seat_page(token: str):
-    check_token_wait()  # a link is a token: guessing links is slowed like guessing tokens
+    check_token_wait(token)  # a link is a token: guessing links is slowed like guessing tokens
     seat = seat_of(token, service().snapshot())
     if seat is None:
         wrong_token("not a player link")
