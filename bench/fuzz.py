@@ -1,6 +1,8 @@
-"""Long fuzzing runs (issue 13): the targets of tests/test_fuzz.py (tests/fuzz_targets.py:
-every game's notation through the referee, the config loader, the corners, the serial
-frames at both ends of the die link) with many more examples, each run seeded.
+"""Long fuzzing runs (issue 13, issue 21): the targets of tests/test_fuzz.py
+(tests/fuzz_targets.py: every game's notation through the referee, the config loader,
+the corners, the serial frames at both ends of the die link, the hall's MQTT messages at
+both ends, every game's setup and settings, nested JSON) with many more examples, each
+run seeded.
 
     .venv/bin/python bench/fuzz.py                      # 5,000 examples per target
     .venv/bin/python bench/fuzz.py --examples 50000 --seed 7
@@ -22,7 +24,8 @@ from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 
 import fuzz_targets as T  # noqa: E402
 
-TARGETS = ["notation", "config", "corners", "serial_frames"]
+TARGETS = ["notation", "config", "corners", "serial_frames", "hall_messages", "resend_requests", "game_inputs",
+           "nested_json"]
 
 
 def make_counted(check, count):

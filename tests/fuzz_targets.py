@@ -8,14 +8,19 @@ traceback, naming what was wrong) and no 5xx.
 """
 from __future__ import annotations
 
+import atexit
+import json
 import random
 import string
+import tempfile
+from types import SimpleNamespace
 
 from hypothesis import strategies as st
 
+from controller import bounded_json
 from controller.config import ConfigError, parse
 from controller.events import Bus
-from controller.games import GAMES
+from controller.games import GAMES, load_game
 from controller.journal import Journal
 from controller.referee import Referee
 from firmware import protocol
@@ -147,3 +152,133 @@ def check_wire(chunks) -> None:
 
 
 serial_frames = (wire, check_wire)
+
+
+# --- JSON from strangers: values of every type, nested, and numbers out of range -------------
+OUT_OF_RANGE = "1e400"  # a string value with this text is written as the bare number
+hostile = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70), st.floats(),
+                    st.text(max_size=12), st.just(OUT_OF_RANGE))
+json_value = st.recursive(hostile, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                           st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+                          max_leaves=10)
+deep = st.tuples(st.integers(1, 40_000), st.sampled_from("[{"), st.booleans()).map(
+    lambda t: (t[1] if t[1] == "[" else '{"a":') * t[0] + ("1" + ("]" if t[1] == "[" else "}") * t[0] if t[2] else ""))
+
+
+def dumps(value) -> bytes:
+    """JSON as a stranger may write it: NaN and Infinity as Python writes them, and
+    OUT_OF_RANGE strings as the bare number."""
+    return json.dumps(value).replace(f'"{OUT_OF_RANGE}"', OUT_OF_RANGE).encode()
+
+
+def check_nested(raw: str) -> None:
+    """Any nesting: parsed as json would, or a JsonError naming the depth; never a
+    RecursionError."""
+    try:
+        bounded_json.loads(raw, "the text", 1_000_000)
+    except bounded_json.JsonError as exc:
+        _clear(str(exc))
+        assert str(exc).startswith("the text "), exc
+
+
+nested_json = (st.one_of(deep, json_value.map(lambda v: dumps(v).decode())), check_nested)
+
+
+# --- the hall's MQTT messages, both sides ---------------------------------------------------
+EVENT_KEYS = ["type", "seq", "prev", "journal", "game_id", "t", "game", "variant", "settings", "setup", "reason",
+              "notation", "text", "seat", "ply"]
+event_like = st.tuples(  # a table's next event (or one already kept: a duplicate or a conflict), then junk
+    st.sampled_from(["move", "game_started", "game_over", "illegal", "undo"]), st.integers(1, 30),
+    st.booleans(), st.dictionaries(st.sampled_from(EVENT_KEYS), json_value, max_size=2),
+).map(lambda t: {"type": t[0], "seq": t[1], "prev": t[1] - 1 if t[2] else 0, "journal": "j1", "game_id": 1,
+                 "t": 1e9, "notation": "e4", **t[3]})
+hall_message = st.tuples(
+    st.sampled_from(["events", "state", "online"]),
+    st.one_of(event_like.map(dumps), st.one_of(json_value.map(dumps), deep.map(str.encode), st.binary(max_size=40),
+                                               st.sampled_from([b"online", b"offline"]))))
+
+_tmp = tempfile.TemporaryDirectory(prefix="fuzz-hall-")
+atexit.register(_tmp.cleanup)
+_hall = {}
+
+
+def the_hall():
+    """One hall (not connected: messages go in where its network thread hands them)."""
+    if "hall" not in _hall:
+        from controller.hall.receiver import Hall
+        from web.hall import create_hall_app
+
+        _hall["hall"] = Hall(_tmp.name + "/hall", "127.0.0.1", 1)
+        _hall["page"] = create_hall_app(_hall["hall"], "fuzz-token-fuzz-token").test_client()
+    return _hall["hall"], _hall["page"]
+
+
+def check_hall_message(example) -> None:
+    """Any payload on a table's topic: taken or dropped, never raising on the network
+    thread; what was kept is of the right types, and the hall's page still answers."""
+    leaf, payload = example
+    hall, page = the_hall()
+    hall._receive(f"referee/t1/{leaf}", payload)
+    for event in hall.store.events("t1"):
+        assert isinstance(event["seq"], int) and isinstance(event["type"], str), event
+    for path in ("/api/hall", "/api/hall/tables/t1", "/"):
+        reply = page.get(path)
+        assert reply.status_code < 500, (path, reply.get_data(as_text=True)[:300])
+
+
+hall_messages = (hall_message, check_hall_message)
+
+resend_request = st.one_of(
+    st.fixed_dictionaries({"after": json_value, "journal": st.one_of(st.just("j1"), json_value)}).map(dumps),
+    json_value.map(dumps), deep.map(str.encode), st.binary(max_size=30))
+
+
+def the_publisher():
+    if "publisher" not in _hall:
+        from controller.config import HallSettings
+        from controller.hall.publisher import Publisher
+
+        Journal(_tmp.name + "/table.sqlite").close()
+        _hall["publisher"] = Publisher(_tmp.name + "/table.sqlite", HallSettings(
+            enabled=True, broker="127.0.0.1", port=1, table="t1"))
+        _hall["publisher"].journal_id = "j1"
+    return _hall["publisher"]
+
+
+def check_resend_request(payload: bytes) -> None:
+    """Any payload on referee/T/resend: a resend from a whole seq >= 0 of this journal,
+    or dropped; never raising on the table's network thread."""
+    publisher = the_publisher()
+    publisher._on_message(None, None, SimpleNamespace(payload=payload, topic="referee/t1/resend"))
+    while not publisher._todo.empty():
+        kind, after = publisher._todo.get()
+        assert kind == "resend" and isinstance(after, int) and after >= 0, (kind, after)
+
+
+resend_requests = (resend_request, check_resend_request)
+
+
+# --- setups and settings of every game --------------------------------------------------------
+SETTING_KEYS = ["players", "bowser_red", "board", "bowser", "cards", "confirm_tokens", "solo_battle_reward",
+                "board_file", "claimable_draws", "default_promotion", "targets", "finish", "x"]
+SETUP_KEYS = ["fen", "players", "names", "deck", "seed", "decks", "rows", "spare", "targets", "first",
+              "from_table", "x"]
+game_input = st.tuples(
+    st.sampled_from(sorted(GAMES)),
+    st.one_of(st.dictionaries(st.sampled_from(SETTING_KEYS), json_value, max_size=3), json_value),
+    st.one_of(st.dictionaries(st.sampled_from(SETUP_KEYS), json_value, max_size=3), json_value))
+
+
+def check_game_input(example) -> None:
+    """Any settings and setup for any game: a game that starts, or one ValueError that
+    names what was wrong; never another exception."""
+    name, settings, setup = example
+    try:
+        game = load_game(name, None, settings)
+        game.start(setup)
+    except ValueError as exc:
+        _clear(str(exc))
+        assert "\n" not in str(exc), exc
+
+
+game_inputs = (game_input, check_game_input)

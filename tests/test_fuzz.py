@@ -1,8 +1,10 @@
-"""Fuzzing in the suite (issue 13): every notation parser (through the referee, as a
-typed line), the config loader, the corners, the serial frame decoders at both ends of
-the die link, and the JSON API. Seeded (derandomize) and bounded so it stays a few
-seconds; bench/fuzz.py runs the same targets for longer. The targets and their
-properties are in tests/fuzz_targets.py."""
+"""Fuzzing in the suite (issue 13, issue 21): every notation parser (through the referee,
+as a typed line), the config loader, the corners, the serial frame decoders at both ends
+of the die link, the hall's MQTT messages at both ends (events, states and online flags
+into the hall; resend requests into a table), every game's setup and settings, nested
+JSON, and the JSON API. Seeded (derandomize) and bounded so it stays a few seconds;
+bench/fuzz.py runs the same targets for longer. The targets and their properties are in
+tests/fuzz_targets.py."""
 from __future__ import annotations
 
 import pytest
@@ -15,7 +17,8 @@ SUITE = settings(max_examples=100, derandomize=True, deadline=None, database=Non
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
-@pytest.mark.parametrize("target", ["notation", "config", "corners", "serial_frames"])
+@pytest.mark.parametrize("target", ["notation", "config", "corners", "serial_frames", "hall_messages",
+                                    "resend_requests", "game_inputs", "nested_json"])
 def test_bad_input_gets_a_clear_message_never_a_crash(target):
     strategy, check = getattr(T, target)
     given(strategy)(SUITE(check))()
@@ -35,7 +38,7 @@ request = st.tuples(
     st.sampled_from(["GET", "POST", "PUT", "DELETE"]),
     st.sampled_from(PATHS),
     st.one_of(st.dictionaries(field_names, json_value, max_size=4), json_value,
-              st.binary(max_size=60)),
+              st.binary(max_size=60), T.deep.map(str.encode)),
     st.sampled_from(["none", "admin", "player", "wrong"]),
 )
 

@@ -112,9 +112,11 @@ class Game:
         self.variant = variant
         if not isinstance(settings or {}, Mapping):
             raise ValueError(f"{self.name} settings are {describe(settings)}; expected KEY = VALUE pairs")
-        if self.SETTINGS_SHAPE is not None:
-            check(dict(settings or {}), self.SETTINGS_SHAPE, self.name, "setting")
-        self.settings = dict(settings or {})
+        settings = dict(settings or {})
+        if self.SETTINGS_SHAPE is not None:  # checked here, and a null is the default
+            check(settings, self.SETTINGS_SHAPE, self.name, "setting")
+            settings = {k: v for k, v in settings.items() if v is not None}
+        self.settings = settings
 
     # --- setup ---------------------------------------------------------------------
     def new_setup(self, rng) -> dict:

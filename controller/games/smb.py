@@ -136,7 +136,7 @@ class SuperMarioBros(Game):
 
     def __init__(self, variant=None, settings=None):
         super().__init__(variant, settings)
-        self.settings = {**self.SETTINGS, **{k: v for k, v in self.settings.items() if v is not None}}
+        self.settings = {**self.SETTINGS, **self.settings}
         board = self.settings["board"]
         self.worlds: Worlds = load_worlds(board) if board else bundled_worlds()
 
