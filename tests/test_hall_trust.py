@@ -16,6 +16,7 @@ from controller.config import HallSettings
 from controller.events import Bus
 from controller.hall.export import export_round
 from controller.hall.publisher import Publisher
+from controller.hall import receiver
 from controller.hall.receiver import Hall
 from controller.journal import Journal
 from controller.referee import Referee
@@ -80,6 +81,24 @@ def test_forged_and_broken_messages_are_dropped_and_the_hall_keeps_hearing(tmp_p
         assert "events: the event is not valid JSON (the number 1e400 is out of range)" in notes[0]
         assert any("no table's topic" in n for n in hall.notes)
         publisher.close()
+    finally:
+        bad.loop_stop()
+        hall.close()
+
+
+def test_invented_table_names_cannot_grow_the_hall_without_end(tmp_path, broker, monkeypatch):
+    monkeypatch.setattr(receiver, "MAX_TABLES", 3)
+    hall = Hall(tmp_path / "hall", "127.0.0.1", broker.port).start()
+    bad = forger(broker.port)
+    try:
+        wait_for(lambda: hall.connected, "the hall to connect", 10)
+        for n in range(6):
+            publish(bad, f"referee/x{n}/events", b"junk")  # dropped: no name taken
+        for n in range(6):
+            publish(bad, f"referee/made-up-{n}/online", b"online")
+        # counted apart for three names, then together
+        wait_for(lambda: hall.dropped == {"x0": 1, "x1": 1, "x2": 1, "": 6}, "every message dropped or kept", 10)
+        assert [t["table"] for t in hall.store.tables()] == ["made-up-0", "made-up-1", "made-up-2"]
     finally:
         bad.loop_stop()
         hall.close()

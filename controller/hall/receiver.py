@@ -80,7 +80,10 @@ class Hall:
 
     def _drop(self, table: str, why: str) -> None:
         """A message not taken: the first from each table logged and on the page, the
-        rest counted (a flood must not flood the log too)."""
+        rest counted (a flood must not flood the log too). Invented table names are
+        counted apart only up to MAX_TABLES, then together under ""."""
+        if table not in self.dropped and len(self.dropped) >= MAX_TABLES:
+            table = ""
         count = self.dropped.get(table, 0)
         self.dropped[table] = count + 1
         if count == 0:
@@ -123,11 +126,9 @@ class Hall:
             self._drop("", f"{name[:80]!r} is no table's topic (referee/<letters, digits, - or _>/{'|'.join(LEAVES)})")
             return
         table, leaf = where
-        if table not in self._names:
-            if len(self._names) >= MAX_TABLES:
-                self._drop("", f"table {table}: the hall keeps {MAX_TABLES} tables and has them all")
-                return
-            self._names.add(table)
+        if table not in self._names and len(self._names) >= MAX_TABLES:
+            self._drop("", f"table {table}: the hall keeps {MAX_TABLES} tables and has them all")
+            return
         try:
             if leaf == "online":
                 online = check.online(payload)
@@ -142,6 +143,8 @@ class Hall:
                 self._ask_if_behind()
         except check.BadMessage as exc:
             self._drop(table, f"{leaf}: {exc}")
+            return
+        self._names.add(table)  # a name counts once something of it was taken
 
     def _event(self, table: str, data: dict) -> None:
         verdict = self.store.add(table, data)
