@@ -15,7 +15,7 @@ import socket
 import struct
 
 SIOCGIFADDR = 0x8915
-ANY = ("0.0.0.0", "::", "")
+ANY = ("0.0.0.0", "")
 
 
 def interface_addresses() -> list[str]:
@@ -34,7 +34,7 @@ def interface_addresses() -> list[str]:
 def page_urls(host: str, port: int) -> list[str]:
     """Every http:// address of a page listening on `host`:`port`."""
     hosts = interface_addresses() if host in ANY else [host]
-    return [f"http://{h}:{port}/" for h in hosts or ["127.0.0.1"]]
+    return [f"http://[{h}]:{port}/" if ":" in h else f"http://{h}:{port}/" for h in hosts or ["127.0.0.1"]]
 
 
 def listening_line(what: str, host: str, port: int) -> str:
