@@ -1,54 +1,83 @@
-"""Per-cell change against the last accepted view: what moved, whatever the learned looks say.
+"""Per-cell change against the last known position: what each label would make of it.
 
 Between two still views only the cells a move touches change. A reader's labels come
 from looks learned at some moment (a tinted overlay, a lamp, a set nobody drew here can
-make them wrong); how much a cell differs from how *that same cell* looked when the board
-was last known does not depend on any of that. So each time the referee accepts a
-position the plane is kept as the reference (`reference`), and every later still plane
-gets, per cell, the probability that the cell's look changed (`evidence`).
+make them wrong); whether a cell still looks like *that same cell* did when the board was
+last known does not depend on any of that. So each time the referee knows the position,
+the plane is kept as the reference (`reference`), and every later still plane gets, per
+cell, how likely its difference from the reference is under each label the cell might
+hold now (`evidence`). Nothing here decides: the referee weighs these against what each
+candidate history puts there (controller/evidence.py).
+
+A cell's difference from its reference is measured in units of this view's own noise:
+the median difference of the cells whose reference holds the same kind of thing (pieces,
+or empty squares: on real boards pieces are nudged, compressed and lit differently from
+move to move, empty squares much less), for most cells of any view do not change. In
+those units (logarithms, x = 0 at the noise level or below):
+- a cell that holds what it held looks as it did (x spread as this board's cells are
+  spread), or now and then (NUDGE) a little moved: a piece nudged off its centre, a
+  shadow, glare;
+- a cell whose label changed differs by about the step this kind of change makes on
+  this table: each time a new position is known, the cells that changed since the last
+  one teach it, per kind of change (which two labels, and on a grid which colour of
+  square). A dark pawn leaving a dark walnut square changes its disk little (about the
+  noise), a dark piece arriving on a cream square a lot (fifty times): after a few moves
+  the first says almost nothing either way and the labels decide, where a single global
+  step would have called the walnut pawn "unchanged" for sure.
 
 A cell's patch is where its piece stands as the camera sees it: the reader's sampling
 disk, which follows the lean of a standing piece away from the camera (see
 vision/read_squares.py `view_from`). The patch difference is the mean over the disk of the
-summed per-channel absolute difference, after the light's overall drift (per channel,
-the median over the board: most cells do not change) is divided out. What counts as a
-change is measured on the board itself: the unchanged cells' differences (their median
-and spread) are the noise of this camera now, and a cell well beyond it has changed.
-The cell's own empty look is kept too, from every accepted position where it was empty:
-a cell that matches its empty look is evidence for "empty" (a vacated square behind a
-tall piece still reads unlike the piece that left it).
+summed per-channel absolute difference, after the light's drift since that cell's
+reference was seen (per channel, the median over the board then and now: most cells do
+not change) is divided out. The cell's own empty look is kept too, from every known
+position where it was empty, and weighed the same way: a vacated square looks like its
+own empty self again, even behind a tall piece.
 
 Cells under something that moves (a hand at the board's edge while the rest is still)
-get a low weight from the watcher's motion mask: they never veto a move that explains
-the rest of the board.
+get weight 0 from the watcher's motion mask: a hand over a cell says nothing of it.
 
-A standing piece also hides part of the square behind it (away from the camera): how
-much is its lean, the height of a tall piece times the cell's distance from the camera's
-foot over the camera's height. `camera(H, size)` works out, per cell, the square in
-front of it (towards the camera) and that lean; the referee then expects a cell to look
-changed when the piece in front of it came or went, and trusts its label less while one
-stands there.
+A standing piece also hides part of the square behind it (away from the camera).
+`camera(H, size)` works out, per cell, the square in front of it (towards the camera)
+and a first guess of how often a piece coming or going there changes the cell's look:
+from its lean, the height of a tall piece times the cell's distance from the camera's
+foot over the camera's height. That guess is only geometry (a pawn is shorter than a
+king, the lens is not where a cropped frame says): every known position then tells, for
+each cell whose front square filled or emptied while its own label stayed, whether its
+look changed, and `fronts` gives the share learned on this table (the guess counting as
+PRIOR looks). The referee expects a cell to look changed by that share when the piece in
+front of it came or went, and trusts its label less while one stands there.
 
 Two kinds of reader get change evidence. A reader whose cells tile the plane as an 8x8
 grid with sampling disks (the chess reader) is measured here (`patches(reader)` is the
-one place that knows that geometry); every part above about disks, empty looks, fronts
-and motion masks is about it. Any other reader may measure change itself
-(`Reader.change(plane, reference)`, in units where 1 is the least a piece coming or
-going changes a cell: the Connect 4 reader compares each hole and the plastic right
-around it, the light on it divided out); its values are judged against this board's
-noise the same way, and the referee scores them exactly as the grid's. Such a reader
-learns its own empty looks, so its evidence carries no p_empty.
+one place that knows that geometry); every part above about disks, square colours, empty
+looks, fronts and motion masks is about it. Any other reader may measure change itself
+(`Reader.change(plane, reference)`: the Connect 4 reader compares each hole and the
+plastic right around it, the light on it divided out); its values are weighed against
+this board's noise the same way. Such a reader learns its own empty looks.
 """
 from __future__ import annotations
+
+import math
 
 import cv2
 import numpy as np
 
-MIN_STEP = 18.0  # summed-channel grey levels: below this no cell counts as changed
-JITTER = 1.0 / MIN_STEP  # a grey level: the least noise spread, in units of MIN_STEP
-NOISE_SIGMAS = 6.0  # a change is this many noise spreads above the unchanged cells' median
-MOVING_WEIGHT = 0.1  # the weight of a cell under motion
+FLOOR = 3.0  # summed-channel grey levels: the least noise level a grid board is credited with
+MEASURED_FLOOR = 0.1  # the same for a reader's own change measure (1: the least a piece makes)
+MIN_GROUP = 6  # cells: fewer of a kind, and their noise is taken from all cells
+SPREAD = (0.35, 1.0)  # the spread of an unchanged cell's log difference: at least, at most
+STEP = math.log(12.0)  # before anything is learned: a change is about 12 times the noise
+STEP_SPREAD = 0.9  # how much changes of one kind vary around their step (log)
+STEP_PRIOR = 2.0  # the first guess of a step counts as this many changed cells seen
+STEP_CAP = 40.0  # changed cells remembered at most per kind: the steps follow a table that changes
+NUDGE = 0.03  # of the cells that keep what they hold, this share looks moved a little
+NUDGE_SPREAD = 1.0  # (a nudged piece, a passing shadow, glare): about half a change, widely spread
+LL_FLOOR = 12.0  # no label is more than this below the best, by one cell's change alone
+MOVING_WEIGHT = 0.0  # the weight of a cell under motion: a hand there says nothing of it
 TALL = 1.0  # squares: about a queen's or king's height, the pieces that hide what is behind them
+PRIOR = 2.0  # the geometric guess of a cell's hidden share counts as this many looks
+HIDDEN_MAX = 0.9  # a piece in front never hides all of a cell
 
 
 def patches(reader):
@@ -64,16 +93,47 @@ def patches(reader):
     return cells, w / np.maximum(w.sum(axis=(1, 2), keepdims=True), 1.0), q
 
 
+class Steps:
+    """How far each kind of change stands above the noise on this table (log units): a
+    running mean per kind (the two labels, and on a grid the square colour), starting
+    from STEP as if STEP_PRIOR cells had shown it."""
+
+    def __init__(self):
+        self._seen: dict = {}  # kind -> [sum of log ratios, count]
+
+    def mean(self, kind=None) -> float:
+        """The step of one kind, or (None) of all kinds together."""
+        if kind is None:
+            total = [sum(v[0] for v in self._seen.values()), sum(v[1] for v in self._seen.values())]
+        else:
+            total = self._seen.get(kind, [0.0, 0.0])
+        return (STEP_PRIOR * STEP + total[0]) / (STEP_PRIOR + total[1])
+
+    def add(self, kind, x: float) -> None:
+        seen = self._seen.setdefault(kind, [0.0, 0.0])
+        if seen[1] >= STEP_CAP:  # keep following: old changes count less and less
+            seen[0] *= (STEP_CAP - 1) / STEP_CAP
+            seen[1] = STEP_CAP - 1
+        seen[0] += x
+        seen[1] += 1.0
+
+
 class CellChange:
-    """The last accepted plane and each cell's empty look, and the change against them."""
+    """The last known plane and each cell's empty look, and the evidence against them."""
 
     def __init__(self, reader):
         self.reader = reader
-        self.ref: np.ndarray | None = None  # grid: (64, q, q, 3) float32 blocks of the last accepted plane; else the plane
-        self.known = np.zeros(len(getattr(reader, "cells", ())), bool)  # cells whose reference was seen (not under a hand)
+        self.labels = tuple(getattr(reader, "labels", ("empty", "p0", "p1")))
+        n = len(getattr(reader, "cells", ()))
+        self.ref: np.ndarray | None = None  # grid: (64, q, q, 3) float32 blocks of the last known plane; else the plane
+        self.known = np.zeros(n, bool)  # cells whose reference was seen (not under a hand)
         self.board: dict | None = None  # the position the reference shows
-        self.fronts: dict = {}  # cell -> (the cell in front of it, towards the camera; lean in squares)
+        self.fronts: dict = {}  # cell -> (the cell in front of it, towards the camera; share it hides)
+        self._hidden: dict = {}  # cell -> [looks changed, looks] when its front square changed
         self.empty: np.ndarray | None = None  # (64, q, q, 3), NaN where never seen empty
+        self.ref_light = np.ones((n, 3))  # the light (per channel) each cell's reference was seen in
+        self.empty_light = np.ones((n, 3))  # and each empty look
+        self.steps = Steps()
         self._H: np.ndarray | None = None  # the homography the reference was taken through
 
     @property
@@ -104,7 +164,7 @@ class CellChange:
 
         cells, _, q = geo
         foot, height = camera_foot(H, frame_size, q)
-        self.fronts = {}
+        self.fronts, self._hidden = {}, {}
         for k, cell in enumerate(cells):
             r, c = divmod(k, 8)
             towards = foot - (c + 0.5, r + 0.5)
@@ -113,40 +173,122 @@ class CellChange:
                 continue
             step = np.round(towards / dist * 1.2).astype(int)  # the nearest neighbour that way
             fc, fr = c + int(np.clip(step[0], -1, 1)), r + int(np.clip(step[1], -1, 1))
-            if 0 <= fc < 8 and 0 <= fr < 8 and (fc, fr) != (c, r):
-                self.fronts[cell] = (cells[fr * 8 + fc], TALL * dist / height)
+            share = _hidden_share(TALL * dist / height)
+            if 0 <= fc < 8 and 0 <= fr < 8 and (fc, fr) != (c, r) and share > 0:
+                self._hidden[cell] = [PRIOR * share, PRIOR]
+                self.fronts[cell] = (cells[fr * 8 + fc], share)
 
     def _blocks(self, plane: np.ndarray, q: int) -> np.ndarray:
         img = plane.astype(np.float32)
         return img.reshape(8, q, 8, q, 3).swapaxes(1, 2).reshape(64, q, q, 3)
 
+    def _kind(self, k: int, a: str, b: str) -> tuple:
+        """The kind of a change between labels `a` and `b` at cell index `k`: on a grid, the
+        colour of its square matters (a dark piece shows on a cream square, hardly on a
+        dark one)."""
+        return ((k // 8 + k % 8) % 2 if self.grid else None, frozenset((a, b)))
+
+    # --- learning ----------------------------------------------------------------------
     def reference(self, plane: np.ndarray, board: dict, moving=None) -> None:
         """The board is known to hold `board` ({cell: label}) in `plane`: keep it as the
-        reference (cells under motion keep their previous reference) and remember the
-        empty cells' looks."""
+        reference (cells under motion keep their previous reference), remember the empty
+        cells' looks, and learn from the cells that changed since the last reference how
+        large each kind of change is on this table."""
         geo = patches(self.reader)
         if geo is None:
             if _measures(self.reader) and moving is None:
+                if self.ref is not None and self.ref.shape == plane.shape and self.board is not None:
+                    self._learn_steps(self._diffs(plane), board)
                 self.board, self.ref = dict(board), plane.copy()
                 self.known[:] = True
             return
         if plane.shape[:2] != (8 * geo[2], 8 * geo[2]):
             return
-        cells, _, q = geo
-        self.board = dict(board)
+        cells, w, q = geo
         blocks = self._blocks(plane, q)
         keep = np.zeros(64, bool) if moving is None else np.asarray(moving).reshape(64)
+        if self.ref is not None and self.board is not None:
+            diff = _patch_diff(blocks * _gain(self.ref_light, _light(blocks)), self.ref, w)
+            self._learn_steps(np.where(keep | ~self.known, np.nan, diff), board)
+        # a cell under a hand keeps its reference, and the label that reference shows
+        self.board = {c: (self.board or {}).get(c, board.get(c)) if k else board.get(c)
+                      for c, k in zip(cells, keep)}
         self.ref = np.where(keep[:, None, None, None], self.ref, blocks) if self.ref is not None else blocks
+        light = _light(blocks)
+        self.ref_light[~keep] = light
         self.known |= ~keep
         if self.empty is None:
             self.empty = np.full_like(blocks, np.nan)
         empty = np.array([board.get(c) == "empty" for c in cells]) & ~keep
         self.empty[empty] = blocks[empty]
+        self.empty_light[empty] = light
+
+    def _learn_steps(self, diff: np.ndarray, board: dict) -> None:
+        """The cells whose label changed between the reference's position and `board` (the
+        position now known) changed for real: how far above this view's noise they stand
+        is what that kind of change looks like on this table. And the cells behind a
+        square that filled or emptied while their own label stayed: did their look
+        change?"""
+        cells = list(self.reader.cells)
+        usable = ~np.isnan(diff)
+        changed = np.array([self.board.get(c) != board.get(c) for c in cells]) & usable
+        if not changed.any():
+            return
+        level, _ = self._per_cell(self._noise(np.nan_to_num(diff, nan=0.0), usable & ~changed))
+        x = np.log(np.maximum(np.nan_to_num(diff, nan=0.0), level) / level)
+        for k in np.flatnonzero(changed):
+            self.steps.add(self._kind(k, self.board.get(cells[k]), board.get(cells[k])), float(x[k]))
+        index = {c: k for k, c in enumerate(cells)}
+        for cell, (front, _) in self.fronts.items():
+            k = index[cell]
+            filled = (self.board.get(front, "empty") != "empty") != (board.get(front, "empty") != "empty")
+            if filled and usable[k] and not changed[k]:
+                seen = self._hidden[cell]
+                seen[0] += float(x[k] > self.steps.mean() / 2)
+                seen[1] += 1.0
+                self.fronts[cell] = (front, min(HIDDEN_MAX, seen[0] / seen[1]))
+
+    # --- weighing a view -----------------------------------------------------------------
+    def _diffs(self, plane: np.ndarray) -> np.ndarray:
+        measured = self.reader.change(plane, self.ref)
+        return np.array([measured[c] for c in self.reader.cells], float)
+
+    def _noise(self, diff: np.ndarray, usable: np.ndarray) -> dict:
+        """The noise of this view, per kind of reference ({True: occupied, False: empty}:
+        (level, spread)): the median difference of the usable cells whose reference holds
+        a piece, or nothing, and the spread of their log differences. A kind with too few
+        cells takes all cells' noise."""
+        cells = list(self.reader.cells)
+        floor = FLOOR if self.grid else MEASURED_FLOOR
+        occupied = np.array([(self.board or {}).get(c, "empty") != "empty" for c in cells])
+        pooled = _level(diff[usable], floor)
+        return {kind: (_level(diff[usable & (occupied == kind)], floor)
+                       if (usable & (occupied == kind)).sum() >= MIN_GROUP else pooled)
+                for kind in (True, False)}
+
+    def _per_cell(self, noise: dict) -> tuple[np.ndarray, np.ndarray]:
+        """(level, spread) per cell, by the kind its reference holds."""
+        occupied = [(self.board or {}).get(c, "empty") != "empty" for c in self.reader.cells]
+        return (np.array([noise[o][0] for o in occupied]), np.array([noise[o][1] for o in occupied]))
+
+    def _likelihoods(self, k: int, x: float, spread: float, held: str) -> dict:
+        """{label: log-likelihood} of a cell's difference `x` (noise units, log) from a
+        look of it that held `held`: as it was (or nudged) for `held`, the step of that
+        kind of change for every other label; the best at 0."""
+        same = _log_normal(x, 0.0, spread)
+        nudged = _log_normal(x, self.steps.mean() / 2, NUDGE_SPREAD)
+        out = {held: float(np.logaddexp(math.log(1.0 - NUDGE) + same, math.log(NUDGE) + nudged))}
+        for label in self.labels:
+            if label != held:
+                out[label] = float(_log_normal(x, self.steps.mean(self._kind(k, held, label)), STEP_SPREAD))
+        top = max(out.values())
+        return {label: max(v - top, -LL_FLOOR) for label, v in out.items()}
 
     def evidence(self, plane: np.ndarray, moving=None) -> dict:
-        """{cell: (p_changed or None, p_empty or None, weight)} against the reference
-        (None where no reference was seen yet); {} for a reader without change evidence.
-        `moving`: an 8x8 bool mask (plane rows) of grid cells under motion."""
+        """{cell: ({label: log-likelihood} from the difference with the reference, or
+        None where no reference was seen yet; the same from the difference with its own
+        empty look, or None; weight)}; {} for a reader without change evidence. `moving`:
+        an 8x8 bool mask (plane rows) of grid cells under motion."""
         geo = patches(self.reader)
         if geo is None:
             return self._measured(plane)
@@ -159,18 +301,25 @@ class CellChange:
         if self.ref is None:
             return {c: (None, None, float(weight[k])) for k, c in enumerate(cells)}
         blocks = self._blocks(plane, q)
-        gain = _gain(blocks, self.ref)
-        diff = _patch_diff(blocks * gain, self.ref, w) / MIN_STEP
-        p_changed = np.where(self.known, _changed(diff, base=diff[self.known]), np.nan)
-        p_empty = np.full(64, np.nan)
-        if self.empty is not None:
-            known = ~np.isnan(self.empty[:, 0, 0, 0])
-            if known.any():
-                d_empty = _patch_diff(blocks[known] * gain, self.empty[known], w[known]) / MIN_STEP
-                # a cell as close to its empty look as unchanged cells are to theirs is empty
-                p_empty[known] = 1.0 - _changed(d_empty, base=diff)
-        return {c: (None if np.isnan(p_changed[k]) else float(p_changed[k]), None if np.isnan(p_empty[k]) else float(p_empty[k]), float(weight[k]))
-                for k, c in enumerate(cells)}
+        light = _light(blocks)
+        diff = _patch_diff(blocks * _gain(self.ref_light, light), self.ref, w)
+        noise = self._noise(diff, self.known)
+        level, spread = self._per_cell(noise)
+        x = np.log(np.maximum(diff, level) / level)
+        seen = ~np.isnan(self.empty[:, 0, 0, 0]) if self.empty is not None else np.zeros(64, bool)
+        # a square against its own empty look is as noisy as the empty squares against
+        # their references (and says nothing new where the reference is that look)
+        seen &= np.array([self.board.get(c) != "empty" for c in cells])
+        x_empty = np.full(64, np.nan)
+        if seen.any():
+            d_empty = _patch_diff(blocks[seen] * _gain(self.empty_light[seen], light), self.empty[seen], w[seen])
+            x_empty[seen] = np.log(np.maximum(d_empty, noise[False][0]) / noise[False][0])
+        out = {}
+        for k, c in enumerate(cells):
+            held = self._likelihoods(k, x[k], spread[k], self.board[c]) if self.known[k] else None
+            empty = self._likelihoods(k, x_empty[k], noise[False][1], "empty") if seen[k] else None
+            out[c] = (held, empty, float(weight[k]))
+        return out
 
     def _measured(self, plane: np.ndarray) -> dict:
         """Evidence from a reader that measures change itself (module docstring)."""
@@ -178,9 +327,39 @@ class CellChange:
             return {}
         if self.ref is None or plane.shape != self.ref.shape:
             return {c: (None, None, 1.0) for c in self.reader.cells}
-        measured = self.reader.change(plane, self.ref)
-        diff = np.array([measured[c] for c in self.reader.cells], float)
-        return {c: (float(p), None, 1.0) for c, p in zip(self.reader.cells, _changed(diff))}
+        diff = self._diffs(plane)
+        level, spread = self._per_cell(self._noise(diff, np.ones(len(diff), bool)))
+        x = np.log(np.maximum(diff, level) / level)
+        return {c: (self._likelihoods(k, x[k], spread[k], self.board[c]), None, 1.0)
+                for k, c in enumerate(self.reader.cells)}
+
+
+def looks_changed(likelihoods: dict | None, held: str | None) -> float | None:
+    """How much better some change explains a cell than "holds `held`, as it did"
+    (log-likelihood; negative: it looks as it did); None without a reference."""
+    if not likelihoods or held not in likelihoods:
+        return None
+    return max(v for label, v in likelihoods.items() if label != held) - likelihoods[held]
+
+
+def _log_normal(x, mean, spread):
+    """The log density of a normal distribution (of log differences), up to a constant."""
+    return -0.5 * ((x - mean) / spread) ** 2 - np.log(spread)
+
+
+def _hidden_share(lean: float) -> float:
+    """How much of a cell a tall piece in front of it hides, from its lean (squares)."""
+    return min(HIDDEN_MAX, max(0.0, (lean - 0.4) / 0.6))
+
+
+def _level(diff: np.ndarray, floor: float) -> tuple[float, float]:
+    """(median, spread of the logarithm) of mostly unchanged cells' differences."""
+    if not len(diff):
+        return floor, SPREAD[1]
+    level = max(float(np.median(diff)), floor)
+    logs = np.log(np.maximum(diff, 1e-6) / level)
+    spread = 1.4826 * float(np.median(np.abs(logs - np.median(logs))))
+    return level, min(max(spread, SPREAD[0]), SPREAD[1])
 
 
 def _same_place(old: np.ndarray, new: np.ndarray, plane_size) -> bool:
@@ -198,23 +377,29 @@ def _measures(reader) -> bool:
     return callable(getattr(reader, "change", None))
 
 
-def _gain(blocks: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """Per-channel light drift now against the reference (most cells do not change)."""
-    now = np.median(blocks.reshape(-1, 3), axis=0)
-    then = np.median(ref.reshape(-1, 3), axis=0)
-    return (then + 1.0) / (now + 1.0)
+def _light(blocks: np.ndarray) -> np.ndarray:
+    """The light over the board now, per colour channel: the median of the plane (most
+    of it is the same board from view to view)."""
+    return np.median(blocks.reshape(-1, 3), axis=0)
+
+
+def _gain(then: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """Per cell, the factor (n, 1, 1, 3) that takes a patch seen in the light `now` to the
+    light its reference was seen in (`then`, n x 3: cells keep references from different
+    moments while a hand covers some)."""
+    return ((np.asarray(then) + 1.0) / (now + 1.0)).reshape(-1, 1, 1, 3)
+
+
+TOP = 1 / 3  # the share of a square's pixels that changed most is what its change is
 
 
 def _patch_diff(blocks: np.ndarray, ref: np.ndarray, w: np.ndarray) -> np.ndarray:
-    return np.einsum("nij,nij->n", w, np.abs(blocks - ref).sum(axis=-1))
-
-
-def _changed(diff: np.ndarray, base: np.ndarray | None = None) -> np.ndarray:
-    """P(changed) per cell from its difference (in units where 1 is the least a piece
-    coming or going makes); the noise level comes from `base` (default `diff` itself):
-    the median and spread of mostly unchanged cells."""
-    base = diff if base is None else base
-    med = float(np.median(base))
-    spread = 1.4826 * float(np.median(np.abs(base - med))) + JITTER
-    step = max(1.0, med + NOISE_SIGMAS * spread)
-    return 1.0 / (1.0 + np.exp(-(diff - step) / (0.15 * step)))
+    """Per cell, the mean summed-channel difference over the third of its square (a
+    border of q/16 left out) that differs most: a piece anywhere on the square, leaning
+    whichever way the camera sees it, changes that much of it."""
+    d = np.abs(blocks - ref).sum(axis=-1)
+    q = d.shape[1]
+    b = max(1, q // 16)
+    inner = d[:, b:q - b, b:q - b].reshape(len(d), -1)
+    k = max(1, int(inner.shape[1] * TOP))
+    return np.partition(inner, inner.shape[1] - k, axis=1)[:, -k:].mean(axis=1)

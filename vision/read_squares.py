@@ -88,6 +88,9 @@ DARK_SHARE, LIGHT_SHARE_DARK, SPREAD_SHARE, DETAIL_SHARE = 0.25, 0.15, 0.16, 0.1
 DARK_IN_PIECE = 0.1  # on a light square holding a piece: this share dark means a dark piece
 GRAIN = 0.5  # detail more one-way than this (structure tensor coherence) is grain, not a piece
 SURENESS = 3.0  # logistic slope on the margin past a share's threshold (relative margin)
+# learned read: how much one square's measurements say
+TEMPER = 0.5  # the Gaussian looks' log-likelihoods count half: their five features move together
+LL_FLOOR = 8.0  # no look is more than this far below the best (log-likelihood)
 
 
 def _blocks(a: np.ndarray, q: int) -> np.ndarray:
@@ -98,6 +101,7 @@ def _blocks(a: np.ndarray, q: int) -> np.ndarray:
 class SquareReader(Reader):
     plane_size = (8 * SQUARE_PX, 8 * SQUARE_PX)
     cells = CELLS
+    labels = LABELS
     grid = (8, 8)
 
     def grid_place(self, cell):
@@ -320,14 +324,15 @@ class SquareReader(Reader):
     # --- learning ----------------------------------------------------------------------
     def learn(self, plane_bgr: np.ndarray, expected: dict) -> None:
         """Blend into the learned looks (empty, each side's pieces, on light and on dark
-        squares) what the board looks like holding `expected` ({square: label}). Called at
-        the start and after every accepted position: each look keeps a running mean and
-        variance (its past weighing at most BLEND_CAP squares, so the looks follow slow
-        change), and a look this position lacks keeps what it had."""
-        missing = [c for c in CELLS if c not in expected]
-        if missing:
-            raise ValueError(f"learn needs a label for every square; missing {', '.join(missing[:5])}")
-        labels = np.array([[expected[CELLS[r * 8 + c]] for c in range(8)] for r in range(8)])
+        squares) what the board looks like holding `expected` ({square: label}; a square
+        left out is not learned from: a hand still moves over it). Called at the start
+        and after every known position: each look keeps a running mean and variance (its
+        past weighing at most BLEND_CAP squares, so the looks follow slow change), and a
+        look this position lacks keeps what it had. The first position must show the
+        empty squares of both colours and both sides' pieces."""
+        labels = np.array([[expected.get(CELLS[r * 8 + c], "") for c in range(8)] for r in range(8)])
+        if self.stats is None and not all((labels == lab).any() for lab in LABELS[1:]):
+            raise ValueError("the first position learned must show both sides' pieces")
         raw, joints = self._measure(plane_bgr)
         feats = self._features(raw, self._gains(joints))
         st = self.stats or {"n": np.zeros((2, 3)), "mean": np.zeros((2, 3, NFEAT)),
@@ -381,25 +386,49 @@ class SquareReader(Reader):
         best, conf = self._read_learned(self._measure(plane_bgr))
         return {CELLS[i]: (LABELS[best[i]], round(float(conf[i]), 3)) for i in range(64)}
 
-    def _read_learned(self, measured) -> tuple[np.ndarray, np.ndarray]:
-        """The most likely learned look per square (64, index into LABELS) and its share of
-        the likelihood."""
+    def weigh(self, plane_bgr: np.ndarray) -> dict | None:
+        """{square: {label: log-likelihood}} from the learned looks (vision/reader.py), or
+        None before anything is learned (a cold read gives labels and confidences only)."""
+        if self.model is None:
+            return None
+        ll = self._weigh_learned(self._measure(plane_bgr))
+        return {CELLS[i]: dict(zip(LABELS, (float(v) for v in ll[i]))) for i in range(64)}
+
+    def _costs(self, measured) -> tuple[np.ndarray, np.ndarray]:
+        """Per square (64 x 3, LABELS order): the cost of each learned look (a Gaussian per
+        look: minus twice its log-likelihood; infinite for a look never seen on this square
+        colour) and its squared distance in spreads."""
         raw, joints = measured
         m = self.model
-        feats = self._features(raw, self._gains(joints))
-        par = np.where(self.light, 0, 1)  # 8x8 -> model index
-        means = m["means"][par]  # 8, 8, looks, features
-        spread = m["spread"][par]
-        d2 = (((feats[:, :, None, :] - means) / spread) ** 2).sum(axis=-1)  # 8,8,3
-        # a Gaussian per look: a tight look (an empty square) is not also a wide one
-        cost = np.where(m["seen"][par], d2 + 2.0 * np.log(spread).sum(axis=-1), np.inf)
-        best = cost.argmin(axis=-1)
+        feats = self._features(raw, self._gains(joints)).reshape(64, 1, NFEAT)
+        par = np.where(self.light, 0, 1).reshape(64)  # square -> model index
+        means, spread = m["means"][par], m["spread"][par]  # 64, looks, features
+        d2 = (((feats - means) / spread) ** 2).sum(axis=-1)
+        # a tight look (an empty square) is not also a wide one
+        return np.where(m["seen"][par], d2 + 2.0 * np.log(spread).sum(axis=-1), np.inf), d2
+
+    @staticmethod
+    def _far(cost: np.ndarray, d2: np.ndarray) -> np.ndarray:
+        """Per square, 1 near a learned look, less the further it is from every look seen
+        (d2 beyond ~20 per feature is not a look seen before: a hand, a fallen piece)."""
+        near = d2[np.arange(len(d2)), cost.argmin(axis=-1)]
+        return np.exp(-np.maximum(0.0, near - 20.0 * NFEAT) / (20.0 * NFEAT))
+
+    def _weigh_learned(self, measured) -> np.ndarray:
+        """Per square (64 x 3), how likely each learned look makes its measurements,
+        tempered (the features are not independent: a piece's brightness and its darkest
+        tenth move together), the best look at 0 and none below -LL_FLOOR; a square far
+        from every look says less either way."""
+        cost, d2 = self._costs(measured)
+        ll = -0.5 * TEMPER * (cost - cost.min(axis=-1, keepdims=True))
+        return np.maximum(ll * self._far(cost, d2)[:, None], -LL_FLOOR)
+
+    def _read_learned(self, measured) -> tuple[np.ndarray, np.ndarray]:
+        """The most likely learned look per square (64, index into LABELS) and its share of
+        the likelihood, lowered far from every look."""
+        cost, d2 = self._costs(measured)
         like = np.exp(-0.5 * (cost - cost.min(axis=-1, keepdims=True)))
-        conf = 1.0 / like.sum(axis=-1)
-        # far from every learned look (d2 beyond ~20 per feature is not a look seen before)
-        near = np.take_along_axis(d2, best[..., None], axis=-1)[..., 0]
-        conf *= np.exp(-np.maximum(0.0, near - 20.0 * NFEAT) / (20.0 * NFEAT))
-        return best.ravel(), conf.ravel()
+        return cost.argmin(axis=-1), self._far(cost, d2) / like.sum(axis=-1)
 
     def _visible(self, occupied: np.ndarray) -> np.ndarray:
         """The share of each square's cold-read disk that the pieces on `occupied` squares

@@ -15,6 +15,7 @@ import numpy as np
 class Reader:
     plane_size: tuple[int, int]  # (width, height) of the plane it reads
     cells: list  # the cell keys it reports, in a fixed order
+    labels: tuple = ("empty", "p0", "p1")  # what a cell may show
     # 4x2 plane points where given corners go (BL, BR, TR, TL); None: the plane's corners
     anchors: np.ndarray | None = None
     # bool array of plane size: where the board never changes in play (a hand held still
@@ -33,11 +34,19 @@ class Reader:
         """{cell: (label, confidence 0..1)} for every cell. Reading never changes the reader."""
         raise NotImplementedError
 
+    def weigh(self, plane: np.ndarray) -> dict | None:
+        """{cell: {label: log-likelihood}}: how well each label a cell may hold explains
+        what it shows, from the looks learned on this table (the best at 0), for the
+        referee to weigh against every history it considers; None when the reader knows
+        only its labels and confidences (`read`), as before anything is learned."""
+        return None
+
     def learn(self, plane: np.ndarray, expected: Mapping[Hashable, str]) -> None:
         """The board shows `expected` (any position the referee knows: a start, a resumed
         game, the position after an accepted move): learn the looks from it. Cheap and
         incremental: blend with what was learned, never forget a look because this
-        position lacks it."""
+        position lacks it. A grid reader may be given only the cells nothing moves over
+        (the others left out of `expected`)."""
         raise NotImplementedError
 
     # Optional: a reader whose cells are not an 8x8 grid of disks (vision/change.py

@@ -20,7 +20,7 @@ change itself (Connect 4: `Reader.change`), a view also carries, per cell, how m
 changed since the last position the referee accepted (vision/change.py,
 `extra["change"]`, measured from `extra["change_from"]`). On a grid it also says which
 cells still move (`extra["moving"]`) and which square stands in front of each
-(`extra["fronts"]`), and while a hand waits at the board's edge (at most a quarter of the
+(`extra["fronts"]`, with the share of the cell a piece there hides), and while a hand waits at the board's edge (at most a quarter of the
 blocks still moving) the rest of the board is read anyway, so a quick reply is seen
 between the plies. `learn(..., at=t)` also measures change from then on against the plane
 that view came from.
@@ -205,15 +205,25 @@ class Watcher:
         self._read_at = None
 
     def _learn(self, plane: np.ndarray, expected: dict, moving=None) -> None:
-        """The reader learns only from a board nothing moves over; the change reference
-        keeps its old look where something moves."""
-        if moving is None:
+        """The reader learns from what nothing moves over (on a grid, the cells still;
+        elsewhere only a board all still); the change reference keeps its old look where
+        something moves."""
+        if moving is None or self.change.grid:
+            still = expected if moving is None else {
+                c: lab for c, lab, m in zip(self.reader.cells, (expected.get(c) for c in self.reader.cells),
+                                           np.asarray(moving).reshape(-1)) if not m and lab is not None}
             try:
-                self.reader.learn(plane, expected)
+                self.reader.learn(plane, still)
             except ValueError:
                 pass  # a position this reader cannot learn from: it keeps the looks it has
         self.change.reference(plane, expected, moving)
         self.last_view = None
+
+    @property
+    def learning(self) -> bool:
+        """Does the reader still lack what a known position teaches: its looks, or a cell's
+        reference (a hand covered it when the position was last known)?"""
+        return getattr(self.reader, "model", True) is None or (self.change.grid and not self.change.known.all())
 
     def small_plane(self, frame: np.ndarray) -> np.ndarray:
         """The playing area, small, in colour: a red chip on a green backdrop of the same
@@ -308,6 +318,9 @@ class Watcher:
             self.reference = plane.astype(np.float32)
         cells = self.reader.read(plane)
         extra = {}
+        weighed = self.reader.weigh(plane)
+        if weighed is not None:
+            extra["labels"] = weighed
         if self.change.supported:
             extra["change"] = self.change.evidence(plane, moving)
             extra["change_from"] = self.change.board  # the position the change is measured from
@@ -341,5 +354,12 @@ def _same(last: BoardView, view: BoardView) -> bool:
         return False  # cells a hand hid last time are seen now
     ca, cb = last.extra.get("change", {}), view.extra.get("change", {})
     return all(a[c][0] == b[c][0] and (a[c][1] >= SURE) == (b[c][1] >= SURE)
-               and ((ca.get(c, (None,))[0] or 0.0) >= 0.5) == ((cb.get(c, (None,))[0] or 0.0) >= 0.5)
+               and _favoured(ca.get(c)) == _favoured(cb.get(c))
                for c in b if c not in skip)
+
+
+def _favoured(evidence) -> str | None:
+    """The label a cell's change evidence (vision/change.py) favours, if any."""
+    if evidence is None or not evidence[0]:
+        return None
+    return max(evidence[0], key=evidence[0].get)
