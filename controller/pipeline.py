@@ -118,6 +118,7 @@ def cmd_replay(args) -> int:
         print(f"referee replay: {exc}", file=sys.stderr)
         return 2
     progress.close()
+    print_events(table.run("settle")[1], referee, args.json)  # the recording ended: the history shown stands
     if done == 0:
         print(f"referee replay: {args.video} holds no frames", file=sys.stderr)
     if not args.json:

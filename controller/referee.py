@@ -4,38 +4,32 @@ Inputs are stable board views from vision, moves typed on the page or the CLI, d
 rolls and commands (new game, undo). Each becomes events: written to the journal, then
 published on the bus. The referee owns the game state and one thread feeds it.
 
-Deciding from a view, ranked by the rules. Every legal action from the position (and,
-for games that allow it, every sequence of two: a quick reply) and "nothing happened"
-are scored by how well they explain the whole board: per cell a log-likelihood from the
-reader's label and confidence and, where vision measured it (vision/change.py), from how
-much the cell changed since the last accepted view and how close it is to its own empty
-look; each cell weighted by how well it is seen, so a cell under a hand or behind a tall
-piece weighs little and never vetoes a move that explains the rest. Each action costs a
-little (the rules' prior: the shortest explanation wins a tie). Then:
-- the best is a move, clearly ahead of the runner-up, and leaves no well-seen cell
-  clearly unexplained: it is accepted;
-- the best leaves no cell unexplained but is not clearly ahead: that is doubt, a state;
-  the referee says so once (event `doubt`, with the few best candidates) and waits for a
-  clearer view or a tap on the page (an ordinary typed move);
-- even the best leaves well-seen cells that clearly show something else (both the label
-  and the change say so; or, in a game whose labels name what changed
-  (`Game.sure_labels_name_changes`, Connect 4), the cell changed as the move says but the
-  label surely reads a third thing: a chip of the other colour): the board shows a position no legal move
-  reaches, an illegal move put into words by the game, with who should fix it, how, and
-  what was seen. On the
-  live camera path that board must stay so for `confirm_s` first (a hand held still
-  over the board for a moment is not an alarm).
-After an alarm or a doubt the referee keeps judging each view against the last legal
-position: as soon as the board agrees with it or with a legal move from it, it follows
-again. Nothing cascades. Before the camera has seen the start position (`await_start`),
-views that fit no legal move are waited out silently (an overlay, hands, a half-set
-board); a view is the start when it reads so as well as a cold read can tell: each
-square empty or not as the start has it (START_MISFITS may err) and most pieces on the
-side the start puts them (`_Evidence.fits_the_start`).
+Following the camera. The referee keeps the few likeliest histories since the last
+position it is sure of (controller/beliefs.py), each scored by every view seen since
+(controller/evidence.py), and lets the views settle between them:
+
+| the views | what the referee does |
+|---|---|
+| the best history leads every other close one by at least COMMIT on its first plies | records those plies (`move`, source "camera", with `decided_after_s`) |
+| the best leads, but not by that much | shows its plies as unsure (`snapshot()["unsure"]`) and waits for the next views; a tap on the page is a shortcut, never needed |
+| a later view fits another history better than the one shown | shows that one and says so once (`corrected`, "corrected: ..., not ...") |
+| still undecided after the board has stood still DOUBT_S | says so once (`doubt`, with the few likeliest readings), and goes on weighing |
+| no history explains a clear view, but one from a few recorded plies back does | takes those plies back and records the history that does (`corrected`, with `retracted`: the journal keeps both) |
+| no history explains a clear view that stays so for `confirm_s` | `illegal`, in the game's words: who should fix it, how, what was seen |
+
+Every view is judged against every history kept, so after an alarm or a doubt the
+referee follows again as soon as any legal history explains the board; the same wrong
+board is reported once, a doubt once per situation. Nothing cascades. Before the camera
+has seen the start (`await_start`), views that fit no history are waited out silently
+(an overlay, hands, a half-set board); a view is the start when each cell reads empty or
+not as the start has it (a few may err): the sides are learned from the start itself.
+
+Any input that is not a view (a move typed on the page, a die roll, a choice) is taken
+on the history the page shows, or failing that the best one it is legal on: the plies
+before it are recorded first, for the players acted on them.
 """
 from __future__ import annotations
 
-import math
 import random
 import secrets
 from dataclasses import replace
@@ -43,20 +37,23 @@ from typing import Iterable
 
 from vision.view import BoardView
 
+from .beliefs import Beliefs, Line
+from .evidence import Evidence
 from .events import Bus, Event
 from .games import load_game
 from .games.base import Game, IllegalAction, NotationError
 from .journal import Journal
 
 MIN_CONFIDENCE = 0.6
-MARGIN = 1.5  # log-likelihood: the best explanation leads the runner-up by e^1.5 (about 4.5:1)
-PLY_COST = 0.5  # the rules' prior: each further action in one view costs this much
-SEEN = 0.5  # a cell weighted at least this is seen well enough to show something
-CHANGE_LABEL_WEIGHT = 0.5  # where change evidence exists, the learned labels count half
 DOUBT_CANDIDATES = 3
 CONFIRM_S = 0.5  # the live camera's wrong board must stay this long before an alarm
-START_MISFITS = 2  # well-seen cells a board may read otherwise and still be the start (cold reads err)
-_GONE = object()  # a cell the board after a sequence no longer has
+DOUBT_S = 3.0  # an undecided board must stand still this long before the referee says so
+SWITCH = 1.0  # the history shown gives way to another only when that one leads by this much
+BACK = 3  # recorded camera plies a clear view may take back
+RETRACT = 5.0  # the prior against taking a recorded ply back (log-likelihood, per ply)
+FURTHER = 4.0  # a history found further than one view's actions must explain the view this much better
+OVERWHELM = 10.0  # a recorded ply is taken back only for a history that explains a view this much better
+DEEPER = 2  # a view no history explains is searched this many actions deeper
 
 
 class Referee:
@@ -66,15 +63,33 @@ class Referee:
         self.min_confidence = min_confidence
         self.game: Game | None = None
         self.game_id: int | None = None
-        self.state = None
-        self.history: list[str] = []  # notation of each accepted action
+        self.sure = None  # the position the referee is sure of: the journal's
+        self.history: list[str] = []  # notation of each recorded action
+        self.beliefs: Beliefs | None = None  # the histories since `sure`
+        self.shown: Line | None = None  # the history the page shows (its actions are unsure)
         self.setup: dict = {}
         self.alarm: dict | None = None  # the standing illegal-move report, until put right
-        self.doubt: dict | None = None  # the standing "I can't tell what moved", until resolved
+        self.doubt: dict | None = None  # the standing "I can't tell yet", until settled
         self.confirm_s = 0.0  # how long a wrong board must stay before an alarm (camera: CONFIRM_S)
         self.awaiting_start = False  # the camera has not yet seen the board in the position
-        self._suspect: tuple | None = None  # (view, "illegal" or "doubt", data) waiting for confirmation
+        self.known: tuple | None = None  # (epoch, view time): a view that showed the sure position
+        self.epoch = 0  # counts changes of the sure position (the camera learns from each)
+        self._past: list[tuple] = []  # (state before, action, notation) of the last camera plies
+        self._suspect: tuple | None = None  # (view, "illegal", data) waiting for confirmation
+        self._unsure: tuple | None = None  # (view, doubt data) of an undecided board, until said
+        self._said: list = []  # the candidates of each doubt said since the sure position last changed
+        self._odd: dict = {}  # cell -> since when the view shows it otherwise than the best history
         self.notes: list[str] = []  # what went wrong while resuming, for the page
+
+    @property
+    def state(self):
+        """The position the page shows: the sure one, then the unsure plies of the history shown."""
+        return self.shown.state if self.shown is not None else self.sure
+
+    @property
+    def unsure(self) -> list[str]:
+        """The unsure plies shown after the recorded ones, in notation."""
+        return self._words(self.shown.actions) if self.shown is not None else []
 
     # --- events --------------------------------------------------------------------
     def _emit(self, kind: str, **data) -> Event:
@@ -91,16 +106,25 @@ class Referee:
         if setup is None:
             setup = game.new_setup(rng or random.Random(secrets.randbits(64)))
         state = game.start(setup)
-        if self.game_id is not None and self.game.outcome(self.state) is None:
+        if self.game_id is not None and self.game.outcome(self.sure) is None:
             self.journal.end_game(self.game_id, "abandoned")
-        self.game, self.state, self.setup, self.history, self.alarm = game, state, setup, [], None
-        self.doubt, self._suspect = None, None
+        self.game, self.setup, self.history, self.alarm = game, setup, [], None
+        self._sure_of(state)
         event = self.journal.start_game(name, game.variant, Event(
             "game_started", {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
         self.game_id = event.game_id
         event = replace(event, data={**event.data, "setup": game.public_setup(setup)})
         self.bus.publish(event)
         return event
+
+    def _sure_of(self, state) -> None:
+        """Sure of `state` from now on, with nothing unsure after it (a new game, a record
+        rebuilt, a take-back)."""
+        self.sure = state
+        self.beliefs = Beliefs(self.game, state)
+        self.shown, self._past, self._said, self._odd = None, [], [], {}
+        self.doubt, self._suspect, self._unsure = None, None, None
+        self.epoch += 1
 
     def resume(self) -> bool:
         """Rebuild the open game from the journal; False when there is none, or when its
@@ -115,7 +139,7 @@ class Referee:
             self.notes.append(f"{self.journal.path}: game {info['id']} ({info['game']}) cannot be "
                               f"resumed: {type(exc).__name__}: {exc}; its record is kept, a new game starts")
             self.journal.end_game(info["id"], "unreadable")
-            self.game = self.game_id = self.state = None
+            self.game = self.game_id = self.sure = self.beliefs = self.shown = None
             return False
         return True
 
@@ -135,58 +159,117 @@ class Referee:
                 moves.append(e.data["notation"])
             elif e.kind == "undo" and moves:
                 moves.pop()
+            elif e.kind == "corrected":
+                del moves[len(moves) - len(e.data.get("retracted") or ()):]
         if self.game is None:
             raise ValueError("the record has no game_started event")
         state = self.game.start(self.setup)
         for text in moves:
             state = self.game.play(state, self.game.parse(state, text))
-        self.state, self.history, self.alarm = state, moves, None
-        self.doubt, self._suspect = None, None
+        self.history, self.alarm = moves, None
+        self._sure_of(state)
 
     # --- inputs --------------------------------------------------------------------
     def enter(self, text: str, source: str = "entry", seat: int | None = None) -> Event:
         """A move, roll or choice in the game's notation (from the page, CLI or die).
-        `seat`: who sent it (a player's phone); None for the admin, the CLI and the die."""
+        `seat`: who sent it (a player's phone); None for the admin, the CLI and the die.
+        It is taken on the history shown (or the best one it is legal on): the unsure
+        plies before it are recorded first."""
         if self.game is None:
             return self._emit("illegal", input=text, reason="no game has been started", source=source)
-        try:
-            action = self.game.parse(self.state, text)
-            self.game.check(self.state, action)
-            actor = self.game.actor(self.state, action)
-            names = self.game.seats(self.state)
-            if seat is not None and not 0 <= seat < len(names):
-                raise IllegalAction(f"seat {seat} is not in this game (seats 0-{len(names) - 1})")
-            if seat is not None and actor is not None and actor != seat:
-                raise IllegalAction(f"it is {names[actor]}'s turn, not {names[seat]}'s")
-            if seat is not None and actor is None:  # no one seat's (an agreement): not from a phone
-                raise IllegalAction(self.game.not_one_seats(self.state, action))
-        except (NotationError, IllegalAction) as exc:
-            return self._emit("illegal", input=text, reason=str(exc), source=source)
-        return self._accept([action], source)
+        refusal = None
+        for line in self._lines_shown_first():
+            states = self._states(line.actions)
+            for k in range(len(states) - 1, -1, -1):
+                try:
+                    action = self._legal(states[k], text, seat)
+                except (NotationError, IllegalAction) as exc:
+                    refusal = refusal or exc
+                    continue
+                self._record(line.actions[:k], line.seen[:k], "camera", at=None)
+                return self._record([action], (), source)
+        return self._emit("illegal", input=text, reason=str(refusal), source=source)
 
-    def _accept(self, actions: list, source: str, **extra) -> Event:
-        event = None
+    def _legal(self, state, text: str, seat: int | None):
+        action = self.game.parse(state, text)
+        self.game.check(state, action)
+        actor = self.game.actor(state, action)
+        names = self.game.seats(state)
+        if seat is not None and not 0 <= seat < len(names):
+            raise IllegalAction(f"seat {seat} is not in this game (seats 0-{len(names) - 1})")
+        if seat is not None and actor is not None and actor != seat:
+            raise IllegalAction(f"it is {names[actor]}'s turn, not {names[seat]}'s")
+        if seat is not None and actor is None:  # no one seat's (an agreement): not from a phone
+            raise IllegalAction(self.game.not_one_seats(state, action))
+        return action
+
+    def _lines_shown_first(self) -> list[Line]:
+        shown = self.shown or self.beliefs.best
+        return [shown] + [line for line in self.beliefs.lines if line.actions != shown.actions]
+
+    def _states(self, actions) -> list:
+        """The sure state and the state after each of `actions`."""
+        states = [self.sure]
         for action in actions:
-            before = self.state
+            states.append(self.game.apply(states[-1], action))
+        return states
+
+    def _words(self, actions) -> list[str]:
+        words, state = [], self.sure
+        for action in actions:
+            words.append(self.game.notation(state, action))
+            state = self.game.apply(state, action)
+        return words
+
+    def _record(self, actions, seen, source: str, at: float | None = None, **extra) -> Event | None:
+        """Record `actions` from the sure position (journal first), re-root the histories
+        past them; `seen`: when the hand left for each (camera plies, decided at `at`)."""
+        event = None
+        if not actions:
+            return None
+        for i, action in enumerate(actions):
+            before = self.sure
             notation = self.game.notation(before, action)
             seat = self.game.actor(before, action)
-            self.state = self.game.apply(before, action)
+            self.sure = self.game.apply(before, action)
             self.history.append(notation)
+            if source == "camera":
+                self._past = (self._past + [(before, action, notation)])[-BACK:]
+            else:
+                self._past = []
+            delay = {} if at is None or i >= len(seen) else {"decided_after_s": round(at - seen[i], 3)}
             event = self._emit("move", notation=notation, text=self.game.describe(before, action),
-                               seat=seat, ply=len(self.history), source=source, **extra)
+                               seat=seat, ply=len(self.history), source=source, **delay, **extra)
+        best = self.beliefs.best
+        if tuple(best.actions[:len(actions)]) == tuple(actions):
+            self.beliefs.advance(len(actions), self.sure)
+        else:
+            self.beliefs.reset(self.sure)
+        self.shown = self._rebased(self.shown, actions)
         self.alarm, self._suspect, self.awaiting_start = None, None, False
-        self._clear_doubt(f"{source} entered {', '.join(self.history[-len(actions):])}")
-        outcome = self.game.outcome(self.state)
+        self.epoch += 1
+        self._said = []
+        if source != "camera":
+            self._clear_doubt(f"{source} entered {', '.join(self.history[-len(actions):])}")
+        outcome = self.game.outcome(self.sure)
         if outcome is not None:
             self._emit("game_over", **outcome.to_json())
             self.journal.end_game(self.game_id, outcome.reason)
         return event
 
+    def _rebased(self, line: Line | None, done) -> Line | None:
+        """The history shown, after `done` were recorded: what is left of it, if it began
+        with them."""
+        if line is None or tuple(line.actions[:len(done)]) != tuple(done):
+            return None
+        rest = line.actions[len(done):]
+        return Line(rest, line.state, line.board, line.score, line.seen[len(done):]) if rest else None
+
     def undo(self) -> Event | None:
-        """Take back the last accepted action (the page's undo, admin only)."""
+        """Take back the last recorded action (the page's undo, admin only)."""
         if not self.history:
             return None
-        was_over = self.game.outcome(self.state) is not None
+        was_over = self.game.outcome(self.sure) is not None
         last = self.history[-1]
         event = self._emit("undo", notation=last)
         self._rebuild(self.journal.events(self.game_id))
@@ -195,123 +278,255 @@ class Referee:
         return event
 
     def await_start(self) -> None:
-        """The camera path: views that fit no legal move are waited out, not alarmed,
+        """The camera path: views that fit no legal history are waited out, not alarmed,
         until the board has once read as the position (or a legal move from it)."""
         self.awaiting_start = True
 
-    def observe(self, view: BoardView) -> Event | None:
-        """Judge a stable view against the position; returns the event it caused."""
-        if self.game is None or self.game.outcome(self.state) is not None:
-            return None  # after the end the players clear the board: nothing to judge
-        board = self.game.board(self.state)
-        ev = _Evidence(view, board, self.min_confidence, self.game.sure_labels_name_changes)
-        ranked = self._rank(ev, board)
-        (best, seq, after), runner = ranked[0], (ranked[1][0] if len(ranked) > 1 else -math.inf)
-        clear = best - runner >= MARGIN
-        unexplained = ev.unexplained(after)
-        partial = bool(view.extra.get("moving"))
-        moved = [c for c in after if after[c] != board.get(c)]
-        # a move is taken only when each cell it changes, where seen, shows the change
-        # itself, and none is under a hand still moving
-        hidden = any(c in ev.moving or not ev.shown(c, after) for c in moved)
-        if not unexplained and clear and not hidden:
-            self._suspect = None
-            if seq:
-                delay = round(view.t - view.moved_at, 3) if view.t else None
-                return self._accept(seq, "camera", decided_after_s=delay)
-            self.awaiting_start = False
-            if self.alarm is not None:
-                self.alarm = None
-                return self._emit("restored", text="the board is back in the last legal position")
-            return self._clear_doubt("the board is back in the last legal position")
-        if self.awaiting_start:
-            if not seq and (len(unexplained) <= START_MISFITS or ev.fits_the_start(board)):
-                self.awaiting_start = False  # the start, as well as a cold read can tell: follow
+    def settle(self) -> Event | None:
+        """No more views will come (the end of a recording): the history shown stands."""
+        if self.shown is None or self.game is None:
             return None
-        if partial:
-            return None  # a hand still at the edge: wait for a clearer view
-        if not unexplained:
-            close = [sq for sc, sq, _ in ranked[:DOUBT_CANDIDATES + 1] if sq and best - sc < MARGIN]
-            doubt = self._doubt_of(close, board)
-            if doubt is None or (self.doubt is not None and self.doubt["candidates"] == doubt["candidates"]):
-                self._suspect = None
-                return None  # nothing to ask, or asked once already
-            return self._confirm(view, "doubt", doubt)
-        if ev.unclear():
+        shown = self.shown
+        self.beliefs.lines = [shown]
+        return self._record(shown.actions, shown.seen, "camera", settled="the recording ended")
+
+    # --- views ---------------------------------------------------------------------
+    def observe(self, view: BoardView) -> Event | None:
+        """Weigh a stable view; returns the last event it caused."""
+        if self.game is None or self.game.outcome(self.sure) is not None:
+            return None  # after the end the players clear the board: nothing to judge
+        board = self.game.board(self.sure)
+        ev = Evidence(view, board, self.min_confidence, self.game.sure_labels_name_changes, self.game.wrong_cells)
+        if self.awaiting_start and ev.fits_the_start(board):
+            self.awaiting_start = False  # the start, as well as a cold read can tell: follow
+            self.known = (self.epoch, view.t)
+            return None
+        lines = self.beliefs.weigh(ev, view.moved_at)
+        if not ev.explains(lines[0].board):
+            if self.awaiting_start:
+                return None
+            return self._unexplained(view, ev, lines)
+        self.awaiting_start = False
+        self.beliefs.adopt(lines, view.moved_at, partial=bool(ev.moving))
+        return self._follow(view, ev)
+
+    def _follow(self, view: BoardView, ev: Evidence) -> Event | None:
+        """The beliefs explain the view: record what is settled, show the rest. A cell
+        the view shows otherwise than the best history, newly since the hand left (a
+        hand resting on the board, a piece held over a square), makes the view too
+        unclear to settle anything; one that read so before the last motion began is a
+        misread look the referee lives with (a nudged piece in a shadow)."""
+        events = []
+        if self._suspect is not None:
             self._suspect = None
-            return None  # something read unsurely may still be part of a move: wait for a clearer view
-        differ = ev.unexplained(board) | unexplained  # what the view clearly shows otherwise
+        best = self.beliefs.best
+        self._odd = {c: self._odd.get(c, view.t) for c in ev.unexplained(best.board)}
+        clear = all(since < view.moved_at for since in self._odd.values())
+        settled = self.beliefs.settled() if clear else 0
+        moving = set(view.extra.get("moving") or ())
+        if moving:  # a ply whose cells are under a hand still moving waits for a clearer view
+            for n in range(settled):
+                after = self._states(best.actions[:n + 1])[-1]
+                before = self.game.board(self._states(best.actions[:n])[-1])
+                if any(c in moving for c, v in self.game.board(after).items() if before.get(c) != v):
+                    settled = n
+                    break
+        if settled:
+            events.append(self._record(best.actions[:settled], best.seen[:settled], "camera", at=view.t))
+        if self.alarm is not None:
+            self.alarm = None
+            if not events:
+                events.append(self._emit("restored", text="the board shows a legal position again"))
+        if clear and not self.beliefs.best.actions and len(self.beliefs.close()) == 1:
+            self.known = (self.epoch, view.t)  # sure of the board: the camera learns the cells nothing moves over
+        if not moving and clear:  # what a hand still over the board leaves unsure is not shown yet
+            events += self._show()
+            events += self._weigh_doubt(view)
+        events = [e for e in events if e is not None]
+        return events[-1] if events else None
+
+    def _show(self) -> list[Event]:
+        """Show the best history, unless the one shown is still close to it; say once
+        when unsure plies shown are revised."""
+        best, old = self.beliefs.best, self.shown
+        keep = None
+        if old is not None:
+            for line in self.beliefs.lines:
+                if line.actions[:len(old.actions)] == old.actions and (keep is None or line.score > keep.score):
+                    keep = line
+        chosen = keep if keep is not None and best.score - keep.score < SWITCH else best
+        self.shown = chosen if chosen.actions else None
+        if old is None or chosen.actions[:len(old.actions)] == old.actions:
+            return []
+        return [self._corrected(old.actions, chosen.actions, retracted=[])]
+
+    def _corrected(self, old_actions, new_actions, retracted: list[str], state=None) -> Event:
+        """Say once that the history shown was revised: from the first ply that differs."""
+        state = self.sure if state is None else state
+        k = 0
+        while k < min(len(old_actions), len(new_actions)) and old_actions[k] == new_actions[k]:
+            k += 1
+        for action in old_actions[:k]:
+            state = self.game.apply(state, action)
+        was = self._describe(state, old_actions[k:])
+        now = self._describe(state, new_actions[k:])
+        text = f"corrected: {now or 'nothing moved'}, not {was or 'nothing'}"
+        return self._emit("corrected", text=text, retracted=retracted, source="camera")
+
+    def _describe(self, state, actions) -> str:
+        words = []
+        for action in actions:
+            words.append(self.game.describe(state, action))
+            state = self.game.apply(state, action)
+        return ", then ".join(words)
+
+    def _unexplained(self, view: BoardView, ev: Evidence, lines: list[Line]) -> Event | None:
+        """No history kept explains the view: look deeper, then further back; else it is
+        a wrong board (an alarm once it stays) or an unclear one (waited on)."""
+        events = self._look_further(view, ev, lines)
+        if events is not None:
+            events = [e for e in events if e is not None]
+            return events[-1] if events else None
+        best = lines[0]
+        if view.extra.get("moving") or ev.unclear(best.board):
+            self._suspect = None
+            self._unsure = (view, self._doubt_of(lines, unexplained=True))
+            return None
+        # the wrong board, put in words against the position the page shows
+        state = self.state
+        board = self.game.board(state)
+        differ = ev.unexplained(board)
         seen = {**board, **{c: ev.label(c) for c in differ}}
-        problem = self.game.explain(self.state, seen)
-        names = self.game.seats(self.state)
-        seat = self.game.prompt(self.state).seat
+        problem = self.game.explain(state, seen)
+        names = self.game.seats(state)
+        seat = self.game.prompt(state).seat
         alarm = {"reason": problem.reason, "cells": [self.game.cell_name(c) for c in problem.cells],
                  "who": names[seat] if seat is not None and 0 <= seat < len(names) else None,
-                 "fix": self.game.fix(self.state, seen),
+                 "fix": self.game.fix(state, seen),
                  "seen": {self.game.cell_name(c): ev.label(c) for c in sorted(differ, key=repr)}}
         if self.alarm and self.alarm["reason"] == alarm["reason"]:
             return None  # the same wrong board, already reported
         return self._confirm(view, "illegal", alarm)
 
+    def _look_further(self, view: BoardView, ev: Evidence, lines: list[Line]) -> list | None:
+        """A history that explains the view, found deeper than one view's actions from the
+        lines kept (quick play, a missed view, a restart), or else from a recorded camera
+        ply or a few back (a wrong ply taken as sure: taken back, in words, as its own
+        event), when it explains the view overwhelmingly better than any history going on
+        from the plies recorded (`lines`, the best of them). None when there is none."""
+        if view.extra.get("moving") or ev.unclear(lines[0].board):
+            return None  # looking further needs a clear view
+        depth = self.game.max_actions_per_view + DEEPER
+        before = self.beliefs.before(view.moved_at)
+        found = self.beliefs.search(ev, [(line, 0) for line in before[:3]], depth, view.moved_at)
+        if found and found[0].score >= lines[0].score + FURTHER:
+            self.beliefs.adopt(found, view.moved_at)
+            self.awaiting_start = False
+            return [self._follow(view, ev)]
+        top = before[0].score
+        for k in range(1, len(self._past) + 1):
+            state, _, _ = self._past[-k]
+            recorded = tuple(a for _, a, _ in self._past[-k:])
+            start = Line((), state, self.game.board(state), top - RETRACT * k)
+            found = [line for line in self.beliefs.search(ev, [(start, -k)], k + depth, view.moved_at)
+                     if tuple(line.actions[:k]) != recorded]
+            if found and found[0].score >= lines[0].score + OVERWHELM:
+                return self._take_back(k, found, view, ev)
+        return None
+
+    def _take_back(self, k: int, found: list[Line], view: BoardView, ev: Evidence) -> list:
+        """The last `k` recorded camera plies were wrong: take them back (a `corrected`
+        event, which the journal keeps beside them) and follow the histories `found`."""
+        before = self._past[-k][0]
+        recorded = [a for _, a, _ in self._past[-k:]]
+        retracted = self.history[-k:]
+        was_over = self.game.outcome(self.sure) is not None
+        best = max(found, key=lambda line: line.score)
+        event = self._corrected(recorded, list(best.actions), retracted=retracted, state=before)
+        if was_over:
+            self.journal.reopen_game(self.game_id)
+        del self.history[-k:]
+        past = self._past[:-k]
+        self._sure_of(before)
+        self._past = past
+        self.beliefs.adopt(found, view.moved_at)
+        return [event, self._follow(view, ev)]
+
+    # --- the camera's clock ------------------------------------------------------------
     def _confirm(self, view: BoardView, kind: str, data: dict) -> Event | None:
-        """An alarm or a doubt from `view`. Without a camera clock (`confirm_s` 0) an
-        alarm is raised at once and an unclear view is simply waited on; on the live
-        camera path both wait for `tick` to see the board stay so for `confirm_s`."""
+        """An alarm from `view`. Without a camera clock (`confirm_s` 0) it is raised at
+        once; on the live camera path it waits for `tick` to see the board stay so for
+        `confirm_s`."""
         if self.confirm_s <= 0:
-            return self._raise(kind, data) if kind == "illegal" else None
+            return self._raise(data)
         if self._suspect is None or self._suspect[1:] != (kind, data):
             self._suspect = (view, kind, data)
         return None
 
     @property
     def confirming(self) -> bool:
-        """Is a wrong or unclear board waiting for the camera's clock (`tick`)?"""
-        return self._suspect is not None
+        """Is a wrong or undecided board waiting for the camera's clock (`tick`)?"""
+        return self._suspect is not None or self._unsure is not None
 
     def tick(self, t: float, moved_at: float) -> Event | None:
-        """The live camera's clock: a wrong or unclear board that has stayed still for
-        `confirm_s` (after its view and after the last motion, `moved_at`) becomes an
-        alarm or a doubt."""
-        if self._suspect is None:
-            return None
-        view, kind, data = self._suspect
-        # still for confirm_s since the view, and since any motion after it: a hand that
-        # passes and leaves the board as it was postpones the alarm (a hand that changes
-        # the board brings a new view, which decides afresh); it never cancels it, for
-        # the watcher hands on no new view of a board that reads the same
-        if t - max(view.t, moved_at) < self.confirm_s:
-            return None
-        self._suspect = None
-        return self._raise(kind, data)
+        """The live camera's clock: a wrong board that has stayed still for `confirm_s`
+        (after its view and after the last motion, `moved_at`) becomes an alarm; a board
+        still undecided after DOUBT_S becomes a doubt, said once."""
+        # still since the view, and since any motion after it: a hand that passes and
+        # leaves the board as it was postpones the alarm (a hand that changes the board
+        # brings a new view, which decides afresh); it never cancels it, for the watcher
+        # hands on no new view of a board that reads the same
+        if self._suspect is not None:
+            view, kind, data = self._suspect
+            if t - max(view.t, moved_at) >= self.confirm_s:
+                self._suspect = None
+                return self._raise(data)
+        if self._unsure is not None:
+            view, data = self._unsure
+            if t - max(view.t, moved_at) >= DOUBT_S:
+                self._unsure = None
+                if data is not None and data["candidates"] not in self._said:
+                    self._said.append(data["candidates"])
+                    self.doubt = data
+                    return self._emit("doubt", **data)
+        return None
 
-    def _raise(self, kind: str, data: dict) -> Event:
-        if kind == "doubt":
-            self.doubt = data
-            return self._emit("doubt", **data)
+    def _raise(self, data: dict) -> Event:
         self.alarm = data
         self._clear_doubt(None)
         return self._emit("illegal", source="camera", **data)
 
-    def _doubt_of(self, close: list, board: dict) -> dict | None:
-        """The doubt between the close candidates (action sequences): each offered by its
-        first action's notation (a tap enters that; the camera then sees the rest)."""
+    # --- doubt ---------------------------------------------------------------------------
+    def _weigh_doubt(self, view: BoardView) -> list[Event]:
+        """After a view the beliefs explain: undecided (unsure plies shown, or close
+        histories that differ), the doubt waits for the clock; decided, a standing doubt
+        is settled."""
+        close = self.beliefs.close()
+        if self.shown is None and len(close) == 1:
+            self._unsure = None
+            return [self._clear_doubt("settled: " + (", ".join(self.history[-3:]) or "nothing moved"))]
+        self._unsure = (view, self._doubt_of(close))
+        return []
+
+    def _doubt_of(self, lines: list[Line], unexplained: bool = False) -> dict | None:
+        """The doubt between the likeliest histories: each offered by its first ply's
+        notation (a tap enters that; the camera then sees the rest)."""
         candidates, cells = [], []
-        for seq in close:
-            state, words = self.state, []
-            for action in seq:
-                words.append(self.game.describe(state, action))
-                state = self.game.apply(state, action)
-            after = self.game.board(state)
-            notation = self.game.notation(self.state, seq[0])
+        board = self.game.board(self.sure)
+        for line in lines[:DOUBT_CANDIDATES + 1]:
+            if not line.actions:
+                continue
+            notation = self.game.notation(self.sure, line.actions[0])
             if all(c["notation"] != notation for c in candidates):
-                candidates.append({"notation": notation, "text": ", then ".join(words)})
-            cells += [self.game.cell_name(c) for c in after if after[c] != board.get(c)]
+                candidates.append({"notation": notation, "text": self._describe(self.sure, line.actions)})
+            cells += [self.game.cell_name(c) for c in line.board if line.board[c] != board.get(c)]
         if not candidates:
             return None
-        texts = [c["text"] for c in candidates]
-        text = ("I can't tell what moved: is it " + ", ".join(texts[:-1]) + (" or " if len(texts) > 1 else "")
-                + texts[-1] + "?")
-        return {"text": text, "candidates": candidates, "cells": list(dict.fromkeys(cells))}
+        texts = [c["text"] for c in candidates[:DOUBT_CANDIDATES]]
+        ask = ", ".join(texts[:-1]) + (" or " if len(texts) > 1 else "") + texts[-1]
+        text = (f"the board changed in a way I can't read: is it {ask}?" if unexplained
+                else f"I can't tell yet what moved: is it {ask}? The next moves will tell")
+        return {"text": text, "candidates": candidates[:DOUBT_CANDIDATES], "cells": list(dict.fromkeys(cells))}
 
     def _clear_doubt(self, why: str | None) -> Event | None:
         if self.doubt is None:
@@ -319,39 +534,12 @@ class Referee:
         self.doubt = None
         return self._emit("doubt_cleared", text=why or "an alarm replaced the doubt")
 
-    def _rank(self, ev: "_Evidence", board: dict) -> list[tuple[float, list, dict]]:
-        """(score, actions, board after) for "nothing happened" and every legal action
-        sequence up to the game's length, best first. Longer sequences are tried only
-        while the best so far leaves changed cells unexplained."""
-        changed = ev.maybe_changed()
-        ranked = [(ev.score(board), [], board)]
-        for depth, frontier in enumerate(self.game.sequences(self.state, changed), 1):
-            for seq, s in frontier:
-                after = self.game.board(s)
-                ranked.append((ev.score(after) - PLY_COST * depth, seq, after))
-            ranked.sort(key=lambda r: -r[0])
-            if not ev.poorly_explained(ranked[0][2]):
-                break
-        # sequences that end on the same board look alike to the camera: only the best
-        # (the shortest) stands, so a longer copy never makes the answer unclear. A board
-        # is known by what differs from the position's: a few cells, where the whole board
-        # made a burst of small objects per sequence (thousands in a Labyrinth turn) that
-        # left Python's allocator holding more memory game after game (bench/soak.py)
-        best, seen = [], set()
-        for r in ranked:
-            after = r[2]
-            key = frozenset([(c, p) for c, p in after.items() if board.get(c, _GONE) != p]
-                            + [(c, _GONE) for c in board if c not in after])
-            if key not in seen:
-                seen.add(key)
-                best.append(r)
-        return best
-
     # --- what the page and `referee play` show -------------------------------------
     def snapshot(self, viewer: int | None = None) -> dict:
         if self.game is None:
             return {"game": None}
-        outcome = self.game.outcome(self.state)
+        outcome = self.game.outcome(self.sure)
+        unsure = self.unsure
         return {
             "game": self.game.name,
             "title": self.game.title,
@@ -359,14 +547,14 @@ class Referee:
             "game_id": self.game_id,
             "seats": self.game.seats(self.state),
             "prompt": self._prompt_json(),
-            "moves": list(self.history),
+            "moves": list(self.history) + unsure,
+            "unsure": len(unsure),
             "alarm": self.alarm,
             "doubt": self.doubt,
             "outcome": outcome.to_json() if outcome else None,
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
             "state": self.game.snapshot(self.state, viewer),
         }
-
 
     def _prompt_json(self) -> dict:
         """The prompt, with each option in words for the page's buttons ("moves Mario to
@@ -381,153 +569,3 @@ class Referee:
                 words[option] = option
         return {**prompt.to_json(), "words": words}
 
-
-class _Evidence:
-    """What one view says about each cell, as log-likelihoods of what a candidate board
-    puts there (see the module's docstring). Under a candidate a cell is expected to
-    look changed when its own label changes, or (at a low camera angle) when a tall
-    piece came to or left the square in front of it; a piece standing in front of it
-    makes its own reading less trustworthy."""
-
-    def __init__(self, view: BoardView, board: dict, min_confidence: float, labels_name_changes: bool):
-        self.read = view.cells
-        self.labels_name_changes = labels_name_changes  # the game's Game.sure_labels_name_changes
-        self.board = board
-        self.min_confidence = min_confidence
-        self.change = view.extra.get("change") or {}
-        self.moving = set(view.extra.get("moving") or ())
-        if self.change and view.extra.get("change_from") != board:
-            # measured from another position (not yet taught the one accepted): weights only
-            self.change = {c: (None, None, w) for c, (_, _, w) in self.change.items()}
-        self.fronts = {c: (f, _hidden_share(lean)) for c, (f, lean) in (view.extra.get("fronts") or {}).items()
-                       if _hidden_share(lean) > 0}
-        self.behind: dict = {}
-        for c, (f, _) in self.fronts.items():
-            self.behind.setdefault(f, []).append(c)
-        self.k = 3  # a misread is one of about two other looks (empty, the other side), whatever the game
-        self.measured = any(p is not None for p, _, _ in self.change.values())
-        self.label_weight = CHANGE_LABEL_WEIGHT if self.measured else 1.0
-        self._cache: dict = {}
-        self.base = sum(self.ll(c, board) for c in board)
-
-    def label(self, cell) -> str:
-        return self.read.get(cell, (self.board.get(cell), 0.0))[0]
-
-    def weight(self, cell) -> float:
-        return self.change[cell][2] if cell in self.change else 1.0
-
-    def _expect(self, cell, after: dict) -> tuple[str, float, float]:
-        """(label, probability the cell looks changed, trust in its own reading) under `after`."""
-        label = after.get(cell)
-        q, trust = float(label != self.board.get(cell)), 1.0
-        if cell in self.fronts:
-            front, hidden = self.fronts[cell]
-            now, then = after.get(front, "empty") != "empty", self.board.get(front, "empty") != "empty"
-            if now != then:
-                q = max(q, hidden)
-            if now:
-                trust = 1.0 - hidden
-        return label, q, trust
-
-    def ll(self, cell, after: dict) -> float:
-        key = self._expect(cell, after)
-        if (cell, key) not in self._cache:
-            label, q, trust = key
-            ll = 0.0
-            if cell in self.read:
-                lab, conf = self.read[cell]
-                conf = min(max(conf, 0.05), 0.97)
-                ll += trust * self.label_weight * math.log(conf if lab == label else (1.0 - conf) / (self.k - 1))
-            p_changed, p_empty, _ = self.change.get(cell, (None, None, 1.0))
-            if p_changed is not None:
-                p = min(max(p_changed, 0.03), 0.97)
-                ll += math.log(q * p + (1.0 - q) * (1.0 - p))
-                if p_empty is not None:
-                    pe = min(max(p_empty, 0.05), 0.95)
-                    ll += trust * 0.5 * math.log(pe if label == "empty" else 1.0 - pe)
-            self._cache[(cell, key)] = self.weight(cell) * ll
-        return self._cache[(cell, key)]
-
-    def affected(self, after: dict) -> set:
-        """The cells whose expectation `after` changes: its own changes and the cells
-        behind them."""
-        moved = {c for c, lab in after.items() if lab != self.board.get(c)}
-        return moved | {b for c in moved for b in self.behind.get(c, ())}
-
-    def score(self, after: dict) -> float:
-        return self.base + sum(self.ll(c, after) - self.ll(c, self.board) for c in self.affected(after)
-                               if c in self.board)
-
-    def contradicts(self, cell, after: dict) -> bool:
-        """Does the view clearly show something else on this well-seen cell than `after`
-        puts there: the reader surely reads another label and (where measured) the change
-        disagrees too? A cell hidden behind a piece shows nothing for sure."""
-        label, q, trust = self._expect(cell, after)
-        if self.weight(cell) < SEEN or trust < 0.5:
-            return False
-        lab, conf = self.read.get(cell, (label, 0.0))
-        by_label = lab != label and conf >= self.min_confidence
-        p_changed = self.change.get(cell, (None,))[0]
-        if p_changed is None:
-            # where vision measures change, a cell it could not yet measure (a hand covered
-            # it when the position was last known) shows nothing for sure
-            return by_label and not self.measured
-        by_change = p_changed < 0.5 if q >= 0.5 else p_changed > 0.5
-        if (self.labels_name_changes and by_label and not by_change and q >= 0.5
-                and lab != self.board.get(cell) != label):
-            # it changed as `after` says, but surely into something else (a chip of the
-            # other colour), and this game's labels are to be believed on that
-            return True
-        return by_change and (by_label or cell not in self.read)
-
-    def fits_the_start(self, board: dict) -> bool:
-        """Does a cold read show the start position as well as a cold read can? Before any
-        look is learned on the table, what a reader gets right is whether each square is
-        empty (a few may err) and, over all the pieces, which side is which (single
-        pieces err, the majority does not); the sides' looks are then learned from the
-        start itself."""
-        sure = [c for c in board if c in self.read and self.read[c][1] >= self.min_confidence
-                and self.weight(c) >= SEEN]
-        misfits = [c for c in sure if (self.read[c][0] == "empty") != (board[c] == "empty")]
-        pieces = [c for c in sure if board[c] != "empty" and self.read[c][0] != "empty"]
-        agree = sum(self.read[c][0] == board[c] for c in pieces)
-        return len(misfits) <= START_MISFITS and (not pieces or 2 * agree > len(pieces))
-
-    def unexplained(self, after: dict) -> set:
-        return {c for c in after if self.contradicts(c, after)}
-
-    def shown(self, cell, after: dict) -> bool:
-        """Does this cell, where seen, favour `after` over the position?"""
-        return (cell not in self.read or self.weight(cell) < SEEN
-                or self.ll(cell, after) > self.ll(cell, self.board))
-
-    def poorly_explained(self, after: dict) -> bool:
-        """Cells that look changed but `after` leaves as they were (worth a longer sequence)."""
-        return any(self.weight(c) >= SEEN and self.ll(c, after) < -1.0 for c in after)
-
-    def unclear(self) -> bool:
-        """Is any well-seen cell read unsurely as something other than the position
-        (and, where measured, changed)? Then the view is not clear enough for an alarm."""
-        for c, lab in self.board.items():
-            read, conf = self.read.get(c, (lab, 1.0))
-            p_changed = self.change.get(c, (None,))[0]
-            if (read != lab and conf < self.min_confidence and self.weight(c) >= SEEN
-                    and (p_changed is None or p_changed > 0.5)):
-                return True
-        return False
-
-    def maybe_changed(self) -> set:
-        """Cells a move could explain: read otherwise than the position, unsure, or changed."""
-        out = set()
-        for c, lab in self.board.items():
-            read = self.read.get(c)
-            if read is not None and (read[0] != lab or read[1] < self.min_confidence):
-                out.add(c)
-            elif (self.change.get(c, (None,))[0] or 0.0) > 0.3:
-                out.add(c)
-        return out
-
-
-def _hidden_share(lean: float) -> float:
-    """How much of a cell a tall piece in front of it hides, from its lean (squares)."""
-    return min(0.9, max(0.0, (lean - 0.4) / 0.6))

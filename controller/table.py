@@ -75,6 +75,7 @@ class Table:
         self._options: dict | None = None  # the board sheet the watcher reads
         self._told: str | None = None  # the table start's last notice on the bus
         self._caught: list[Event] | None = None
+        self._learned: int | None = None  # the referee's epoch (its sure position) last learned from
         referee.bus.subscribe(self._catch)
         if camera is not None:
             referee.confirm_s = CONFIRM_S  # a live camera: wrong or unclear boards must stay a moment
@@ -117,7 +118,7 @@ class Table:
     # --- commands (the referee's thread) ----------------------------------------------
     def command(self, command: str, **kw) -> Result:
         handler = {"view": self._view, "tick": self._tick, "move": self._move, "new_game": self._new_game, "enrol": self._enrol,
-                   "undo": self._undo, "corners": self._corners}.get(command)
+                   "undo": self._undo, "corners": self._corners, "settle": self._settle}.get(command)
         if handler is None:
             return Result.refused(f"unknown command {command!r}")
         result = handler(**kw)
@@ -127,10 +128,15 @@ class Table:
     def _view(self, view) -> Result:
         if self.enrolment.active:
             return self._from_table(self._table_view(view))
-        before, waiting = len(self.referee.history), self.referee.awaiting_start
         event = self.referee.observe(view)
-        if len(self.referee.history) > before or (waiting and not self.referee.awaiting_start):
-            self.learn_position(at=view.t)  # the very picture the move (or the start) was seen in
+        known = self.referee.known
+        if known is not None and (known[0] != self._learned or (self.watcher.learning and known[1] == view.t)):
+            # a view showed a position the referee had not yet been sure of (the start, the
+            # position after recorded moves, a correction), or one it is sure of where the
+            # camera still lacks a look (a hand covered part of the board last time): learn
+            # from that very picture
+            self._learned = known[0]
+            self.learn_position(at=known[1])
         return self._said(event)
 
     def _tick(self, t: float, moved_at: float) -> Result:
@@ -138,11 +144,15 @@ class Table:
         or a doubt (controller/referee.py)."""
         return self._said(self.referee.tick(t, moved_at))
 
+    def _settle(self) -> Result:
+        """No more frames will come (the end of a recording): the history shown stands."""
+        return self._said(self.referee.settle())
+
     def _move(self, text: str, source: str = "page", seat: int | None = None) -> Result:
         r = self.referee
-        before = r.game.board(r.state) if r.game is not None else None
+        before = r.game.board(r.sure) if r.game is not None else None
         event = r.enter(str(text), source=source, seat=seat)
-        if r.game is not None and r.game.board(r.state) != before:
+        if r.game is not None and r.game.board(r.sure) != before:
             self.learn_position()  # a typed move the players then make on the table too
         return self._said(event)
 
@@ -175,11 +185,11 @@ class Table:
 
     def _undo(self) -> Result:
         r = self.referee
-        before = r.game.board(r.state)
+        before = r.game.board(r.sure)
         event = r.undo()
         if event is None:
             return Result.refused("nothing to undo")
-        if r.game.board(r.state) != before:
+        if r.game.board(r.sure) != before:
             self.learn_position()
         return self._said(event)
 
@@ -206,7 +216,7 @@ class Table:
         r = self.referee
         if self.watcher is None or r.game is None or self.enrolment.active:
             return
-        self.watcher.learn(r.game.board(r.state), at=at)
+        self.watcher.learn(r.game.board(r.sure), at=at)
 
     # --- the watcher and the board sheet ------------------------------------------------
     def _watch(self, board: str, options: dict | None, current=None):

@@ -103,6 +103,12 @@ class Game:
     # not check their types itself (None), as controller/games/shape.py reads them.
     SETUP: ClassVar[dict] = {}
     SETTINGS_SHAPE: ClassVar[dict | None] = None
+    # How many cells the camera must clearly see otherwise than every legal history before
+    # the board is wrong (an alarm): 1 where each cell's label is read surely (a chip's
+    # hue, a pawn's place), 2 where a single cell's learned look can be fooled (a nudged
+    # chess piece in a shadow) and every wrong move shows on two cells anyway (a piece
+    # leaves one square for another). See controller/evidence.py.
+    wrong_cells: ClassVar[int] = 1
 
     def __init__(self, variant: str | None = None, settings: Mapping[str, Any] | None = None):
         variant = variant or self.variants[0]

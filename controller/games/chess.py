@@ -188,6 +188,7 @@ class Chess(Game):
     name = "chess"
     title = "Mario chess"
     max_actions_per_view = 2  # a quick reply: two plies between stable views
+    wrong_cells = 2  # a piece leaves a square for another: one odd square alone is a misread look
 
     SETTINGS = {
         "claimable_draws": ("claim", ("claim", "automatic"),

@@ -1,0 +1,202 @@
+"""The referee's beliefs: the few likeliest histories since the last sure point.
+
+A camera view rarely settles a ply alone: a white pawn on a white square in a grey
+photo changes its squares little, a hand at the edge hides a square, two plies may be
+made between two still views. So the referee does not pick one history and defend it;
+it keeps the few likeliest (a beam), each a sequence of legal actions since the last
+position it is sure of, each scored by every view seen since (controller/evidence.py),
+and lets later views settle between them, as an arbiter watching the board would.
+
+    view 1 (d4, unclear)       view 2 (d5, clear)
+    [] 0.0 ─┬─ [] ..... -6.1   ─┬─ [d4 d5] .... +14.2  ← leads by 9: both plies are sure
+            ├─ [d4] ... -2.0   ─┤  [d4] ........ -3.9
+            └─ [d3] ... -5.5   ─┘  [d3 d5] ..... -1.0
+
+Each view extends every line by what may have happened since (nothing, or up to
+`Game.max_actions_per_view` legal actions), adds the view's log-likelihood of the board
+each extension leaves, and keeps the best WIDTH lines within PRUNE of the best (a view
+counts only the cells something moved over since the last one: see controller/evidence.py).
+Lines that end on the same board are one line to the camera (the best stands: a Viterbi beam
+over boards). A view of the same still board read again (the watcher re-reads) replaces
+the previous reading of it instead of counting twice.
+
+A ply is sure (`settled`) when every line within COMMIT of the best begins with it: the
+referee then records it, and the beam is re-rooted past it (`advance`). The rest of the
+best line is shown, marked unsure, until a later view settles it.
+
+When no line explains a view, `search` looks further: deeper from the lines (more
+happened than one view shows: quick play, a missed view, a restart) or from a position
+a few sure plies back (a wrong ply was taken as sure), by a beam search guided by the
+view itself.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .evidence import Evidence
+
+PLY_COST = 0.5  # the rules' prior: each action in one view costs this much (the shortest history wins a tie)
+EXTRA_COST = 3.0  # each action beyond what one view may show (Game.max_actions_per_view): rare
+WIDTH = 8  # lines kept
+PRUNE = 25.0  # lines further than this below the best are dropped
+COMMIT = 3.0  # a ply is sure when every line within this of the best agrees on it
+EXPAND_DEEP = 3  # only the best few lines are tried with more than one action per view
+SEARCH_WIDTH = 24  # boards kept per depth when searching further
+
+
+@dataclass(frozen=True)
+class Line:
+    """One candidate history since the sure point: its actions, the state and board they
+    leave, its score over the views since, and for each action the time the hand left the
+    board in the view that first showed it (for the decision delay)."""
+
+    actions: tuple
+    state: Any
+    board: dict
+    score: float = 0.0
+    seen: tuple = ()
+
+    def then(self, game, seq, state, score: float, moved_at: float) -> "Line":
+        return Line(self.actions + tuple(seq), state, game.board(state), score, self.seen + (moved_at,) * len(seq))
+
+
+class Beliefs:
+    """The beam of lines over one game since its sure point (see the module docstring)."""
+
+    def __init__(self, game, state):
+        self.game = game
+        self.reset(state)
+
+    def reset(self, state) -> None:
+        """Sure of `state`: one line, nothing since."""
+        self.root, self._root_board = state, self.game.board(state)
+        self.lines = [Line((), state, self._root_board)]
+        self._last: tuple | None = None  # (moved_at, partial, the lines before) of the last view
+
+    @property
+    def best(self) -> Line:
+        return self.lines[0]
+
+    # --- a view -----------------------------------------------------------------------
+    def weigh(self, ev: Evidence, moved_at: float) -> list[Line]:
+        """The lines after a view, best first (not yet adopted: see `adopt`): each line
+        goes on by nothing or by what the view may show happened since."""
+        found: dict = {}
+        for rank, line in enumerate(self.before(moved_at)):
+            self._keep(found, replace(line, score=line.score + ev.score(line.board)))
+            changed = ev.maybe_changed(line.board)
+            if not changed or self.game.outcome(line.state) is not None:
+                continue
+            for depth, frontier in enumerate(self.game.sequences(line.state, changed), 1):
+                best = None
+                for seq, state in frontier:
+                    ext = line.then(self.game, seq, state, 0.0, moved_at)
+                    if ev.hides(line.board, ext.board):
+                        continue
+                    ext = replace(ext, score=line.score + ev.score(ext.board) - self.cost(len(seq)))
+                    self._keep(found, ext)
+                    best = ext if best is None or ext.score > best.score else best
+                if rank >= EXPAND_DEEP or best is None or not ev.poorly_explained(best.board):
+                    break
+        return self._ranked(found)
+
+    def adopt(self, lines: list[Line], moved_at: float, partial: bool = False) -> None:
+        """The lines `weigh` (or `search`) gave for the view whose hand left at `moved_at`
+        (`partial`: a hand still moved over part of the board)."""
+        self._last = (moved_at, partial, self.before(moved_at))
+        self.lines = lines
+
+    def before(self, moved_at: float) -> list[Line]:
+        """The lines a view is weighed on. A view is one more look at the table when the
+        board was disturbed and settled since the last one; it replaces the last view
+        when that one read the same still board (no motion since: the watcher read it
+        again) or a board a hand still moved over (the readings while a hand comes and
+        goes are not independent looks: a shadow next to the hand would count again and
+        again). Then the lines before the last view are weighed again."""
+        if self._last is not None and (self._last[0] == moved_at or self._last[1]):
+            return self._last[2]
+        return self.lines
+
+    def _keep(self, found: dict, line: Line) -> None:
+        key = self._key(line)
+        if key not in found or line.score > found[key].score:
+            found[key] = line
+
+    def _key(self, line: Line) -> tuple:
+        """What the camera can tell of a line: its board, known by what differs from the
+        sure position's, and what the game waits for next, from whom (e7-e5 and e7-e6
+        then e6-e5 leave one board, but not the same player to move)."""
+        root = self._root_board
+        board = frozenset([(c, v) for c, v in line.board.items() if root.get(c, _GONE) != v]
+                          + [(c, _GONE) for c in root if c not in line.board])
+        prompt = self.game.prompt(line.state)
+        return board, prompt.kind, prompt.seat
+
+    @staticmethod
+    def _ranked(found: dict) -> list[Line]:
+        lines = sorted(found.values(), key=lambda line: -line.score)
+        top = lines[0].score
+        return [line for line in lines[:WIDTH] if line.score >= top - PRUNE]
+
+    # --- what is sure ------------------------------------------------------------------
+    def close(self) -> list[Line]:
+        """The lines within COMMIT of the best."""
+        top = self.best.score
+        return [line for line in self.lines if line.score >= top - COMMIT]
+
+    def settled(self) -> int:
+        """How many of the best line's actions every close line begins with."""
+        close = self.close()
+        n = 0
+        while n < len(self.best.actions) and all(len(line.actions) > n and line.actions[n] == self.best.actions[n]
+                                                  for line in close):
+            n += 1
+        return n
+
+    def advance(self, n: int, state) -> None:
+        """The best line's first `n` actions are sure, leaving `state`: re-root past them
+        (the lines that do not begin with them go)."""
+        head = self.best.actions[:n]
+        top = self.best.score
+        self.root, self._root_board = state, self.game.board(state)
+        self.lines = [Line(line.actions[n:], line.state, line.board, line.score - top, line.seen[n:])
+                      for line in self.lines if line.actions[:n] == head]
+        self._last = None
+
+    def cost(self, n: int) -> float:
+        """The rules' prior against `n` actions between two views: a little each, and much
+        more beyond what one view may show."""
+        most = self.game.max_actions_per_view
+        return PLY_COST * min(n, most) + EXTRA_COST * max(0, n - most)
+
+    # --- looking further ---------------------------------------------------------------
+    def search(self, ev: Evidence, starts: list[tuple[Line, int]], depth: int, moved_at: float) -> list[Line]:
+        """Lines from `starts` ((line, actions already owed: negative for plies taken back
+        that a line may make again for free)) of up to `depth` more actions that explain
+        `ev`, best first: a beam search over the legal actions that could explain what the
+        view shows, SEARCH_WIDTH boards per depth, guided by the view."""
+        frontier, found = [(line, line.score, n) for line, n in starts], {}
+        for _ in range(depth):
+            grown: dict = {}
+            for line, base, n in frontier:
+                if self.game.outcome(line.state) is not None:
+                    continue
+                for action in self.game.observable_actions(line.state, ev.maybe_changed(line.board)):
+                    ext = line.then(self.game, (action,), self.game.apply(line.state, action), 0.0, moved_at)
+                    if ev.hides(line.board, ext.board):
+                        continue
+                    ext = replace(ext, score=base + ev.score(ext.board) - self.cost(max(0, n + 1)))
+                    key = self._key(ext)
+                    if key not in grown or ext.score > grown[key][0].score:
+                        grown[key] = (ext, base, n + 1)
+            frontier = sorted(grown.values(), key=lambda item: -item[0].score)[:SEARCH_WIDTH]
+            for line, _, _ in frontier:
+                if ev.explains(line.board):
+                    self._keep(found, line)
+            if not frontier:
+                break
+        return self._ranked(found) if found else []
+
+
+_GONE = object()  # a cell a board no longer has
