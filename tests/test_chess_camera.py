@@ -5,11 +5,12 @@ import chess
 import chess.pgn
 import pytest
 
+from controller.config import CameraSettings, GameSettings
+from controller.demo_rig.render_chess import Camera, Position, corners_in_frame, render_game
 from controller.events import Bus
 from controller.journal import Journal
 from controller.referee import Referee
-from controller.demo_rig.render_chess import Camera, Position, corners_in_frame, render_game
-from vision.watch import Watcher
+from controller.table import Table
 from shared_data import SHARED_DATA
 
 PGN = f"{SHARED_DATA}/pgn/"
@@ -31,29 +32,27 @@ def positions_of(sans) -> tuple[list[Position], list[str]]:
     return out, played
 
 
-def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=None, clicked=False, setup=None):
-    """Run the frames of `positions` through a Watcher into a fresh Referee; returns the
-    referee and every event. `entries` {position index: text} are typed on the page once
-    the referee has recorded that many plies (a promotion choice). `clicked`: the
+def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=None, clicked=False, setup=None,
+          still_s=0.5):
+    """Run the frames of `positions` through the Table (Watcher -> Referee, learning from
+    every position it is sure of, the live camera's clock) of a fresh referee; returns
+    the referee and every event. `entries` {position index: text} are typed on the page
+    once the referee has recorded that many plies (a promotion choice). `clicked`: the
     Watcher is given the board's corners (a1, h1, h8, a8) instead of finding markers.
-    `setup`: the game's setup ({"fen": ...} to start from a position)."""
-    events = []
-    bus = Bus()
-    bus.subscribe(events.append)
-    referee = Referee(Journal(":memory:"), bus)
-    referee.new_game("chess", setup=setup)
+    `setup`: the game's setup ({"fen": ...} to start from a position). `still_s`: how
+    long each position stays still after the hand leaves."""
+    referee = Referee(Journal(":memory:"), Bus())
     camera = Camera(seed=camera_seed)
-    corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera)) if clicked else None
-    watcher = Watcher("chess", corners=corners)
-    watcher.learn(referee.game.board(referee.state))
+    corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera)) if clicked else ""
+    table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
+    result, events = table.run("new_game", game="chess", setup=setup)
+    assert result.ok, result.error
     entries = dict(entries or {})
-    for n, (t, frame) in enumerate(render_game(positions, style=style, camera=camera, seed=seed, quick=quick)):
-        view = watcher.feed(t, frame)
-        if view is not None:
-            referee.observe(view)
-            ply = len(referee.history)
-            if ply in entries:
-                referee.enter(entries.pop(ply))
+    for t, frame in render_game(positions, style=style, camera=camera, seed=seed, quick=quick, still_s=still_s):
+        events += table.feed(t, frame)
+        ply = len(referee.history)
+        if ply in entries:
+            events += table.run("move", text=entries.pop(ply))[1]
     return referee, events
 
 
@@ -135,7 +134,7 @@ def test_illegal_moves_are_flagged_in_words_and_wait_for_the_position_to_return(
         position(after_e4),  # a legal move from the restored position
         scene(after_e4, {"d2": None, "d4": "P"}),  # red again, out of turn
     ]
-    referee, events = watch(positions)
+    referee, events = watch(positions, still_s=1.2)  # a wrong board must stay a moment
     illegal = [e.data["reason"] for e in kinds_of(events, "illegal")]
     assert illegal == ["Yoshi cannot move from b1 to b4: a knight moves in an L, two squares one way "
                        "and one to the side",
@@ -152,7 +151,7 @@ def test_castling_through_check_is_flagged():
     for san in sans:
         board.push_san(san)
     positions.append(scene(board, {"e1": None, "h1": None, "g1": "K", "f1": "R"}))
-    referee, events = watch(positions, style="wood")
+    referee, events = watch(positions, style="wood", still_s=1.2)
     assert referee.history == sans
     assert [e.data["reason"] for e in kinds_of(events, "illegal")] == \
         ["Mario cannot castle through check: f1 is attacked by Magikoopa on a6"]
@@ -163,7 +162,7 @@ def test_a_knocked_over_piece_is_a_board_that_does_not_match():
     board.push_san("e4")
     upright = position(board)
     fallen = Position(upright.labels, upright.kinds, fallen=("e1",))  # Mario falls over e2
-    referee, events = watch([position(chess.Board()), upright, fallen, upright])
+    referee, events = watch([position(chess.Board()), upright, fallen, upright], still_s=1.2)
     reasons = [e.data["reason"] for e in kinds_of(events, "illegal")]
     assert len(reasons) == 1 and reasons[0].startswith("board does not match: ")
     assert "e2 shows a red piece where an empty square should be" in reasons[0]

@@ -6,8 +6,11 @@ pinhole camera above the first player's side, looking down at an angle. Pieces a
 solids of revolution of different heights (a pawn is short, a king tall), drawn far to
 near, so a piece hides the squares behind it the way a real one does; a sleeve and hand
 reach in from the camera's side while a piece moves, and the light drifts from move to
-move. Two styles: "mario" (red and green pieces on a white and blue board, as the Mario
-set) and "wood" (cream and dark brown pieces on maple and walnut).
+move. Three styles: "mario" (red and green pieces on a white and blue board, as the Mario
+set), "wood" (cream and dark brown pieces on maple and walnut) and "walnut" (the hard
+case of a real wooden set: grained squares, light pieces the colour of the light squares
+and dark pieces the colour of the dark ones, so a piece stands out from its square only
+by its shape and shading).
 
 Labels are {square: "empty" | "p0" | "p1"} (p0 the first player's pieces); `kinds`
 optionally gives each occupied square its piece letter ("k", "q", ...) for its height.
@@ -45,12 +48,25 @@ class Style:
     dark_square: tuple
     pieces: tuple  # BGR of p0, p1
     frame: tuple
+    grain: float = 0.0  # how strongly the squares show wood grain (0: flat colour)
 
 
 STYLES = {
     "mario": Style((232, 236, 238), (196, 128, 52), ((40, 40, 205), (45, 160, 55)), (60, 60, 60)),
     "wood": Style((140, 190, 222), (50, 78, 118), ((170, 215, 238), (28, 40, 62)), (40, 70, 100)),
+    "walnut": Style((128, 172, 206), (48, 74, 108), ((136, 180, 212), (44, 68, 100)), (40, 62, 90), grain=0.12),
 }
+
+
+def _grain(rng: np.random.Generator, across: bool) -> np.ndarray:
+    """A square's wood grain: brightness factors (SQ x SQ) of wavy stripes along the
+    square (or across it: squares are glued with their grain turned)."""
+    yy, xx = np.mgrid[0:SQ, 0:SQ].astype(np.float32)
+    along, over = (yy, xx) if across else (xx, yy)
+    phase = rng.uniform(0, 2 * np.pi, 3)
+    wave = over + 2.5 * np.sin(along / SQ * 2 * np.pi * rng.uniform(0.5, 1.5) + phase[0])
+    stripes = np.sin(wave / SQ * 2 * np.pi * rng.uniform(5, 9) + phase[1])
+    return stripes + 0.5 * np.sin(wave / SQ * 2 * np.pi * rng.uniform(13, 19) + phase[2])
 
 
 def draw_plane(style: Style) -> np.ndarray:
@@ -58,11 +74,13 @@ def draw_plane(style: Style) -> np.ndarray:
     plane = np.empty((PLANE, PLANE, 3), np.uint8)
     plane[:] = style.frame
     plane[:BORDER] = plane[-BORDER:] = plane[:, :BORDER] = plane[:, -BORDER:] = (235, 235, 235)
+    rng = np.random.default_rng(7)  # the same board every time
     for r in range(8):
         for c in range(8):
-            colour = style.light_square if (r + c) % 2 == 0 else style.dark_square
+            colour = np.array(style.light_square if (r + c) % 2 == 0 else style.dark_square, np.float32)
             y, x = BORDER + r * SQ, BORDER + c * SQ
-            plane[y:y + SQ, x:x + SQ] = colour
+            shade = 1.0 + style.grain * _grain(rng, across=bool((r + c) % 2))[..., None] if style.grain else 1.0
+            plane[y:y + SQ, x:x + SQ] = np.clip(colour * shade, 0, 255).astype(np.uint8)
     lo, hi = BORDER, BORDER + 8 * SQ
     synth.place_markers(plane, "chess", (lo, lo, hi, hi), MARKER_PX, quiet=8)  # inner corners on a1, h1, h8, a8
     return plane
@@ -103,6 +121,11 @@ class Camera:
     def side_on(cls, seed: int | None = None, size=(960, 720)) -> "Camera":
         """Low, from the h-file side: tall pieces hide much of the squares behind them."""
         return cls(size=size, height=7.0, back=4.0, bearing=90.0, seed=seed)
+
+    @classmethod
+    def above(cls, seed: int | None = None, size=(960, 720)) -> "Camera":
+        """Straight above the board's middle, as a camera on a stand over the table."""
+        return cls(size=size, height=16.0, back=-4.0, seed=seed)
 
     def project(self, pts) -> np.ndarray:
         cam = (np.asarray(pts, float) - self.eye) @ self.R.T
