@@ -40,7 +40,7 @@ PLY_COST = 0.5  # the rules' prior: each action in one view costs this much (the
 EXTRA_COST = 3.0  # each action beyond what one view may show (Game.max_actions_per_view): rare
 WIDTH = 8  # lines kept
 PRUNE = 25.0  # lines further than this below the best are dropped
-COMMIT = 3.0  # a ply is sure when every line within this of the best agrees on it
+COMMIT = 2.0  # a ply is sure when every line within this of the best agrees on it
 EXPAND_DEEP = 3  # only the best few lines are tried with more than one action per view
 SEARCH_WIDTH = 24  # boards kept per depth when searching further
 
@@ -140,14 +140,14 @@ class Beliefs:
         return [line for line in lines[:WIDTH] if line.score >= top - PRUNE]
 
     # --- what is sure ------------------------------------------------------------------
-    def close(self) -> list[Line]:
-        """The lines within COMMIT of the best."""
+    def close(self, margin: float = COMMIT) -> list[Line]:
+        """The lines within `margin` of the best."""
         top = self.best.score
-        return [line for line in self.lines if line.score >= top - COMMIT]
+        return [line for line in self.lines if line.score >= top - margin]
 
-    def settled(self) -> int:
-        """How many of the best line's actions every close line begins with."""
-        close = self.close()
+    def settled(self, margin: float = COMMIT) -> int:
+        """How many of the best line's actions every line within `margin` of it begins with."""
+        close = self.close(margin)
         n = 0
         while n < len(self.best.actions) and all(len(line.actions) > n and line.actions[n] == self.best.actions[n]
                                                   for line in close):

@@ -39,6 +39,7 @@ LABEL_WEIGHT = 0.5  # where change is measured, what the reader reads counts thi
 SEEN = 0.5  # a cell weighted at least this is seen well enough to show something
 CLEAR = 2.0  # a cell's change evidence this far either way says clearly "as it was" or "changed"
 MISFIT = 2.0  # a cell this much better explained by another label is poorly explained
+STRAIN = 8.0  # poorly explained cells in all, with one contradicted: a wrong board even so
 START_MISFITS = 2  # well-seen cells a board may read otherwise and still be the start (cold reads err)
 K = 3  # a misread is one of about two other looks (empty, the other side), whatever the game
 
@@ -67,7 +68,9 @@ class Evidence:
         for c, (f, _) in self.fronts.items():
             self.behind.setdefault(f, []).append(c)
         self.measured = any(held for held, _, _ in self.change.values())
-        self.label_weight = LABEL_WEIGHT if self.measured else 1.0
+        # where change is measured, learned looks count half, unless this game's labels
+        # are read surely (a chip's hue)
+        self.label_weight = LABEL_WEIGHT if self.measured and not labels_name_changes else 1.0
         self.base_board = dict(self.ref) if self.ref is not None else dict(board)
         self._cache: dict = {}
         self.base = sum(self.ll(c, self.base_board) for c in self.base_board)
@@ -80,10 +83,13 @@ class Evidence:
         return self.change[cell][2] if cell in self.change else 1.0
 
     def label_ll(self, cell, label) -> float:
-        """What the reader reads, as a log-likelihood of `label` (the best label at 0)."""
+        """What the reader reads, as a log-likelihood of `label` (the best label at 0). A
+        reader unsure of its best label (a look unlike any it learned: a hand, a shadow)
+        says that much less."""
         weighed = self.weighed.get(cell)
         if weighed is not None:
-            return weighed.get(label, min(weighed.values()))
+            sure = min(1.0, self.read.get(cell, (None, 1.0))[1] / self.min_confidence)
+            return sure * weighed.get(label, min(weighed.values()))
         if cell not in self.read:
             return 0.0
         lab, conf = self.read[cell]
@@ -177,9 +183,21 @@ class Evidence:
         return {c for c in after if self.contradicts(c, after)}
 
     def explains(self, after: dict) -> bool:
-        """Does `after` explain the view: fewer cells contradicted than make a wrong
-        board in this game (one cell misread is no wrong board where looks can be fooled)?"""
-        return len(self.unexplained(after)) < self.wrong_cells
+        """Does `after` explain the view: fewer cells contradicted than make a wrong board
+        in this game, and where one cell misread is no wrong board (looks that can be
+        fooled), that one not strained by other cells that fit badly too (a piece put
+        on a square it cannot reach: the square it left may fit a legal move, its new
+        one and the square behind it do not)?"""
+        wrong = self.unexplained(after)
+        if len(wrong) >= self.wrong_cells:
+            return False
+        return not wrong or self.strain(after) < STRAIN
+
+    def strain(self, after: dict) -> float:
+        """How much better other labels explain the well-seen cells `after` explains
+        poorly, in all (log-likelihood)."""
+        misfits = (self.misfit(c, after) for c in after if self.weight(c) >= SEEN)
+        return sum(m for m in misfits if m > MISFIT)
 
     def shown(self, cell, after: dict) -> bool:
         """Does this cell, where seen, favour `after` over the position?"""

@@ -37,8 +37,8 @@ from typing import Iterable
 
 from vision.view import BoardView
 
-from .beliefs import Beliefs, Line
-from .evidence import Evidence
+from .beliefs import COMMIT, Beliefs, Line
+from .evidence import MISFIT, SEEN, Evidence
 from .events import Bus, Event
 from .games import load_game
 from .games.base import Game, IllegalAction, NotationError
@@ -72,12 +72,12 @@ class Referee:
         self.doubt: dict | None = None  # the standing "I can't tell yet", until settled
         self.confirm_s = 0.0  # how long a wrong board must stay before an alarm (camera: CONFIRM_S)
         self.awaiting_start = False  # the camera has not yet seen the board in the position
-        self.known: tuple | None = None  # (epoch, view time): a view that showed the sure position
+        self.known: tuple | None = None  # (epoch, view time, cells read otherwise): a view of the sure position
         self.epoch = 0  # counts changes of the sure position (the camera learns from each)
         self._past: list[tuple] = []  # (state before, action, notation) of the last camera plies
         self._suspect: tuple | None = None  # (view, "illegal", data) waiting for confirmation
         self._unsure: tuple | None = None  # (view, doubt data) of an undecided board, until said
-        self._said: list = []  # the candidates of each doubt said since the sure position last changed
+        self._said: list = []  # each doubt said since the sure position last changed
         self._odd: dict = {}  # cell -> since when the view shows it otherwise than the best history
         self.notes: list[str] = []  # what went wrong while resuming, for the page
 
@@ -299,13 +299,19 @@ class Referee:
         ev = Evidence(view, board, self.min_confidence, self.game.sure_labels_name_changes, self.game.wrong_cells)
         if self.awaiting_start and ev.fits_the_start(board):
             self.awaiting_start = False  # the start, as well as a cold read can tell: follow
-            self.known = (self.epoch, view.t)
+            self.known = (self.epoch, view.t, frozenset())
             return None
         lines = self.beliefs.weigh(ev, view.moved_at)
         if not ev.explains(lines[0].board):
             if self.awaiting_start:
                 return None
             return self._unexplained(view, ev, lines)
+        if ev.poorly_explained(lines[0].board) and not self.awaiting_start:
+            # explained, but for cells another label fits better: a history further off
+            # may fit it all (more plies than one view shows, a ply taken wrongly as sure)
+            events = self._look_further(view, ev, lines)
+            if events is not None:
+                return self._last_of(events)
         self.awaiting_start = False
         self.beliefs.adopt(lines, view.moved_at, partial=bool(ev.moving))
         return self._follow(view, ev)
@@ -322,8 +328,10 @@ class Referee:
         best = self.beliefs.best
         self._odd = {c: self._odd.get(c, view.t) for c in ev.unexplained(best.board)}
         clear = all(since < view.moved_at for since in self._odd.values())
-        settled = self.beliefs.settled() if clear else 0
         moving = set(view.extra.get("moving") or ())
+        # with a hand still over part of the board, its still arm may lie over more: a
+        # ply is settled then only by twice the lead
+        settled = self.beliefs.settled(COMMIT * (2 if moving else 1)) if clear else 0
         if moving:  # a ply whose cells are under a hand still moving waits for a clearer view
             for n in range(settled):
                 after = self._states(best.actions[:n + 1])[-1]
@@ -338,12 +346,25 @@ class Referee:
             if not events:
                 events.append(self._emit("restored", text="the board shows a legal position again"))
         if clear and not self.beliefs.best.actions and len(self.beliefs.close()) == 1:
-            self.known = (self.epoch, view.t)  # sure of the board: the camera learns the cells nothing moves over
-        if not moving and clear:  # what a hand still over the board leaves unsure is not shown yet
-            events += self._show()
-            events += self._weigh_doubt(view)
+            # sure of the board: the camera learns from it, but for the cells it reads otherwise
+            self.known = (self.epoch, view.t, frozenset(self._odd))
+        if not moving:  # what a hand still over the board leaves unsure is not shown yet
+            if clear:
+                events += self._show()
+                events += self._weigh_doubt(view)
+            else:  # a cell seen otherwise than any history has it: said once if it stays so
+                self._unsure = (view, self._oddity(ev))
         events = [e for e in events if e is not None]
         return events[-1] if events else None
+
+    def _oddity(self, ev: Evidence) -> dict:
+        """What a board explained but for a cell or so (fewer than make a wrong board: a
+        piece knocked over, a nudged piece misread) shows, in the game's words."""
+        board = self.game.board(self.state)
+        seen = {**board, **{c: ev.label(c) for c in self._odd}}
+        reason = self.game.explain(self.state, seen).reason
+        return {"text": f"something on the board no move explains: {reason}", "candidates": [],
+                "cells": [self.game.cell_name(c) for c in sorted(self._odd, key=repr)]}
 
     def _show(self) -> list[Event]:
         """Show the best history, unless the one shown is still close to it; say once
@@ -385,8 +406,7 @@ class Referee:
         a wrong board (an alarm once it stays) or an unclear one (waited on)."""
         events = self._look_further(view, ev, lines)
         if events is not None:
-            events = [e for e in events if e is not None]
-            return events[-1] if events else None
+            return self._last_of(events)
         best = lines[0]
         if view.extra.get("moving") or ev.unclear(best.board):
             self._suspect = None
@@ -395,7 +415,7 @@ class Referee:
         # the wrong board, put in words against the position the page shows
         state = self.state
         board = self.game.board(state)
-        differ = ev.unexplained(board)
+        differ = ev.unexplained(board) | {c for c in board if ev.weight(c) >= SEEN and ev.misfit(c, board) > MISFIT}
         seen = {**board, **{c: ev.label(c) for c in differ}}
         problem = self.game.explain(state, seen)
         names = self.game.seats(state)
@@ -407,6 +427,11 @@ class Referee:
         if self.alarm and self.alarm["reason"] == alarm["reason"]:
             return None  # the same wrong board, already reported
         return self._confirm(view, "illegal", alarm)
+
+    @staticmethod
+    def _last_of(events: list) -> Event | None:
+        events = [e for e in events if e is not None]
+        return events[-1] if events else None
 
     def _look_further(self, view: BoardView, ev: Evidence, lines: list[Line]) -> list | None:
         """A history that explains the view, found deeper than one view's actions from the
@@ -485,8 +510,8 @@ class Referee:
             view, data = self._unsure
             if t - max(view.t, moved_at) >= DOUBT_S:
                 self._unsure = None
-                if data is not None and data["candidates"] not in self._said:
-                    self._said.append(data["candidates"])
+                if data is not None and data["text"] not in self._said:
+                    self._said.append(data["text"])
                     self.doubt = data
                     return self._emit("doubt", **data)
         return None
@@ -504,6 +529,8 @@ class Referee:
         close = self.beliefs.close()
         if self.shown is None and len(close) == 1:
             self._unsure = None
+            if self.doubt is not None and not self.doubt["candidates"]:
+                return [self._clear_doubt("the board shows the position again")]
             return [self._clear_doubt("settled: " + (", ".join(self.history[-3:]) or "nothing moved"))]
         self._unsure = (view, self._doubt_of(close))
         return []

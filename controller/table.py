@@ -136,7 +136,7 @@ class Table:
             # camera still lacks a look (a hand covered part of the board last time): learn
             # from that very picture
             self._learned = known[0]
-            self.learn_position(at=known[1])
+            self.learn_position(at=known[1], skip=known[2])
         return self._said(event)
 
     def _tick(self, t: float, moved_at: float) -> Result:
@@ -210,13 +210,14 @@ class Table:
         return Result(ok=ok, error=None if ok else event.data.get("reason"), event=event)
 
     # --- learning ----------------------------------------------------------------------
-    def learn_position(self, at: float | None = None) -> None:
+    def learn_position(self, at: float | None = None, skip=()) -> None:
         """The board holds the position the referee knows: the readers learn their looks
-        from it (from the view read at time `at`, else from the next still view)."""
+        from it (from the view read at time `at`, else from the next still view), but for
+        the cells in `skip` (read otherwise: a misread look, a piece knocked over)."""
         r = self.referee
         if self.watcher is None or r.game is None or self.enrolment.active:
             return
-        self.watcher.learn(r.game.board(r.sure), at=at)
+        self.watcher.learn(r.game.board(r.sure), at=at, skip=skip)
 
     # --- the watcher and the board sheet ------------------------------------------------
     def _watch(self, board: str, options: dict | None, current=None):

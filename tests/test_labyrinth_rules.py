@@ -398,16 +398,21 @@ def test_the_camera_sees_a_pawn_put_down_and_moved_again_and_the_next_push_end_t
     ref.new_game("labyrinth", settings={"players": 2}, setup=ring_setup())
     game = ref.game
 
+    clock = iter(range(1, 100))
+
+    def look(board):  # the board still after a hand left it, one look a second
+        t = float(next(clock))
+        return ref.observe(BoardView({c: (lab, 0.9) for c, lab in board.items()}, t=t, moved_at=t - 0.3))
+
     def see(*texts):
-        state = play(game, ref.state, *texts)
-        return ref.observe(BoardView({c: (lab, 0.9) for c, lab in game.board(state).items()}))
+        return look(game.board(play(game, ref.state, *texts)))
 
     events = [see("push N2 EW"), see("move d1"), see("move g4"), see("move a1"), see("move d1")]
     assert [e.kind for e in events] == ["move"] * 5
     assert ref.history == ["push N2 r0", "move d1", "move g4", "move a1", "move d1"]
     assert ref.state.found[0] == () and ref.state.turn == 0
     lost = game.board(ref.state) | {"pawn:red": "d4"}  # put down where no passage leads
-    event = ref.observe(BoardView({c: (lab, 0.9) for c, lab in lost.items()}))
+    event = look(lost)
     assert event.kind == "illegal" and event.data["reason"] == ("Red cannot reach d4 from d1: the path "
                                                                 "there is not connected")
     assert see().kind == "restored"

@@ -193,7 +193,7 @@ def test_bowser_put_among_four_tokens_on_go_is_a_doubt_not_an_alarm(seed):
     state.table = {**state.table, **{p: 0 for p in state.table if p != "bowser"}}  # all four on GO
     put = next(a for a in game.observable_actions(state) if game.notation(state, a) == "put bowser@0")
     table = Table(seed)
-    table.referee.state = state
+    table.referee._sure_of(state)  # the referee sure of that position (as after a resume)
     table.watcher = Watcher("monopoly", reader=MonopolyReader())
     table.watcher.learn(table.board())
     table.look(table.board())
@@ -201,7 +201,8 @@ def test_bowser_put_among_four_tokens_on_go_is_a_doubt_not_an_alarm(seed):
     after = game.board(game.apply(state, put))
     event, view = table.show({c: label for c, label in after.items() if label != table.board()[c]})
     assert event is None and view.cells[0][1] < table.referee.min_confidence
-    asked = table.referee.tick(table.t + 1.0, moved_at=0.0)
+    assert table.referee.tick(table.t + 1.0, moved_at=0.0) is None  # the next moves may tell
+    asked = table.referee.tick(table.t + 3.5, moved_at=0.0)
     assert asked is not None and asked.kind == "doubt"
     assert [c["notation"] for c in asked.data["candidates"]] == ["put bowser@0"]
     assert not [e for e in table.events if e.kind == "illegal"]

@@ -30,7 +30,7 @@ def wrong_board(game: str, board: dict) -> dict:
     if game == "connect4":
         return {**board, (2, 3): "p0"}  # a chip floating in column 3, row 4
     if game == "chess":
-        return {**board, "d5": "p0"}  # a piece from nowhere
+        return {**board, "d2": "empty", "d5": "p0"}  # a pawn jumping three squares
     if game == "labyrinth":
         return {**board, (0, 0): "tile:NESW"}  # a fixed corner tile turned into a crossing
     if game == "smb":

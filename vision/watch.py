@@ -187,18 +187,25 @@ class Watcher:
         return True
 
     # --- the per-frame path ----------------------------------------------------------
-    def learn(self, expected: dict, at: float | None = None) -> None:
+    def learn(self, expected: dict, at: float | None = None, skip=()) -> None:
         """The board holds `expected` (any position the referee knows): the reader learns
         what it looks like, and change is measured from it. With `at`, from the plane of
         the view read at that time (the view a move was accepted from; nothing is learned
-        once that plane is gone, for the board may have changed since); without it, from
+        once that plane is gone, for the board may have changed since), leaving out the
+        cells in `skip` (on a grid: the referee reads them otherwise); without it, from
         the next still view (a game started or resumed, where the board is known to stand
         as `expected`). Called from the referee's thread: the learning itself happens on
         the thread that feeds frames, never in the middle of a frame."""
         if at is not None:
             kept = self._planes.get(at)
             if kept is not None:
-                self._learn_from = (dict(expected), *kept)
+                plane, moving = kept
+                if skip and self.change.grid:
+                    left_out = np.array([c in skip for c in self.reader.cells]).reshape(np.shape(self.gate.block_at))
+                    moving = left_out if moving is None else (moving | left_out)
+                elif skip:
+                    return  # a reader of the whole board at once learns only from all of it
+                self._learn_from = (dict(expected), plane, moving)
                 self._pending_learn = None  # a later known position replaces an earlier one
             return
         self._pending_learn = dict(expected)
