@@ -73,7 +73,7 @@ def test_the_page_draws_the_grid_and_a_move_appears_without_a_reload(page, serve
     page.wait_for_selector('[data-cell="4,1"][data-label="p0"]', timeout=WAIT_MS)
     assert page.evaluate("window.stillThisPage") == "yes"  # no reload happened
     assert cell(page, 4, 1).locator("circle.chip").get_attribute("fill") == served.service.config.camera.colours[0]
-    assert page.locator("#moves li .move-words").all_inner_texts() == ["Mario: drops a chip in column 4"]
+    assert page.locator("#moves li .move-words").all_inner_texts() == ["Mario drops a chip in column 4"]
     assert page.locator("#moves li code").all_text_contents() == ["4"]  # the notation, on tap or hover
     assert "Luigi to move" in page.locator("#prompt").inner_text()
 
@@ -208,12 +208,15 @@ def test_a_chess_game_draws_the_board_with_mario_names_and_the_mate(page, served
     page.locator("#result").wait_for(state="visible", timeout=WAIT_MS)
     assert "checkmate" in page.locator("#result").inner_text()
     assert "check" in page.locator('[data-square="e8"]').get_attribute("class")
-    assert page.locator('[data-square="e8"] .check-ring').count() == 1  # ringed, not only tinted
+    assert page.locator('[data-on="e8"] .check-ring').count() == 1  # ringed, not only tinted
     assert page.locator('[data-square="f7"]').get_attribute("data-piece") == "Q"
     assert page.locator('[data-square="f7"] rect.last').count() == 1  # the last move
-    last = page.locator("#moves li").last
-    assert last.locator(".move-words").inner_text().startswith("Mario's team: ")
-    assert last.locator("code").text_content().startswith("Qxf7")
+    # the record as a club writes it, the Mario words as each ply's detail (issue 23)
+    assert page.locator("#moves .record-row .num").all_inner_texts() == ["1.", "2.", "3.", "4."]
+    last = page.locator("#moves .record-row").last
+    assert last.locator(".ply").all_inner_texts() == ["Qxf7#"]
+    assert last.locator(".ply").get_attribute("title").startswith("Luigi moves from h5 to f7 and captures")
+    assert page.locator("#last-move-text").inner_text().startswith("4. Qxf7# (Luigi moves from h5 to f7")
 
 
 def test_a_doubt_offers_its_readings_as_buttons_that_play_the_move(page, served):
@@ -269,6 +272,8 @@ def test_a_player_link_lasts_the_evening(browser, served):
 def test_a_lost_die_module_shows_on_the_page(page, served):
     from controller.events import Event
 
+    assert served.service.submit("new_game", game="smb").ok  # a game that rolls: its page shows the die
+    page.wait_for_selector("#status dt:text('Die module')", timeout=WAIT_MS)
     bus = served.service.bus
     bus.publish(Event("link", {"state": "down", "text": "die module not found"}))
     page.wait_for_selector("#status dd.warn:text('die module disconnected')", timeout=WAIT_MS)

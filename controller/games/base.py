@@ -102,6 +102,9 @@ class Game:
     sure_labels_name_changes: ClassVar[bool] = False
     # The shape of what `start` reads of a setup, and of the settings when the game does
     # not check their types itself (None), as controller/games/shape.py reads them.
+    # The die the game rolls (controller/games/data/dice.json), or None: the page shows the
+    # die module's state only for a game that rolls.
+    die: ClassVar[str | None] = None
     SETUP: ClassVar[dict] = {}
     SETTINGS_SHAPE: ClassVar[dict | None] = None
 

@@ -296,8 +296,8 @@ class Connect4(Game):
             "grid": [[board[(c, r)] for c in range(COLS)] for r in reversed(range(ROWS))],
             "turn": state.turn,
             "blockers": {NAMES[s]: b for s, b in enumerate(state.blockers)},
-            # each seat's blocker in words, for the page (None in the classic game)
-            "blocker_words": None if self.variant != "blocker" else [BLOCKER_WORDS[b] for b in state.blockers],
+            # what the page writes on each player's card: their blocker (nothing in the classic game)
+            "seat_words": [BLOCKER_WORDS[b] if self.variant == "blocker" else "" for b in state.blockers],
             "may_remove": state.may_remove,
         }
 

@@ -77,7 +77,7 @@ from typing import Iterable, Mapping, NamedTuple
 
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .shape import Each
-from .words import either, joined, marks, printed
+from .words import count, either, joined, marks, printed
 
 SIZE = 7
 N, E, S, W = 1, 2, 4, 8
@@ -853,6 +853,9 @@ class Labyrinth(Game):
             "treasures": {t: {"name": printed(t), "mark": m} for t, m in marks(
                 x.treasure for x in state.tiles + (state.spare,) if x.treasure).items()},
             "warnings": list(state.warnings),
+            # what the page writes on each player's card
+            "seat_words": [f"on {p['cell']} \u00B7 found {len(p['found'])} of "
+                           f"{count(p['cards'], 'treasure')}" for p in players],
         }
 
     def board(self, state: LabState) -> dict:

@@ -165,6 +165,7 @@ def _on(value) -> bool:
 class Monopoly(Game):
     name = "monopoly"
     title = "Monopoly The Super Mario Bros. Movie"
+    die = PAIR_DIE
     # Bowser and the mover's token often move between two stable views, and a card can
     # send the token on at once: up to three placements may explain one view.
     max_actions_per_view = 3
@@ -806,8 +807,8 @@ class Monopoly(Game):
         need, t = s.need, s.turn
         kind, name = need[0], s.names[t]
         if kind == "place":
-            moves = [f"{self._token_name(s, k)} on {self.space_name(v)}" for k, v in self._expected(s).items()
-                     if s.table.get(k) != v]
+            moves = [f"{'your token' if k == f'p{t}' else self._token_name(s, k)} on {self.space_name(v)}"
+                     for k, v in self._expected(s).items() if s.table.get(k) != v]
             return Prompt("move", t, f"{name}: put " + either(moves, "and"))
         if kind == "roll":
             what = "roll for doubles to leave Jail" if need[1] == "jail" else "roll both dice (black moves Bowser first)"
@@ -953,6 +954,21 @@ class Monopoly(Game):
         news = self.apply(s, action).news
         return what + (": " + joined(news) if news else "")
 
+    def _seat_words(self, s: MState, p: int) -> str:
+        """What the page writes on a player's card: coins, where the token stands (or is
+        to go), Jail and cards."""
+        if s.out[p]:
+            return "out of the game"
+        parts = [count(s.coins[p], "coin")]
+        token = f"p{p}"
+        if s.need and s.need[0] == "place" and s.table.get(token) != s.pos[p]:
+            parts.append(f"to move to {self.space_name(s.pos[p])}")
+        else:
+            parts.append(f"on {self.space_name(s.pos[p])}" + (" (in Jail)" if s.jail[p] >= 0 else ""))
+        if s.cards[p]:
+            parts.append(count(len(s.cards[p]), "Get Out of Jail Free card"))
+        return " \u00B7 ".join(parts)
+
     def _put_words(self, s: MState, seat: int | None, token: str, space: int | None) -> str:
         """One token put down by `seat`: 'moves to Toad Town' for their own, else 'puts
         Bowser on GO'."""
@@ -1081,6 +1097,7 @@ class Monopoly(Game):
             "ledger": [{"turn": n, "from": self._who(s, f), "to": self._who(s, to), "coins": a,
                         "reason": cat, "text": why} for n, f, to, a, cat, why in s.ledger[-30:]],
             "stand_in": self.b.stand_in,
+            "seat_words": [self._seat_words(s, p) for p in range(len(s.names))],
         }
 
     # --- the camera ---------------------------------------------------------------------------

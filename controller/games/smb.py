@@ -129,6 +129,7 @@ class SMBState:
 class SuperMarioBros(Game):
     name = "smb"
     title = "Super Mario Bros. board game (1988)"
+    die = "smb"
     max_actions_per_view = 2  # a link space and the next World's START in one view
     SETTINGS = {"players": 2, "bowser_red": "ends_turn", "board": None}
     SETTINGS_SHAPE = {"players": int, "bowser_red": OneOf(("ends_turn", "rolls_again")),
@@ -307,7 +308,7 @@ class SuperMarioBros(Game):
             text += "; a Fireball may be played first"
         if any(self._card_kinds(state, s) for s in range(state.players)):
             text += "; opponents may play a hazard card"
-        return Prompt("roll", state.turn, text, die="smb")
+        return Prompt("roll", state.turn, text, die=self.die)
 
     # --- checking --------------------------------------------------------------------
     def check(self, state: SMBState, action) -> None:
@@ -627,6 +628,9 @@ class SuperMarioBros(Game):
             "turns": state.turns,
             "rolls": state.rolls,
             "note": state.note,
+            # what the page writes on each player's card (never the cards themselves)
+            "seat_words": [f"{count(state.coins[i], 'coin')} \u00B7 {count(len(state.hands[i]), 'card')} in hand "
+                           f"\u00B7 {count(state.lives_lost[i], 'life')} lost" for i in range(state.players)],
             "board": self.settings["board"] or "stand-in (controller/games/data/smb_worlds.json)",
         }
 
