@@ -47,7 +47,7 @@ READ_JS = """
       if (r.right > vw + 1 || r.left < -1) { out.clipped.push(text + " (off the screen)"); break; }
       const box = clippers(el).find((c) => { const b = c.getBoundingClientRect();
                                               return r.right > b.right + 1 || r.left < b.left - 1; });
-      if (box) { out.clipped.push(text + " (cut off by " + (box.id || box.className || box.tagName) + ")"); break; }
+      if (box) { out.clipped.push(text + " (cut off by " + (box.id || box.getAttribute("class") || box.tagName) + ")"); break; }
     }
     if (!inSvg && rects.length > 1) {  // a word split over two lines ("Punc h-Out")
       const re = /[^\\s\\-\\u00B7/]{2,}/g;

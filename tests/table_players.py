@@ -18,11 +18,11 @@ class TextTable:
 
     def inputs(self, state) -> list[str]:
         """What is typed, rolled or done at the table next: a hazard card before a roll
-        now and then, then the roll or the move."""
+        now and then (its token is put down next), else the roll or the move."""
         prompt = self.game.prompt(state)
         if prompt.kind == "roll":
             card = self.player.before_roll(state)
-            return ([card] if card else []) + [dice.roll(prompt.die, self.rng).notation]
+            return [card or dice.roll(prompt.die, self.rng).notation]
         action = self.player.choose(state, prompt)
         return [action if isinstance(action, str) else self.game.notation(state, action)]
 

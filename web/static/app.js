@@ -201,6 +201,7 @@
     try {
       draw(box, s, drawOpts(false));
       window.drawKit.legible(box);
+      watchSize(box);
     } catch (err) {
       // one faulty drawing must not take the page or the stream with it: say so, small
       page.drawError = String(err && err.message || err);
@@ -208,6 +209,15 @@
       box.replaceChildren(el("p", {class: "draw-error"}, "\u26A0 The board cannot be drawn (" + page.drawError +
         "); the game goes on: see the prompt and the moves."));
     }
+  }
+
+  // A turned phone, a resized window, or the TV mode's board growing or shrinking as the
+  // texts around it change: the labels that fit change with the drawing's size.
+  const sizes = window.ResizeObserver ? new ResizeObserver(() => window.drawKit.legible($("board"))) : null;
+  function watchSize(box) {
+    if (!sizes) return;
+    sizes.disconnect();
+    for (const drawing of box.querySelectorAll("svg.drawing")) sizes.observe(drawing);
   }
 
   // The prompt's options, plus for chess the claims a player makes at the table.
@@ -513,6 +523,5 @@
   wire();
   render();
   connect();
-  // a turned phone or a resized window: the board's labels that fit change
   window.addEventListener("resize", () => window.drawKit.legible($("board")));
 })();

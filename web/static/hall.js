@@ -31,7 +31,7 @@
       try {
         // the table's own chip colours (its state carries them), so a card looks like the table's page
         drawing(into, snap, { small: small, base: base, seat: null, play: null, colours: snap.colours });
-        window.drawKit.legible(into);
+        if (into.isConnected) window.drawKit.legible(into);  // a new card: once it is on the page
         return;
       } catch (e) { console.error(e); }
       into.textContent = "";
@@ -84,6 +84,7 @@
       const after = [...cards.children].find((c) => c.dataset.table.localeCompare(name) > 0);
       cards.insertBefore(fresh, after || null);
     }
+    window.drawKit.legible(fresh);  // a thumbnail's letters too small for it are not shown
     $("no-tables").hidden = tables.size > 0;
   }
 
@@ -147,7 +148,7 @@
     const who = Number.isInteger(e.seat) && seats[e.seat] ? seats[e.seat] : "";
     const said = (text) => (who && text && !text.startsWith(who) ? who + ": " + text : text);
     switch (e.type) {
-      case "move": return said(e.text || e.notation) + " (" + e.notation + ")";
+      case "move": return said(e.text || e.notation);
       case "illegal": return "Illegal move: " + (e.fix ? said(e.fix) + " (" + e.reason + ")" : e.reason) +
         (e.source && e.source !== "camera" ? " (typed, refused)" : "");
       case "restored": return "Board restored: " + (e.text || "play on");
@@ -169,7 +170,11 @@
     draw($("full-board"), detail.table, snap, false);
     window.moveRecord.fill($("full-moves"), snap, window.moveRecord.fromEvents(detail.events, snap.seats));
     $("full-events").textContent = "";
-    for (const e of detail.events || []) $("full-events").appendChild(el("li", "", describe(e, snap)));
+    for (const e of detail.events || []) {
+      const li = el("li", "", describe(e, snap));
+      if (e.notation) li.title = e.notation;  // as typed, on hover
+      $("full-events").appendChild(li);
+    }
   }
 
   async function open(name) {

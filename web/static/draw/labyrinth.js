@@ -73,7 +73,7 @@
       if (c < 0 || !(r >= 0)) return;
       const k = (crowd[cell] = (crowd[cell] || 0) + 1) - 1;
       const cx = pad + c * T + (k % 2 ? 0.74 : 0.26) * T, cy = pad + r * T + (k >= 2 ? 0.74 : 0.26) * T;
-      const g = badge(box, cx, cy, 21, PAWN_SEAT[p.colour] || 0, p.colour, PAWN_FILL[p.colour] || "#888");
+      const g = badge(box, cx, cy, 23, PAWN_SEAT[p.colour] || 0, p.colour, PAWN_FILL[p.colour] || "#888");
       g.classList.add("pawn");
       g.setAttribute("data-pawn", p.colour);
       titled(g, `${seats[seat] || p.colour}'s pawn on ${cell}`);

@@ -31,9 +31,10 @@
     return [cx + dx / d * k * 42, cy + dy / d * k * 42];
   }
 
-  function token(parent, snap, t, x, y, cls) {
+  function token(parent, snap, t, space, k, cls) {
+    const [x, y] = tokenAt(space, k);
     if (t.token === "bowser") {
-      const b = svg("g", {class: "mono-bowser " + cls, "data-token": "bowser"}, parent);
+      const b = svg("g", {class: "mono-bowser " + cls, "data-token": "bowser", "data-on": space}, parent);
       svg("polygon", {points: star(x, y, TOKEN_R + 4, TOKEN_R - 10, 8)}, b);
       text(b, x, y + 12, "B", "mono-bowser-mark");
       return b;
@@ -43,6 +44,7 @@
     b.classList.add("mono-token");
     if (cls) b.classList.add(cls);
     b.setAttribute("data-token", t.token);
+    b.setAttribute("data-on", space);
     return b;
   }
 
@@ -103,7 +105,7 @@
       if (t.space === null || t.space === undefined) continue;
       const [col, row] = cellAt(t.space);
       svg("rect", {x: col * C + 5, y: row * C + 5, width: C - 10, height: C - 10, class: "mono-to-put"}, box);
-      titled(token(box, snap, t, ...tokenAt(t.space, 0), "faded"), `${t.name}: to be put on ${t.space_name}`);
+      titled(token(box, snap, t, t.space, 0, "faded"), `${t.name}: to be put on ${t.space_name}`);
     }
     // the tokens where they stand on the table
     const here = {};
@@ -112,7 +114,7 @@
       toks.sort().forEach((tok, k) => {
         const seat = tok === "bowser" ? null : Number(tok.slice(1));
         const name = seat === null ? "Bowser" : seats[seat] || tok;
-        titled(token(box, snap, {token: tok}, ...tokenAt(Number(space), k), ""), `${name} on ${names[space] || space}`);
+        titled(token(box, snap, {token: tok}, Number(space), k, ""), `${name} on ${names[space] || space}`);
       });
     }
     if (o.small) { host.replaceChildren(box); return; }

@@ -56,8 +56,9 @@
       titled(g, s.name + (s.colour !== "none" ? ", " + s.colour : "") + (targets.has(s.id) ? " (Mario may go here)" : ""));
       if (!o.small) {
         // the label as the words name the space: large under the spaces that matter now
-        const label = text(labels, x, big.has(s.id) ? y + r + 25 : y + 5, s.label || s.name,
-                           big.has(s.id) ? "smb-label big" : "smb-label", {"data-label": s.label || s.name});
+        const words = s.label || s.name, half = (big.has(s.id) ? 24 : 13) * 0.33 * words.length + 3;
+        const label = text(labels, Math.min(Math.max(x, half), W - half), big.has(s.id) ? y + r + 25 : y + 5, words,
+                           big.has(s.id) ? "smb-label big" : "smb-label", {"data-label": words});
         if (s.id === st.mario) label.classList.add("mario-here");
       }
       if (targets.has(s.id) && o.play && !o.small) {  // tap a ringed space to move Mario there
