@@ -31,7 +31,7 @@
       try {
         // the table's own chip colours (its state carries them), so a card looks like the table's page
         drawing(into, snap, { small: small, base: base, seat: null, play: null, colours: snap.colours });
-        if (into.isConnected) window.drawKit.legible(into);  // a new card: once it is on the page
+        if (into.isConnected) window.drawKit.legible(into);  // a new card: once it is on the page (renderCard)
         return;
       } catch (e) { console.error(e); }
       into.textContent = "";
@@ -84,7 +84,7 @@
       const after = [...cards.children].find((c) => c.dataset.table.localeCompare(name) > 0);
       cards.insertBefore(fresh, after || null);
     }
-    window.drawKit.legible(fresh);  // a thumbnail's letters too small for it are not shown
+    if (window.drawKit) window.drawKit.legible(fresh);  // a thumbnail's letters too small for it are not shown
     $("no-tables").hidden = tables.size > 0;
   }
 

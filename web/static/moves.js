@@ -11,7 +11,7 @@ window.moveRecord = (function () {
   const UNSURE = "not yet sure: the next moves will tell";
   const NOT_A_MOVE = /^(resign|offer|accept|draw|claim|promote)\b/i;
 
-  const el = window.drawKit.el;
+  const el = (...args) => window.drawKit.el(...args);  // the drawings' kit, once it is loaded
 
   // [{notation, text, name, unsure}] of the snapshot's moves, matched with the words move
   // by move (the two are fetched a moment apart)

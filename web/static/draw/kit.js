@@ -49,9 +49,10 @@ window.drawKit = (function () {
   }
 
   // Static board layouts (the Super Mario Bros. Worlds, the Monopoly ring) come from
-  // /api/layout once per game and board file; the drawing redraws itself when they arrive.
+  // /api/layout once per game and board file; the drawing redraws itself into `host`
+  // when they arrive, its labels then fitted to the screen like any drawing's.
   const layouts = {}, waiting = {};
-  function layout(snapshot, opts, redraw) {
+  function layout(snapshot, opts, host, redraw) {
     const key = (opts.base || "") + ":" + snapshot.game + ":" + snapshot.game_id;
     if (layouts[key]) return layouts[key];
     if (!waiting[key]) {
@@ -62,7 +63,10 @@ window.drawKit = (function () {
         .catch((err) => { for (const f of waiting[key]) f(err); })
         .finally(() => { delete waiting[key]; });
     }
-    waiting[key].push(redraw);
+    waiting[key].push((err) => {
+      redraw(err);
+      if (host.isConnected) legible(host);
+    });
     return null;
   }
 

@@ -50,7 +50,7 @@
 
   window.drawings.monopoly = function (host, snap, opts) {
     const o = opts || {}, st = snap.state || {};
-    const data = layout(snap, o, () => { try { window.drawings.monopoly(host, snap, opts); } catch (e) { /* next redraw */ } });
+    const data = layout(snap, o, host, () => { try { window.drawings.monopoly(host, snap, opts); } catch (e) { /* next redraw */ } });
     if (!data || !Array.isArray(data.spaces)) {
       host.replaceChildren(el("p", {class: "muted drawing-wait"}, "drawing the board..."));
       if (!data) return;

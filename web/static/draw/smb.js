@@ -12,7 +12,7 @@
 
   window.drawings.smb = function (host, snap, opts) {
     const o = opts || {}, st = snap.state || {};
-    const data = layout(snap, o, () => { try { window.drawings.smb(host, snap, opts); } catch (e) { /* next redraw */ } });
+    const data = layout(snap, o, host, () => { try { window.drawings.smb(host, snap, opts); } catch (e) { /* next redraw */ } });
     if (!data || !data.worlds) {
       host.replaceChildren(el("p", {class: "muted drawing-wait"}, "drawing World " + (st.world || "") + "..."));
       if (!data) return;
