@@ -1098,6 +1098,7 @@ class Monopoly(Game):
                         "reason": cat, "text": why} for n, f, to, a, cat, why in s.ledger[-30:]],
             "stand_in": self.b.stand_in,
             "seat_words": [self._seat_words(s, p) for p in range(len(s.names))],
+            "bank_words": f"Bank: {count(s.bank, 'coin')}",
         }
 
     # --- the camera ---------------------------------------------------------------------------

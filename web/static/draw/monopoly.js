@@ -118,7 +118,7 @@
       });
     }
     if (o.small) { host.replaceChildren(box); return; }
-    text(box, SPAN / 2, SPAN / 2 - 60, "Bank: " + (st.bank ?? "?") + " coins", "mono-centre");
+    text(box, SPAN / 2, SPAN / 2 - 60, st.bank_words || "", "mono-centre");
     (st.news || []).slice(-3).forEach((line, k) =>
       text(box, SPAN / 2, SPAN / 2 + k * 28, line.length > 52 ? line.slice(0, 50) + "..." : line, "mono-news"));
     const cards = el("ul", {class: "cards-row mono-cards"});
