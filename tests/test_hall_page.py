@@ -63,8 +63,11 @@ def test_the_hall_shows_each_table_live_and_opens_one_in_full(browser, hall_page
     assert page.evaluate("window.stillThisPage") == "yes"
     card.click()
     page.locator("#full").wait_for(state="visible", timeout=WAIT_MS)
-    assert page.locator("#full-moves li").all_inner_texts() == ["e4"]
-    assert "illegal" in page.locator("#full-events").inner_text()
+    # chess as a club writes it: by move number, the Mario words as the detail (issue 23)
+    assert page.locator("#full-moves .num").all_inner_texts() == ["1."]
+    assert page.locator("#full-moves .ply").all_inner_texts() == ["e4"]
+    assert page.locator("#full-moves .ply").get_attribute("title") == "Coin moves from e2 to e4"
+    assert "Illegal move" in page.locator("#full-events").inner_text()
     assert card.locator(".thumb svg").count() == 1  # the chess drawing (static/draw/chess.js), small
     assert page.locator("#full-board svg").count() == 1
     # issue 21: this broker lets anyone publish as a table, and the page says so

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from controller.games.base import IllegalAction, NotationError
-from controller.games.labyrinth import (ARROWS, OPPOSITE_ARROW, Labyrinth, MovePawn, Stay, Tile,
+from controller.games.labyrinth import (ARROWS, OPPOSITE_ARROW, arrow_words, Labyrinth, MovePawn, Stay, Tile,
                                         cell_index, cell_text, parse_tile, reachable, rotate,
                                         sides_text)
 
@@ -160,7 +160,8 @@ def test_no_push_back_after_each_of_the_12_arrows(game, state, arrow):
     state = play(game, state, f"push {arrow}", "stay")
     back = OPPOSITE_ARROW[arrow]
     assert illegal(game, state, f"push {back}") == (
-        f"the tile may not go back in at {back}, where the previous push at {arrow} just pushed it out")
+        f"the tile may not go back in at {arrow_words(back)}, where the previous push at {arrow_words(arrow)} "
+        "just pushed it out")
     legal_arrows = {a.arrow for a in game.legal_actions(state)}
     assert legal_arrows == set(ARROWS) - {back}
     # after another push elsewhere the ban moves on
@@ -252,8 +253,8 @@ def test_a_target_counts_only_where_the_turn_ends(game):
     # ended by the next player's push, on the target: counted then, and said so
     state = play(game, state, "move d1")
     push = game.parse(state, "push N4")
-    assert game.describe(state, push).startswith("Red ends the turn on d1 and finds Star (0 left); "
-                                                 "Yellow pushes the spare tile")
+    assert game.describe(state, push).startswith("Yellow, after Red ended the turn on d1 and found Star (0 left), "
+                                                 "pushes the spare tile")
     assert game.actor(state, push) == 1
     after = game.play(state, push)
     assert after.found[0] == ("Star",) and after.turn == 1 and after.phase == "move"
@@ -321,7 +322,7 @@ def test_each_illegal_action_has_its_message(game, state):
     assert illegal(game, state, "red push N4") == ("Red has already changed the maze this turn; now "
                                                    "move the pawn or end the turn")
     assert illegal(game, state, "blue push N4") == "it is Yellow's turn, not Blue's"
-    assert illegal(game, state, "push S2").startswith("the tile may not go back in at S2")
+    assert illegal(game, state, "push S2").startswith("the tile may not go back in at the bottom of column b")
     far = next(i for i in range(49) if i not in reachable(state.tiles, state.pawns[0]))
     assert illegal(game, state, f"move {'abcdefg'[far % 7]}{far // 7 + 1}").startswith(
         "Red cannot reach") and "the path there is not connected" in illegal(
@@ -352,7 +353,8 @@ def test_referee_play_json_reports_each_illegal_action_in_words(tmp_path):
     assert reasons[1] == "Red has already changed the maze this turn; now move the pawn or end the turn"
     assert reasons[2] == "it is Red's turn, not Blue's"
     assert reasons[3] == f"Red cannot reach {far_name} from a1: the path there is not connected"
-    assert reasons[4] == "the tile may not go back in at S2, where the previous push at N2 just pushed it out"
+    assert reasons[4] == ("the tile may not go back in at the bottom of column b, where the previous push at the "
+                          "top of column b just pushed it out")
     assert "not a Labyrinth action" in reasons[5]
     assert [x["notation"] for x in lines if x["type"] == "move"] == ["push N2 r0", "stay"]
     last_state = [x for x in lines if x["type"] == "state"][-1]
@@ -418,7 +420,7 @@ def test_the_camera_sees_a_pawn_put_down_and_moved_again_and_the_next_push_end_t
     assert see().kind == "restored"
     event = see("push N4")  # Yellow's push: Red's turn ended on Star
     assert event.data["notation"] == "push N4 r0" and event.data["seat"] == 1
-    assert event.data["text"].startswith("Red ends the turn on d1 and finds Star (0 left); Yellow pushes")
+    assert event.data["text"].startswith("Yellow, after Red ended the turn on d1 and found Star (0 left), pushes")
     assert ref.state.found[0] == ("Star",) and ref.state.turn == 1
     yellow_at = ref.state.pawns[1]
     far = cell_text(next(iter(reachable(ref.state.tiles, yellow_at) - {yellow_at})))

@@ -157,9 +157,9 @@ def test_a_game_starts_from_the_table_after_naming_the_pictures_once(service, cl
     assert r.state.tiles == first.tiles  # the maze on the table
     assert spare(r.state) == spare(first)  # the tile the set is missing (turned any way)
     assert sorted(x for cards in r.setup["targets"].values() for x in cards) == sorted(truth.values())
-    assert client.get("/api/enrol").get_json() | {"pictures": []} == {
+    assert client.get("/api/enrol").get_json() | {"pictures": [], "printed": {}} == {
         "state": "idle", "message": "Super Mario Labyrinth started from the layout on the table",
-        "pictures": [], "names": treasure_names(), "known": sorted(truth.values())}
+        "pictures": [], "names": treasure_names(), "known": sorted(truth.values()), "printed": {}}
     assert (tmp_path / "data" / "treasures.npz").exists()
     # the reader learns again from the whole layout: the table as it stands is no move
     n = len(events)

@@ -271,7 +271,8 @@ def test_illegal_actions_seen_by_the_camera_are_put_into_words(game):
     back = game.apply(replace(after_stay, banned=None), Push("E2", 0))  # straight back out
     event = show(back)
     assert event.kind == "illegal"
-    assert event.data["reason"] == "the tile may not go back in at E2, where the previous push at W2 just pushed it out"
+    assert event.data["reason"] == ("the tile may not go back in at the right end of row 2, where the previous push "
+                                    "at the left end of row 2 just pushed it out")
 
 
 def test_a_board_without_markers_is_read_through_its_four_given_corners(game, start):

@@ -98,7 +98,7 @@ def test_a_bank_that_runs_short_pays_what_it_has_and_says_so():
     s = arrange(game, s, pos=[GO - 7 + 40, 0, 0, 0], coins=[30, 30, 30, 30 + s.bank - 1], bank=1)
     s = play(game, s, "roll 3 4")
     assert s.coins[0] == 31 and s.bank == 0
-    assert "the Bank has only 1 coin(s) left: Mario's Cap gets 1 of 2" in s.news
+    assert "the Bank has only 1 coin left: Mario's Cap gets 1 of 2" in s.news
 
 
 def test_buying_an_unowned_location():

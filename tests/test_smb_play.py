@@ -22,7 +22,7 @@ def test_referee_play_json_moves_illegal_state():
     assert [l["notation"] for l in lines if l["type"] == "move"] == \
         ["roll red", "move w1-01", "roll yellow", "move w1-02", "roll stop"]
     bad = next(l for l in lines if l["type"] == "illegal")
-    assert "a yellow roll goes to the next yellow space: the ground (w1-02)" in bad["reason"]
+    assert "a yellow roll goes to the next yellow space: space 2" in bad["reason"]
     state = [l for l in lines if l["type"] == "state"][-1]
     assert state["state"]["mario"] == "w1-02" and state["prompt"]["seat"] == 1
     assert state["prompt"]["die"] == "smb" and state["state"]["cards"] == {"Player 1": 3, "Player 2": 3}

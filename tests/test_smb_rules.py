@@ -122,8 +122,8 @@ def test_wrong_destination_is_worded():
     game, s = new(mario="w1-11")
     s = play(game, s, "roll yellow")
     why = illegal(game, s, "move w1-13")
-    assert why.startswith("a yellow roll goes to the next yellow space: the pipe top (w1-12)")
-    assert "not the ground (w1-13) (that space is red)" in why
+    assert why.startswith("a yellow roll goes to the next yellow space: space 12 on the pipe top")
+    assert "not space 13 (that space is red)" in why
     assert "not the nearest" in illegal(game, s, "move w1-19")
     assert "roll the die first" in illegal(game, play(game, s, "move w1-12"), "move w1-15")
 
@@ -207,14 +207,14 @@ def test_physical_deck_keeps_counts_and_checks_the_mix():
     s = play(game, s, "card 2 goomba", "token w1-20")
     assert s.discard == ("goomba",) and len(s.hands[1]) == 2
     s = replace(s, discard=("goomba",) * 5, played=())
-    assert "holds no goomba" in illegal(game, s, "card 2 goomba")
+    assert "holds no Goomba card" in illegal(game, s, "card 2 goomba")
 
 
 def test_snapshot_shows_counts_to_all_and_a_hand_only_to_its_owner():
     game, s = new(hands=[["goomba", "koopa", "fireball"]])
     snap = game.snapshot(s, viewer=None)
     assert snap["cards"] == {"Player 1": 3, "Player 2": 3} and snap["hand"] is None
-    assert game.snapshot(s, viewer=0)["hand"] == ["goomba", "koopa", "fireball"]
+    assert game.snapshot(s, viewer=0)["hand"] == ["Goomba", "Koopa", "Fireball"]  # as printed
 
 
 # --- playing hazard cards ----------------------------------------------------------
@@ -284,7 +284,7 @@ def test_world_only_hazards_only_on_their_world():
 def test_a_hazard_needs_a_matching_token_left():
     tokens = (("w1-10", "goomba"), ("w1-11", "goomba"), ("w1-12", "goomba"))
     game, s = moved_once(tokens=tokens)
-    assert "all goomba tokens" in illegal(game, s, "card 2 goomba")
+    assert "all Goomba tokens" in illegal(game, s, "card 2 goomba")
 
 
 def test_landing_on_a_hazard_loses_a_life_returns_the_token_and_pays_nothing():
@@ -434,16 +434,16 @@ def seen(game, s, **labels):
 def test_a_token_taken_away_for_no_reason_and_a_missing_mario():
     game, s = new(tokens=(("w1-05", "goomba"),))
     assert "only passing over it or a Fireball" in seen(game, s, w1_05="empty").reason
-    assert seen(game, s, w1_00="empty").reason == "Mario is missing from START (w1-00)"
+    assert seen(game, s, w1_00="empty").reason == "Mario is missing from START"
 
 
 def test_a_token_the_fireball_or_a_jump_sent_back_must_leave_the_board():
     game, s = new(hands=[["fireball"]], tokens=(("w1-05", "goomba"), ("w1-09", "koopa")))
     s = play(game, s, "fireball w1-09")
-    assert seen(game, s, w1_09="hazard").reason == "the hazard token on w1-09 went back to the pile: take it off the board"
+    assert seen(game, s, w1_09="hazard").reason == "the hazard token on space 9 went back to the pile: take it off the board"
     s = play(game, replace(s, mario="w1-03"), "roll yellow", "move w1-06")  # typed on the page
     assert s.returned == ("w1-05",)
-    assert "w1-05 went back to the pile" in seen(game, s, w1_05="hazard").reason
+    assert "space 5 went back to the pile" in seen(game, s, w1_05="hazard").reason
     s = play(game, s, "roll red")
     assert s.returned == ()
 

@@ -20,13 +20,13 @@ WAIT_MS = 5000
 class Served:
     """A service and the page's app under waitress on 127.0.0.1, on a free port."""
 
-    def __init__(self, service, heartbeat_s: float):
+    def __init__(self, service, heartbeat_s: float, threads: int = 4):
         self.service = service
         self.app = app = create_app(service)
         app.config["HEARTBEAT_S"] = heartbeat_s
         # poll, not select: the server is closed from the test's thread while its loop runs
         # here, and select on a closed socket raises in this thread (poll reports it)
-        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4, asyncore_use_poll=True)
+        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads, asyncore_use_poll=True)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -73,7 +73,7 @@ def test_the_page_draws_the_grid_and_a_move_appears_without_a_reload(page, serve
     page.wait_for_selector('[data-cell="4,1"][data-label="p0"]', timeout=WAIT_MS)
     assert page.evaluate("window.stillThisPage") == "yes"  # no reload happened
     assert cell(page, 4, 1).locator("circle.chip").get_attribute("fill") == served.service.config.camera.colours[0]
-    assert page.locator("#moves li .move-words").all_inner_texts() == ["Mario: drops a chip in column 4"]
+    assert page.locator("#moves li .move-words").all_inner_texts() == ["Mario drops a chip in column 4"]
     assert page.locator("#moves li code").all_text_contents() == ["4"]  # the notation, on tap or hover
     assert "Luigi to move" in page.locator("#prompt").inner_text()
 
@@ -203,17 +203,65 @@ def test_a_chess_game_draws_the_board_with_mario_names_and_the_mate(page, served
     assert page.locator("[data-square]").count() == 64
     assert page.locator('[data-square="e1"] title').text_content() == "e1: King Mario (Mario's team)"
     assert page.locator('[data-square="g8"] title').text_content() == "g8: Knight Birdo (Bowser's team)"
+    assert page.locator("#choices button").count() == 0  # a watcher gets no player's buttons
     for san in ("e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7"):
         assert service.submit("move", text=san).ok, san
     page.locator("#result").wait_for(state="visible", timeout=WAIT_MS)
     assert "checkmate" in page.locator("#result").inner_text()
     assert "check" in page.locator('[data-square="e8"]').get_attribute("class")
-    assert page.locator('[data-square="e8"] .check-ring').count() == 1  # ringed, not only tinted
+    assert page.locator('[data-on="e8"] .check-ring').count() == 1  # ringed, not only tinted
     assert page.locator('[data-square="f7"]').get_attribute("data-piece") == "Q"
     assert page.locator('[data-square="f7"] rect.last').count() == 1  # the last move
-    last = page.locator("#moves li").last
-    assert last.locator(".move-words").inner_text().startswith("Mario's team: ")
-    assert last.locator("code").text_content().startswith("Qxf7")
+    layers = page.evaluate("() => [...document.querySelector('svg.chess').children].map(c => c.getAttribute('class'))")
+    assert layers.index("arrows") < layers.index("pieces")  # its arrow under the pieces, never over one
+    assert page.locator("svg.chess .arrows .last-arrow").count() == 1
+    # the record as a club writes it, the Mario words as each ply's detail (issue 23)
+    assert page.locator("#moves .record-row .num").all_inner_texts() == ["1.", "2.", "3.", "4."]
+    last = page.locator("#moves .record-row").last
+    assert last.locator(".ply").all_inner_texts() == ["Qxf7#"]
+    assert last.locator(".ply").get_attribute("title").startswith("Luigi moves from h5 to f7 and captures")
+    assert page.locator("#last-move-text").inner_text().startswith("4. Qxf7# (Luigi moves from h5 to f7")
+
+
+def test_unsure_plies_are_marked_and_a_correction_is_said_once(page, served):
+    """The camera's referee shows its leading reading at once and settles it with the
+    next views (snapshot "unsure": the last N plies are provisional; a later view may
+    correct them, event "corrected"): the page marks unsure plies lighter with a "?" and
+    says a correction once, as a notice, then shows the state as it is."""
+    from controller.events import Event
+
+    for text in ("4", "3", "5"):
+        assert move(served, text).ok
+    page.wait_for_function("() => window.referee.snap.moves.length === 3", timeout=WAIT_MS)
+    assert page.locator("#moves li.unsure").count() == 0  # a referee without "unsure": all sure
+
+    def unsure(route):
+        reply = route.fetch()
+        route.fulfill(response=reply, json={**reply.json(), "unsure": 2})
+
+    page.route("**/api/state*", unsure)
+    served.service.bus.publish(Event("corrected", {"text": "corrected: Mario drops a chip in column 5, not in column 6",
+                                                   "retracted": ["6"]}))
+    page.wait_for_selector("#notice:text('Corrected: Mario drops a chip in column 5')", timeout=WAIT_MS)
+    page.wait_for_selector("#moves li.unsure", timeout=WAIT_MS)
+    marked = page.locator("#moves li")
+    assert [("unsure" in (marked.nth(i).get_attribute("class") or "")) for i in range(3)] == [False, True, True]
+    assert marked.nth(2).get_attribute("title") == "not yet sure: the next moves will tell"
+    assert marked.nth(2).inner_text().rstrip().endswith("?")
+    assert page.locator("#last-move-text").inner_text().endswith("?")
+    assert move(served, "4").ok  # the next move: the notice was said once
+    page.wait_for_function("() => window.referee.snap.moves.length === 4", timeout=WAIT_MS)
+    assert page.locator("#notice").is_hidden()
+
+
+def test_connect4_seats_say_whose_blocker_is_still_to_play(page, served):
+    service = served.service
+    assert service.submit("new_game", game="connect4", variant="blocker").ok
+    assert move(served, "b4/1").ok
+    page.wait_for_selector(".seat[data-seat='0'] .seat-words:text('blocker in the grid')", timeout=WAIT_MS)
+    assert page.locator(".seat[data-seat='1'] .seat-words").inner_text() == "blocker still to play"
+    assert page.locator(".seat.turn").get_attribute("data-seat") == "1"  # one player to play, the prompt's
+    assert "Luigi to move" in page.locator("#prompt").inner_text()
 
 
 def test_a_doubt_offers_its_readings_as_buttons_that_play_the_move(page, served):
@@ -269,6 +317,8 @@ def test_a_player_link_lasts_the_evening(browser, served):
 def test_a_lost_die_module_shows_on_the_page(page, served):
     from controller.events import Event
 
+    assert served.service.submit("new_game", game="smb").ok  # a game that rolls: its page shows the die
+    page.wait_for_selector("#status dt:text('Die module')", timeout=WAIT_MS)
     bus = served.service.bus
     bus.publish(Event("link", {"state": "down", "text": "die module not found"}))
     page.wait_for_selector("#status dd.warn:text('die module disconnected')", timeout=WAIT_MS)
@@ -301,7 +351,17 @@ def test_calibration_sends_the_four_clicked_corners(browser, tmp_path):
             with pytest.raises(urllib.error.HTTPError) as missing:
                 urllib.request.urlopen(served.url + "/api/camera.jpg")
             assert missing.value.code == 404 and "not located" in missing.value.read().decode()
+            # the status page does not ask for a picture that is not there (issue 23: a 404
+            # in every console while the board was not located)
             context = browser.new_context(viewport={"width": 800, "height": 900})
+            status_page = context.new_page()
+            asked, errors = [], []
+            status_page.on("request", lambda r: asked.append(r.url) if "/api/camera.jpg" in r.url else None)
+            status_page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            status_page.goto(served.url + "/")
+            status_page.wait_for_selector("#live.on", timeout=WAIT_MS)
+            assert status_page.evaluate("window.referee.status.picture") is False
+            assert asked == [] and errors == [] and status_page.locator("#camera-box").is_hidden()
             page = context.new_page()
             page.goto(served.url + "/calibrate")
             page.fill("#admin-token", service.admin_token)
@@ -314,11 +374,14 @@ def test_calibration_sends_the_four_clicked_corners(browser, tmp_path):
             assert page.locator("#marks circle").count() == 4
             page.click("#send")
             page.wait_for_selector("text=The referee now uses these corners", timeout=WAIT_MS)
-            context.close()
             # the next frame the camera thread feeds is placed by the clicked corners
             service.watcher.feed(99.0, picture)
             assert np.allclose(service.watcher.quad, [(100, 300), (540, 300), (540, 60), (100, 60)], atol=3)
             assert service.watcher.status != "no markers in view"
+            assert service.submit("move", text="4").ok  # the next event: now there is a picture to show
+            status_page.wait_for_function("() => document.getElementById('camera').naturalWidth > 0", timeout=WAIT_MS)
+            assert status_page.locator("#camera-box").is_visible() and errors == []
+            context.close()
             with urllib.request.urlopen(served.url + "/api/camera.jpg") as reply:
                 assert reply.headers["Content-Type"] == "image/jpeg"
                 small = cv2.imdecode(np.frombuffer(reply.read(), np.uint8), cv2.IMREAD_COLOR)

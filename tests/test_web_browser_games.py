@@ -105,8 +105,7 @@ def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, g
     snap = service.snapshot()
     seat = snap["prompt"]["seat"]
     move = service.journal.events(snap["game_id"])[-1].data
-    name = snap["seats"][move["seat"]]  # "Luigi: drops a chip in column 3"
-    latest = name + ": " + (move["text"][len(name):].strip() if move["text"].startswith(name) else move["text"])
+    latest = move["text"]  # "Luigi drops a chip in column 3", as the game's describer says it
 
     # the seat's phone: the prompt and their buttons first, then the board
     context, phone, errors = open_page(browser, f"{served.url}/seat/{service.player_token(seat)}", PHONE)
@@ -142,7 +141,8 @@ def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, g
         fits_the_screen(desk, DESKTOP)
         assert desk.locator("#your-target").count() == 0  # watchers never see a secret
         last = desk.locator("#moves li").last
-        assert latest in last.inner_text()
+        # each move in words; chess by move number, its words as each ply's detail
+        assert latest in (last.inner_text() if game != "chess" else last.locator(".ply").last.get_attribute("title"))
         in_view = last.evaluate("""li => { const l = li.parentElement, a = li.getBoundingClientRect(),
                                               b = l.getBoundingClientRect();
                                             return a.bottom <= b.bottom + 1 && a.top >= b.top - 1; }""")
@@ -181,5 +181,32 @@ def test_a_player_link_of_a_seat_the_new_game_lacks_says_so_and_watches(browser,
         assert "expired" in phone.locator(".you.error").inner_text()
         assert service.submit("move", text="4").ok
         phone.locator("#moves li").first.wait_for(timeout=WAIT_MS)  # still following the game
+    finally:
+        context.close()
+
+
+def test_monopoly_draws_a_token_where_it_stands_until_it_is_put(browser, served):
+    """One truth (issue 23): after a roll the prompt asks to put the tokens; the board
+    draws them where they still stand on the table, with a dashed ring and a faded token
+    where they are to go, and only the prompt's player is marked to play."""
+    service = served.service
+    assert service.submit("new_game", game="monopoly").ok
+    assert service.submit("move", text="roll 1 2").ok
+    assert service.submit("move", text="put bowser@21").ok
+    assert service.snapshot()["prompt"]["text"] == "Mario's Cap: put your token on Mario Bros. Plumbing"
+    context, page, errors = open_page(browser, served.url + "/", DESKTOP)
+    try:
+        page.wait_for_selector(".mono-token[data-token='p0']", timeout=WAIT_MS)
+        assert page.locator(".mono-token[data-token='p0']:not(.faded)").get_attribute("data-on") == "0"  # on GO
+        assert page.locator(".mono-token.faded[data-token='p0']").get_attribute("data-on") == "3"
+        assert page.locator(".mono-to-put").count() == 1
+        assert page.locator(".mono-bowser").get_attribute("data-on") == "21"
+        assert page.locator(".player-card.turn").count() == 1
+        assert page.locator(".player-card.turn").get_attribute("data-seat") == "0"
+        assert "to move to Mario Bros. Plumbing" in page.locator(".player-card[data-seat='0']").inner_text()
+        assert service.submit("move", text="put p0@3").ok
+        page.wait_for_function("() => !document.querySelector('.mono-token.faded')", timeout=WAIT_MS)
+        assert page.locator(".mono-token[data-token='p0']").get_attribute("data-on") == "3"
+        assert errors == []
     finally:
         context.close()

@@ -72,6 +72,8 @@ def test_the_page_lists_the_pictures_without_javascript(naming):
     html = client.get("/enrol").get_data(as_text=True)
     assert html.count('<figure class="picture"') == len(view["pictures"]) == 24
     assert view["message"] in html
+    # each name as printed, the catalogue's spelling kept as the value sent (issue 23)
+    assert '<option value="KoopaTroopa">Koopa Troopa</option>' in html and ">KoopaTroopa<" not in html
 
 
 def test_names_with_nothing_waiting_are_refused_in_words(tmp_path):

@@ -15,7 +15,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from controller.games import GAMES, game_class
 from controller.table import Result
 
-from .payload import (ApiError, body, given_token, int_field, is_admin, moves_in_words, points_field,
+from .payload import (ApiError, body, given_token, int_field, is_admin, moves_in_words, page_status, points_field,
                       require_admin, seat_of, service, text_field, wrong_token)
 
 api = Blueprint("api", __name__)
@@ -45,7 +45,7 @@ def state():
 
 @api.get("/status")
 def status():
-    return jsonify(service().status())
+    return jsonify(page_status())
 
 
 @api.get("/catalogue")

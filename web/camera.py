@@ -67,6 +67,12 @@ class CameraShots:
             boxes = [watcher.cell_outline(c) for c in watcher.reader.cells if game.cell_name(c) in names]
         return frame, getattr(watcher, "quad", None), boxes, caption
 
+    def ready(self) -> bool:
+        """Is there a picture to show now (a frame, and the board located in it)? The page
+        asks for one only then."""
+        watcher = self.service.watcher
+        return getattr(watcher, "last_frame", None) is not None and getattr(watcher, "quad", None) is not None
+
     def missing(self) -> str:
         """Why there is no picture now."""
         watcher = self.service.watcher

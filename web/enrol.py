@@ -19,6 +19,7 @@ import base64
 import cv2
 from flask import Blueprint, jsonify, render_template
 
+from controller.games.words import printed
 from controller.table_start import SHOWN_PX
 
 from .payload import ApiError, _kind, body, require_admin, service
@@ -35,9 +36,12 @@ def _png(picture) -> str:
 
 
 def enrolment() -> dict:
+    """The view, with each treasure's name as printed (`printed`: "KoopaTroopa" is shown
+    as "Koopa Troopa"; the catalogue keeps its own spelling)."""
     view = service().enrolment.public()
     return {**view, "pictures": [{"id": cell, "cell": cell, "png": _png(pic)}
-                                 for cell, pic in sorted(view["pictures"].items())]}
+                                 for cell, pic in sorted(view["pictures"].items())],
+            "printed": {name: printed(name) for name in [*view["names"], *view["known"]]}}
 
 
 @enrol.get("/enrol")

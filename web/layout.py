@@ -21,7 +21,8 @@ def layout_of(game) -> dict:
 def _world(w) -> dict:
     return {"size": list(w.size), "start": w.start,
             "spaces": [{"id": s.id, "colour": s.colour, "level": s.level, "at": list(s.at),
-                        "features": sorted(s.features), "next": list(s.next), "name": s.name()}
+                        "features": sorted(s.features), "next": list(s.next), "name": s.name(),
+                        "label": s.label}
                        for s in w.spaces.values()],
             "blocks": list(w.blocks.values()) if isinstance(w.blocks, dict) else list(w.blocks),
             "decor": list(w.decor)}

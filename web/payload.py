@@ -106,6 +106,12 @@ def points_field(data: dict, name: str = "points") -> list[list[float]]:
     return points
 
 
+def page_status() -> dict:
+    """The service's status for the page, with whether the camera has a picture of the
+    board to show (`picture`)."""
+    return {**service().status(), "picture": current_app.extensions["referee_camera"].ready()}
+
+
 def moves_in_words(snap: dict) -> list[dict]:
     """The game's accepted moves as the journal words them ("Luigi drops a chip in
     column 5"), each with its notation and the seat that made it: the move events, less

@@ -5,11 +5,13 @@ the board with static/draw/<game>.js. Chips and pieces are drawn in the colours
 configured for the camera, so the page looks like the table."""
 from __future__ import annotations
 
+from functools import cache
+
 from flask import Blueprint, redirect, render_template, url_for
 
 from controller.registry import ENTRIES
 
-from .payload import check_token_wait, moves_in_words, seat_of, service, wrong_token
+from .payload import check_token_wait, moves_in_words, page_status, seat_of, service, wrong_token
 
 views = Blueprint("views", __name__)
 
@@ -18,10 +20,18 @@ views = Blueprint("views", __name__)
 DRAWINGS = sorted(name for name, e in ENTRIES.items() if e.drawing.exists())
 
 
+@cache
+def die_games() -> list[str]:
+    """The games that roll a die: their pages show the die module's state."""
+    from controller.games import game_class
+
+    return [name for name in ENTRIES if game_class(name).die]
+
+
 def _page(seat: int | None = None, token: str | None = None, table: bool = False):
     snap = service().snapshot(viewer=seat)
-    initial = {"snapshot": snap, "status": service().status(), "colours": service().config.camera.colours,
-               "seat": seat, "token": token, "table": table, "moves": moves_in_words(snap)}
+    initial = {"snapshot": snap, "status": page_status(), "colours": service().config.camera.colours,
+               "seat": seat, "token": token, "table": table, "moves": moves_in_words(snap), "die_games": die_games()}
     return render_template("index.html", snap=snap, initial=initial, seat=seat, table=table, drawings=DRAWINGS)
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Hashable, Iterable, Iterator, Mapping
 
 from .shape import check, describe
+from .words import joined
 
 Cell = Hashable
 State = Any
@@ -101,6 +102,9 @@ class Game:
     sure_labels_name_changes: ClassVar[bool] = False
     # The shape of what `start` reads of a setup, and of the settings when the game does
     # not check their types itself (None), as controller/games/shape.py reads them.
+    # The die the game rolls (controller/games/data/dice.json), or None: the page shows the
+    # die module's state only for a game that rolls.
+    die: ClassVar[str | None] = None
     SETUP: ClassVar[dict] = {}
     SETTINGS_SHAPE: ClassVar[dict | None] = None
     # How many cells the camera must clearly see otherwise than every legal history before
@@ -237,13 +241,33 @@ class Game:
     def cell_name(self, cell: Cell) -> str:
         return str(cell)
 
+    def label_words(self, state: State, label: str) -> str:
+        """What a camera label means, in the game's words ("Luigi's chip" for "p1"):
+        never the label itself on the page. Games say it in their own words."""
+        return "nothing" if label == "empty" else str(label)
+
     def fix(self, state: State, seen: Mapping[Cell, str]) -> str:
-        """How to put a wrong board right, in words for the player who should: each cell
-        that differs back to what the position has ("put e2 back to p0"). Games say it in
-        their own words."""
+        """How to put a wrong board right, in words for the player who should: a piece
+        seen on one cell and missing from another goes back ("move Bowser from Toad Town
+        back to GO"), a missing one is put back, one too many taken off."""
         board = self.board(state)
         wrong = [c for c in board if seen.get(c, board[c]) != board[c]]
-        return "put the board back: " + ", ".join(f"{self.cell_name(c)} should show {board[c]}" for c in wrong)
+        missing = {c: board[c] for c in wrong if seen[c] == "empty"}
+        steps = []
+        for c in wrong:
+            want, got = board[c], seen[c]
+            if got == "empty":
+                continue
+            home = next((d for d, lab in missing.items() if lab == got), None)
+            if home is not None and want == "empty":
+                del missing[home]
+                steps.append(f"move {self.label_words(state, got)} from {self.cell_name(c)} back to {self.cell_name(home)}")
+            elif want == "empty":
+                steps.append(f"take {self.label_words(state, got)} off {self.cell_name(c)}")
+            else:
+                steps.append(f"put {self.label_words(state, want)} on {self.cell_name(c)}, not {self.label_words(state, got)}")
+        steps += [f"put {self.label_words(state, lab)} back on {self.cell_name(c)}" for c, lab in missing.items()]
+        return joined(steps) or "put the board back as it was"
 
     # --- shared helpers ------------------------------------------------------------
     def play(self, state: State, action: Action) -> State:

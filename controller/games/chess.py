@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Iterable, Mapping
 
 import chess
@@ -168,6 +168,13 @@ def position_key(board: chess.Board) -> tuple:
             board.ep_square if board.has_legal_en_passant() else None)
 
 
+@lru_cache(maxsize=64)
+def _first_move(fen: str | None) -> tuple:
+    """[move number, "white" | "black"] of the first move from `fen` (the start: [1, "white"])."""
+    start = chess.Board(fen or chess.STARTING_FEN)
+    return start.fullmove_number, "white" if start.turn else "black"
+
+
 def _automatic_end(state: ChessState) -> Outcome | None:
     board = state.board
     if board.is_checkmate():
@@ -286,7 +293,7 @@ class Chess(Game):
     def prompt(self, state: ChessState) -> Prompt:
         out = self.outcome(state)
         if out:
-            return Prompt("move", None, "game over: " + out.reason)
+            return Prompt("move", None, "Game over: " + out.reason)
         seat = seat_of(state.board.turn)
         parts = [f"{TEAM[seat]} to move ({COLOUR[seat]})"]
         if state.board.is_check():
@@ -633,6 +640,8 @@ class Chess(Game):
             "promotion_square": SQUARES[promo.to_square] if promo else None,
             "claimable": claim.reason if claim else None,
             "moves": list(state.moves),
+            # the number and side of the first move, for the page's record by move number
+            "first_move": list(_first_move(state.fen)),
         }
 
     def legal_actions(self, state: ChessState) -> list:

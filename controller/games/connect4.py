@@ -29,6 +29,8 @@ COLS, ROWS = 7, 6
 EMPTY = ""
 NAMES = ("Mario", "Luigi")
 CHIP_COLOUR = ("red", "green")
+BLOCKER_WORDS = {"hand": "blocker still to play", "placed": "blocker in the grid", "removed": "blocker taken out",
+                 "none": "no blocker"}
 
 
 @dataclass(frozen=True)
@@ -173,10 +175,13 @@ class Connect4(Game):
     def cell_name(self, cell) -> str:
         return f"column {cell[0] + 1}, row {cell[1] + 1}"
 
+    def label_words(self, state: C4State, label: str) -> str:
+        return {"p0": f"{NAMES[0]}'s chip", "p1": f"{NAMES[1]}'s chip", "blocker": "a blocker"}.get(label, "nothing")
+
     # --- rules ---------------------------------------------------------------------
     def prompt(self, state: C4State) -> Prompt:
         if state.outcome:
-            return Prompt("move", None, "game over")
+            return Prompt("move", None, f"Game over: {state.outcome.reason}")
         who = NAMES[state.turn]
         text = f"{who} to move ({CHIP_COLOUR[state.turn]} chip)"
         if state.may_remove is not None:
@@ -291,6 +296,8 @@ class Connect4(Game):
             "grid": [[board[(c, r)] for c in range(COLS)] for r in reversed(range(ROWS))],
             "turn": state.turn,
             "blockers": {NAMES[s]: b for s, b in enumerate(state.blockers)},
+            # what the page writes on each player's card: their blocker (nothing in the classic game)
+            "seat_words": [BLOCKER_WORDS[b] if self.variant == "blocker" else "" for b in state.blockers],
             "may_remove": state.may_remove,
         }
 
@@ -334,7 +341,8 @@ class Connect4(Game):
         swapped = [c for c in changed if c not in added and c not in gone]
         if swapped:
             return IllegalAction("board does not match: " + ", ".join(
-                f"{self.cell_name(c)} shows {seen[c]} where {now[c]} was" for c in swapped), swapped)
+                f"{self.cell_name(c)} shows {self.label_words(state, seen[c])} where {self.label_words(state, now[c])} was"
+                for c in swapped), swapped)
         floating = [c for c in added if seen[c] != "blocker" and c[1] > 0 and seen.get((c[0], c[1] - 1)) == "empty"]
         if floating:
             c = floating[0]
@@ -368,4 +376,4 @@ class Connect4(Game):
             return IllegalAction(f"{len(added)} pieces went in at once: one chip or one blocker "
                                  "per turn", added)
         return IllegalAction("board does not match: " + ", ".join(
-            f"{self.cell_name(c)} shows {seen[c]}" for c in changed), changed)
+            f"{self.cell_name(c)} shows {self.label_words(state, seen[c])}" for c in changed), changed)

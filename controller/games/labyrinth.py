@@ -77,6 +77,7 @@ from typing import Iterable, Mapping, NamedTuple
 
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .shape import Each
+from .words import count, either, joined, marks, printed
 
 SIZE = 7
 N, E, S, W = 1, 2, 4, 8
@@ -134,6 +135,25 @@ def parse_tile(text: str, where: str) -> Tile:
 
 def tile_text(tile: Tile) -> str:
     return sides_text(tile.sides) + (f":{tile.treasure}" if tile.treasure else "")
+
+
+TILE_WORDS = {"I": "a straight", "L": "a corner", "T": "a T-junction"}
+SIDE_WORDS = {"N": "the top", "E": "the right", "S": "the bottom", "W": "the left"}
+EDGE_WORDS = {"N": "the top of column", "S": "the bottom of column", "W": "the left end of row",
+              "E": "the right end of row"}
+
+
+def tile_words(tile: Tile) -> str:
+    """'a corner with Koopa Troopa': a tile as the players see it."""
+    kind = TILE_WORDS.get(tile_kind(tile.sides), f"a tile open on {len(sides_text(tile.sides))} sides")
+    return kind + (f" with {printed(tile.treasure)}" if tile.treasure else "")
+
+
+def arrow_words(arrow: str) -> str:
+    """'N2' -> 'the top of column b', 'W4' -> 'the left end of row 4': where the arrow
+    stands, by the coordinates drawn around the maze."""
+    k = int(arrow[1])
+    return f"{EDGE_WORDS[arrow[0]]} {'abcdefg'[k - 1] if arrow[0] in 'NS' else k}"
 
 
 def cell_text(index: int) -> str:
@@ -471,6 +491,32 @@ class Labyrinth(Game):
             return f"the {cell[5:]} pawn"
         return str(cell)
 
+    def label_words(self, state: LabState, label: str) -> str:
+        """'tile:ES' -> 'a corner open at the right and the bottom'; a pawn's cell 'b3' -> 'on b3'."""
+        kind, _, sides = str(label).partition(":")
+        if kind == "tile":
+            sides = sum(bit for name, bit in SIDE_BITS if name in sides)
+            return f"{tile_words(Tile(sides))} open at {either([SIDE_WORDS[n] for n, b in SIDE_BITS if sides & b], 'and')}"
+        if kind == "spare":
+            return TILE_WORDS.get(sides, "a tile")
+        return f"on {label}"
+
+    def fix(self, state: LabState, seen: Mapping) -> str:
+        """Each pawn back on its square, each tile as it lay ('put the red pawn back on b3');
+        a maze pushed wrongly is put back as a whole."""
+        board = self.board(state)
+        wrong = [k for k, want in board.items() if seen.get(k, want) != want]
+        tiles = [k for k in wrong if isinstance(k, tuple)]
+        steps = [f"put the {k[5:]} pawn back on {board[k]}" for k in wrong if str(k).startswith("pawn:")]
+        if len(tiles) > 2:
+            steps.append("put the maze back as it was (the tiles on " + either(map(self.cell_name, tiles), "and")
+                         + " differ)")
+        else:
+            steps += [f"turn the tile on {self.cell_name(k)} back to {self.label_words(state, board[k])}" for k in tiles]
+        if "spare" in wrong:
+            steps.append(f"the spare tile is {self.label_words(state, board['spare'])}")
+        return joined(steps) or "put the board back as it was"
+
     def _who(self, state: LabState, seat: int) -> str:
         return state.colours[seat].capitalize()
 
@@ -554,15 +600,19 @@ class Labyrinth(Game):
                 state = self._end_turn(state)
             seat = state.last_mover
             treasure = state.tiles[state.pawns[seat]].treasure
-            return f"{self._who(state, seat)} has found {treasure}"
+            return f"{self._who(state, seat)} has found {printed(treasure)}"
         if isinstance(action, Push) and state.phase == "move":
-            return f"{self._turn_end_words(state)}; {self.describe(self._end_turn(state), action)}"
+            # the next player's push ends this turn: said after the pusher's name, whose action it is
+            after = self._end_turn(state)
+            who = self._who(after, after.turn)
+            push = self.describe(after, action).removeprefix(who + " ")
+            return f"{who}, after {self._turn_end_words(state, past=True)}, {push}"
         who = self._who(state, state.turn)
         if isinstance(action, Push):
             tile = Tile(rotate(state.spare.sides, action.turns), state.spare.treasure)
             line = ARROWS[action.arrow]
-            text = (f"{who} pushes the spare tile ({tile_text(tile)}) in at {action.arrow}; "
-                    f"{cell_text(line[-1])}'s tile ({tile_text(state.tiles[line[-1]])}) comes out")
+            text = (f"{who} pushes the spare tile ({tile_words(tile)}) in at {arrow_words(action.arrow)}; "
+                    f"the tile on {cell_text(line[-1])} ({tile_words(state.tiles[line[-1]])}) comes out")
             bumped = [self._who(state, s) for s, p in enumerate(state.pawns) if p == line[-1]]
             if bumped:
                 text += f"; {' and '.join(bumped)} go{'es' if len(bumped) == 1 else ''} over to {cell_text(line[0])}"
@@ -574,32 +624,34 @@ class Labyrinth(Game):
             return f"{who} moves from {cell_text(state.pawns[state.turn])} to {cell_text(action.cell)}"
         return self._turn_end_words(state)
 
-    def _turn_end_words(self, state: LabState) -> str:
-        """How the turn in the "move" phase ends: where the pawn stays, and a find."""
+    def _turn_end_words(self, state: LabState, past: bool = False) -> str:
+        """How the turn in the "move" phase ends: where the pawn stays, and a find
+        ("Red stays on b3", or after a push "Red stayed on b3")."""
         seat = state.turn
         here = cell_text(state.pawns[seat])
-        text = (f"{self._who(state, seat)} stays on {here}" if state.pawns[seat] == state.turn_start
-                else f"{self._who(state, seat)} ends the turn on {here}")
+        stays = state.pawns[seat] == state.turn_start
+        verb = ("stayed on" if stays else "ended the turn on") if past else ("stays on" if stays else "ends the turn on")
+        text = f"{self._who(state, seat)} {verb} {here}"
         after = self._end_turn(state)
         new = after.found[seat][len(state.found[seat]):]
         if new:
             left = self.cards_of(state, seat) - len(after.found[seat])
-            text += f" and finds {new[0]} ({left} left)"
+            text += f" and {'found' if past else 'finds'} {printed(new[0])} ({left} left)"
         return text
 
     # --- rules ---------------------------------------------------------------------
     def prompt(self, state: LabState) -> Prompt:
         if state.outcome:
-            return Prompt("move", None, "game over")
+            return Prompt("move", None, f"Game over: {state.outcome.reason}")
         who = self._who(state, state.turn)
         # the page shows the options as buttons: "end" is the button that ends the turn
         found = ("found",) if any(isinstance(a, DeclareFound) for a in self.legal_actions(state)) else ()
         if state.phase == "push":
-            ban = f" (not {state.banned})" if state.banned else ""
+            ban = f" (not at {arrow_words(state.banned)})" if state.banned else ""
             return Prompt("move", state.turn, f"{who}: push the spare tile in at an arrow{ban}",
                           options=found)
-        return Prompt("move", state.turn, f"{who}: move the pawn (as often as you like), then end the "
-                      "turn: press 'end' or let the next player push", options=("end",) + found)
+        return Prompt("move", state.turn, f"{who}: move the pawn as often as you like, then end the turn "
+                      "on the page or let the next player push", options=("end",) + found)
 
     def _check_seat(self, state: LabState, seat: int | None, expected: int) -> None:
         if seat is not None and seat != expected:
@@ -623,8 +675,8 @@ class Labyrinth(Game):
                 state = self._end_turn(state)  # the next player's push ends this turn
             self._check_seat(state, action.seat, state.turn)
             if action.arrow == state.banned:
-                raise IllegalAction(f"the tile may not go back in at {action.arrow}, where the "
-                                    f"previous push at {state.last_push} just pushed it out")
+                raise IllegalAction(f"the tile may not go back in at {arrow_words(action.arrow)}, where the "
+                                    f"previous push at {arrow_words(state.last_push)} just pushed it out")
             return
         self._check_seat(state, action.seat, state.turn)
         if state.phase == "push":
@@ -668,7 +720,7 @@ class Labyrinth(Game):
                                 [divmod(cell, SIZE)])
         for s, got in enumerate(state.found):
             if treasure in got:
-                raise IllegalAction(f"{treasure} has already been found by {self._who(state, s)}",
+                raise IllegalAction(f"{printed(treasure)} has already been found by {self._who(state, s)}",
                                     [divmod(cell, SIZE)])
         if len(state.found[seat]) >= self.cards_of(state, seat):
             raise IllegalAction(f"{who} has already found all {self.cards_of(state, seat)} cards")
@@ -797,7 +849,13 @@ class Labyrinth(Game):
             "turn": state.turn,
             "phase": state.phase,
             "banned_arrow": state.banned,
+            # each treasure as printed, with the mark drawn on its tile (a name does not fit there)
+            "treasures": {t: {"name": printed(t), "mark": m} for t, m in marks(
+                x.treasure for x in state.tiles + (state.spare,) if x.treasure).items()},
             "warnings": list(state.warnings),
+            # what the page writes on each player's card
+            "seat_words": [f"on {p['cell']} \u00B7 found {len(p['found'])} of "
+                           f"{count(p['cards'], 'treasure')}" for p in players],
         }
 
     def board(self, state: LabState) -> dict:
@@ -831,8 +889,9 @@ class Labyrinth(Game):
         moved = [k for k in now if isinstance(k, str) and k.startswith("pawn:") and seen.get(k, now[k]) != now[k]]
         if not moved:
             bad = [k for k in now if seen.get(k, now[k]) != now[k]]
-            return IllegalAction("board does not match: " + ", ".join(
-                f"{self.cell_name(k)} shows {seen[k]} where {now[k]} was expected" for k in bad), bad)
+            return IllegalAction("the board does not match: " + joined(
+                f"{self.cell_name(k)} is {self.label_words(state, seen[k])}, not {self.label_words(state, now[k])}"
+                for k in bad), bad)
         who = self._who(state, state.turn)
         colour = moved[0][5:]
         seat = state.colours.index(colour)

@@ -66,6 +66,7 @@ from typing import Iterable, Mapping
 
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .shape import Each, OneOf
+from .words import count, either, joined
 from .monopoly_board import DECK_NAMES, DECK_SIZE, DECKS, SPACES, Board, load_board
 
 BANK = -1
@@ -164,6 +165,7 @@ def _on(value) -> bool:
 class Monopoly(Game):
     name = "monopoly"
     title = "Monopoly The Super Mario Bros. Movie"
+    die = PAIR_DIE
     # Bowser and the mover's token often move between two stable views, and a card can
     # send the token on at once: up to three placements may explain one view.
     max_actions_per_view = 3
@@ -275,6 +277,11 @@ class Monopoly(Game):
     def _token_name(self, s: MState, token: str) -> str:
         return "Bowser" if token == "bowser" else s.names[int(token[1:])]
 
+    def label_words(self, state: MState, label: str) -> str:
+        """'bowser+p1' -> "Bowser and Luigi's Flashlight"."""
+        tokens = [t for t in str(label).split("+") if t != "empty"]
+        return either([self._token_name(state, t) for t in tokens], "and") if tokens else "nothing"
+
     def _active(self, s: MState, from_seat: int | None = None) -> list[int]:
         """Seats still in the game, in playing order from `from_seat`."""
         n = len(s.names)
@@ -306,7 +313,7 @@ class Monopoly(Game):
     def _transfer(self, s: MState, frm: int, to: int, amount: int, cat: str, text: str) -> None:
         """Move coins and write the ledger. The Bank pays only what it has."""
         if frm == BANK and s.bank < amount:
-            s.news.append(f"the Bank has only {s.bank} coin(s) left: {self._who(s, to)} gets "
+            s.news.append(f"the Bank has only {count(s.bank, 'coin')} left: {self._who(s, to)} gets "
                           f"{s.bank} of {amount}")
             amount = s.bank
         if amount <= 0:
@@ -320,7 +327,7 @@ class Monopoly(Game):
         else:
             s.coins[to] += amount
         s.ledger.append((s.turns, frm, to, amount, cat, text))
-        s.news.append(f"{self._who(s, frm)} pays {self._who(s, to)} {amount} coin{'s' * (amount != 1)} ({text})")
+        s.news.append(f"{self._who(s, frm)} pays {self._who(s, to)} {count(amount, 'coin')} ({text})")
 
     def coins_ok(self, s: MState) -> bool:
         """The box's invariant: no coin created or lost."""
@@ -407,7 +414,7 @@ class Monopoly(Game):
         if s.coins[frm] >= amount:
             self._transfer(s, frm, to, amount, cat, text)
         else:
-            s.news.append(f"{s.names[frm]} owes {amount} coins ({text}) but has {s.coins[frm]}")
+            s.news.append(f"{s.names[frm]} owes {count(amount, 'coin')} ({text}) but has {s.coins[frm]}")
             s.need = ("raise", frm, to, amount, cat, text)
 
     def _step_collect(self, s: MState, seat: int, amount: int, cat: str, text: str) -> None:
@@ -538,7 +545,7 @@ class Monopoly(Game):
         t = s.turn
         index = s.decks[deck].pop(0)
         card = self.b.cards[deck][index]
-        s.news.append(f"{s.names[t]} draws {DECK_NAMES[deck]}: {card.text}")
+        s.news.append(f"{s.names[t]} draws {DECK_NAMES[deck]}: {card.text.rstrip('. ')}")
         if card.effect == "jail_card":
             s.cards[t].append(index if deck == DECKS[0] else DECK_SIZE + index)
             return
@@ -792,7 +799,7 @@ class Monopoly(Game):
     def prompt(self, state: MState) -> Prompt:
         s = state
         if s.outcome is not None:
-            return Prompt("move", None, "game over: " + s.outcome.reason)
+            return Prompt("move", None, "Game over: " + s.outcome.reason)
         if s.offer is not None:
             o = s.offer
             return Prompt("choice", o.to, self._offer_text(s, o) + f"; {s.names[o.to]}: accept or decline?",
@@ -800,9 +807,9 @@ class Monopoly(Game):
         need, t = s.need, s.turn
         kind, name = need[0], s.names[t]
         if kind == "place":
-            moves = [f"{self._token_name(s, k)} on {self.space_name(v)}" for k, v in self._expected(s).items()
-                     if s.table.get(k) != v]
-            return Prompt("move", t, "Put " + ", ".join(moves))
+            moves = [f"{'your token' if k == f'p{t}' else self._token_name(s, k)} on {self.space_name(v)}"
+                     for k, v in self._expected(s).items() if s.table.get(k) != v]
+            return Prompt("move", t, f"{name}: put " + either(moves, "and"))
         if kind == "roll":
             what = "roll for doubles to leave Jail" if need[1] == "jail" else "roll both dice (black moves Bowser first)"
             return Prompt("roll", t, f"{name}: {what}", die=PAIR_DIE)
@@ -822,12 +829,12 @@ class Monopoly(Game):
         texts = {
             "start": lambda: f"{name}: pay to Continue deeds on the Game Over side, or done",
             "jail": lambda: f"{name} is in Jail: pay {self.b.jail_fine}, use a card, or try for doubles",
-            "buy": lambda: f"{name}: buy {self.space_name(need[1])} for {self.b.spaces[need[1]].price} "
-                           "coins, or auction it",
+            "buy": lambda: f"{name}: buy {self.space_name(need[1])} for {count(self.b.spaces[need[1]].price, 'coin')}, "
+                           "or auction it",
             "auction": lambda: f"Auction of {self.space_name(need[1])}: " + (
-                f"{need[2]} coins by {s.names[need[3]]}" if need[3] is not None else "no bid yet"),
+                f"{count(need[2], 'coin')} by {s.names[need[3]]}" if need[3] is not None else "no bid yet"),
             "partner": lambda: f"{s.names[need[1]]}: pick a partner for the battle",
-            "raise": lambda: f"{s.names[need[1]]} owes {need[3]} coins ({need[5]}): sell deeds to the Bank"
+            "raise": lambda: f"{s.names[need[1]]} owes {count(need[3], 'coin')} ({need[5]}): sell deeds to the Bank"
                              + (" or go bankrupt" if "bankrupt" in self.options(s) else ""),
             "claim": lambda: f"{s.names[need[1]]}: pay to Continue the deeds just taken over, or done",
         }
@@ -935,7 +942,7 @@ class Monopoly(Game):
         elif isinstance(action, Offer):
             what = self._offer_text(s, action)
         elif isinstance(action, Put):
-            what = ", ".join(f"{self._token_name(s, k)} is on {self.space_name(v)}" for k, v in action.places)
+            what = f"{who} " + either([self._put_words(s, seat, k, v) for k, v in action.places], "and")
         else:
             words = {"continue": "pays to Continue", "done": "is done", "pay": "pays to leave Jail",
                      "card": "uses a Get Out of Jail Free card", "try": "tries for doubles",
@@ -945,11 +952,35 @@ class Monopoly(Game):
             what = f"{who} {words[action.word]}" + (f" {self.space_name(action.space)}"
                                                     if action.space is not None else "")
         news = self.apply(s, action).news
-        return what + (": " + "; ".join(news) if news else "")
+        return what + (": " + joined(news) if news else "")
+
+    def _seat_words(self, s: MState, p: int) -> str:
+        """What the page writes on a player's card: coins, where the token stands (or is
+        to go), Jail and cards."""
+        if s.out[p]:
+            return "out of the game"
+        parts = [count(s.coins[p], "coin")]
+        token = f"p{p}"
+        if s.need and s.need[0] == "place" and s.table.get(token) != s.pos[p]:
+            parts.append(f"to move to {self.space_name(s.pos[p])}")
+        else:
+            parts.append(f"on {self.space_name(s.pos[p])}" + (" (in Jail)" if s.jail[p] >= 0 else ""))
+        if s.cards[p]:
+            parts.append(count(len(s.cards[p]), "Get Out of Jail Free card"))
+        return " \u00B7 ".join(parts)
+
+    def _put_words(self, s: MState, seat: int | None, token: str, space: int | None) -> str:
+        """One token put down by `seat`: 'moves to Toad Town' for their own, else 'puts
+        Bowser on GO'."""
+        if space is None:
+            return f"takes {self._token_name(s, token)} off the board"
+        if token == f"p{seat}":
+            return f"moves to {self.space_name(space)}"
+        return f"puts {self._token_name(s, token)} on {self.space_name(space)}"
 
     def _offer_text(self, s: MState, o: Offer) -> str:
         def words(i: Items) -> str:
-            parts = [self.space_name(d) for d in i.deeds] + ([f"{i.coins} coins"] if i.coins else []) \
+            parts = [self.space_name(d) for d in i.deeds] + ([count(i.coins, "coin")] if i.coins else []) \
                 + ["a Get Out of Jail Free card"] * i.cards
             return ", ".join(parts) or "nothing"
         return f"{s.names[o.frm]} offers {s.names[o.to]} {words(o.give)} for {words(o.get)}"
@@ -983,9 +1014,9 @@ class Monopoly(Game):
             if action.seat >= len(s.names) or s.out[action.seat]:
                 raise IllegalAction(f"p{action.seat} is not in the game")
             if action.amount <= high:
-                raise IllegalAction(f"a bid must be at least {high + 1} coin{'s' * (high > 0)}")
+                raise IllegalAction(f"a bid must be at least {count(high + 1, 'coin')}")
             if action.amount > s.coins[action.seat]:
-                raise IllegalAction(f"{s.names[action.seat]} has only {s.coins[action.seat]} coins")
+                raise IllegalAction(f"{s.names[action.seat]} has only {count(s.coins[action.seat], 'coin')}")
             return
         text = self.notation(s, action)
         if text not in self.options(s):
@@ -1000,7 +1031,7 @@ class Monopoly(Game):
             raise IllegalAction("a trade is between two different players still in the game")
         for seat, items in ((o.frm, o.give), (o.to, o.get)):
             if items.coins > s.coins[seat]:
-                raise IllegalAction(f"{s.names[seat]} has only {s.coins[seat]} coins")
+                raise IllegalAction(f"{s.names[seat]} has only {count(s.coins[seat], 'coin')}")
             if items.cards > len(s.cards[seat]):
                 raise IllegalAction(f"{s.names[seat]} has {len(s.cards[seat])} Get Out of Jail Free card(s)")
             for d in items.deeds:
@@ -1056,9 +1087,18 @@ class Monopoly(Game):
             "decks": {d: len(s.decks[d]) for d in DECKS},
             "offer": None if s.offer is None else self._offer_text(s, s.offer),
             "news": list(s.news),
+            # where the tokens stand on the table now, and where the prompt asks to put
+            # them: the page draws the first and rings the second, so it never shows a
+            # token where the players have yet to put it
+            "on_table": {k: v for k, v in s.table.items() if v is not None},
+            "to_put": [{"token": k, "name": self._token_name(s, k), "space": v, "space_name": self.space_name(v)}
+                       for k, v in self._expected(s).items()
+                       if s.need and s.need[0] == "place" and s.outcome is None and s.table.get(k) != v],
             "ledger": [{"turn": n, "from": self._who(s, f), "to": self._who(s, to), "coins": a,
                         "reason": cat, "text": why} for n, f, to, a, cat, why in s.ledger[-30:]],
             "stand_in": self.b.stand_in,
+            "seat_words": [self._seat_words(s, p) for p in range(len(s.names))],
+            "bank_words": f"Bank: {count(s.bank, 'coin')}",
         }
 
     # --- the camera ---------------------------------------------------------------------------
@@ -1076,6 +1116,21 @@ class Monopoly(Game):
             return []
         pending = [(k, v) for k, v in self._expected(s).items() if s.table.get(k) != v]
         return [Put((p,)) for p in pending] + ([Put(tuple(pending))] if len(pending) > 1 else [])
+
+    def fix(self, state: MState, seen: Mapping) -> str:
+        """Each token back where it stood: 'move Bowser from Toad Town back to GO'."""
+        steps = []
+        for token, home in state.table.items():
+            name = self._token_name(state, token)
+            away = [c for c, label in seen.items() if c != home and token in str(label).split("+")]
+            there = home is None or token in str(seen.get(home, token)).split("+")
+            if away and not there:
+                steps.append(f"move {name} from {either(map(self.space_name, away))} back to {self.space_name(home)}")
+            elif away:
+                steps.append(f"take {name} off {either(map(self.space_name, away), 'and')}")
+            elif not there:
+                steps.append(f"put {name} back on {self.space_name(home)}")
+        return joined(steps) or "put the board back as it was"
 
     def explain(self, state: MState, seen: Mapping) -> IllegalAction:
         """Words for a view no legal placement explains: which token is where it should not be."""

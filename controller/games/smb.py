@@ -38,7 +38,8 @@ from typing import Iterable, Mapping
 
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .shape import OneOf
-from .smb_board import Worlds, bundled_worlds, load_worlds, world_data
+from .smb_board import FEATURE_NAMES, Worlds, bundled_worlds, load_worlds, world_data
+from .words import count, either, printed
 
 FACES = ("red", "yellow", "red/yellow", "stop")
 ROLL_COLOURS = {"red": ("red",), "yellow": ("yellow",), "red/yellow": ("red", "yellow"), "stop": ()}
@@ -128,6 +129,7 @@ class SMBState:
 class SuperMarioBros(Game):
     name = "smb"
     title = "Super Mario Bros. board game (1988)"
+    die = "smb"
     max_actions_per_view = 2  # a link space and the next World's START in one view
     SETTINGS = {"players": 2, "bowser_red": "ends_turn", "board": None}
     SETTINGS_SHAPE = {"players": int, "bowser_red": OneOf(("ends_turn", "rolls_again")),
@@ -213,9 +215,9 @@ class SuperMarioBros(Game):
             return Roll(arg)
         if verb == "card":
             parts = arg.split()
-            if len(parts) != 2 or not parts[0].isdigit():
+            if len(parts) < 2 or not parts[0].isdigit():
                 raise NotationError("a card is played as 'card <seat> <hazard>', e.g. 'card 2 goomba'")
-            seat, kind = int(parts[0]) - 1, parts[1]
+            seat, kind = int(parts[0]) - 1, "_".join(parts[1:])  # 'card 2 bullet bill' as printed
             if not 0 <= seat < state.players:
                 raise NotationError(f"seat {parts[0]} does not exist: seats are 1-{state.players}")
             if kind == "fireball":
@@ -260,10 +262,10 @@ class SuperMarioBros(Game):
         if isinstance(action, Pass):
             return f"{who} ends the turn"
         if isinstance(action, Card):
-            return f"{state.names[action.seat]} plays a {action.kind} card"
+            return f"{state.names[action.seat]} plays a {printed(action.kind)} card"
         if isinstance(action, Token):
             seat, kind = state.pending
-            return f"{state.names[seat]} puts the {kind} token on {self._space(action.space).name()}"
+            return f"{state.names[seat]} puts the {printed(kind)} token on {self._space(action.space).name()}"
         return f"{who} plays a Fireball on the token at {self._space(action.space).name()}"
 
     def cell_name(self, cell) -> str:
@@ -272,35 +274,41 @@ class SuperMarioBros(Game):
     def _space(self, space_id: str):
         return self.worlds.space(space_id)
 
+    def _spaces(self, ids) -> str:
+        return either([self._space(i).name() for i in ids], "and")
+
+    def label_words(self, state: SMBState, label: str) -> str:
+        return {"mario": "Mario", "hazard": "the hazard token"}.get(label, "nothing")
+
     # --- what is waited for ----------------------------------------------------------
     def prompt(self, state: SMBState) -> Prompt:
         who = state.names[state.turn]
         if state.outcome:
-            return Prompt("move", None, "game over: " + state.outcome.reason)
+            return Prompt("move", None, "Game over: " + state.outcome.reason)
         if state.phase == "move":
             colour = "the Princess" if state.bowser else f"the next {' or '.join(ROLL_COLOURS[state.roll])} space"
             if len(state.targets) == 1:
                 return Prompt("move", state.turn, f"{who}: move Mario to {colour}: "
                               f"{self._space(state.targets[0]).name()}")
-            return Prompt("choice", state.turn, f"{who}: move Mario to {colour}: one of "
-                          + ", ".join(self._space(t).name() for t in state.targets),
+            return Prompt("choice", state.turn, f"{who}: move Mario to {colour}: "
+                          + either(self._space(t).name() for t in state.targets),
                           options=tuple(f"move {t}" for t in state.targets))
         if state.phase == "link":
-            nxt = state.targets[0]
             return Prompt("move", state.turn, f"{who}: Mario reached a link space: put the World "
-                          f"{state.world + 1} board under the camera and Mario on its START ({nxt})")
+                          f"{state.world + 1} board under the camera and Mario on its START")
         if state.phase == "token":
             seat, kind = state.pending
-            return Prompt("move", seat, f"{state.names[seat]}: put the {kind} token on a path space")
+            return Prompt("move", seat, f"{state.names[seat]}: put the {printed(kind)} token on a red or yellow space")
         if state.phase == "extra":
             return Prompt("choice", state.turn, f"{who}: buy an extra life for {EXTRA_LIFE} coins "
-                          f"(you have {state.coins[state.turn]}) and roll again?", options=("buy", "pass"))
+                          f"(you have {count(state.coins[state.turn], 'coin')}) and roll again?",
+                          options=("buy", "pass"))
         text = f"{who}: roll the die" + (" (King Bowser phase: yellow or red/yellow wins)" if state.bowser else "")
         if self._fireball_spaces(state):
             text += "; a Fireball may be played first"
         if any(self._card_kinds(state, s) for s in range(state.players)):
             text += "; opponents may play a hazard card"
-        return Prompt("roll", state.turn, text, die="smb")
+        return Prompt("roll", state.turn, text, die=self.die)
 
     # --- checking --------------------------------------------------------------------
     def check(self, state: SMBState, action) -> None:
@@ -321,7 +329,7 @@ class SuperMarioBros(Game):
             if state.phase != "extra":
                 raise IllegalAction("an extra life is bought only after a STOP or a lost life")
             if isinstance(action, Buy) and state.coins[state.turn] < EXTRA_LIFE:
-                raise IllegalAction(f"{who} has {state.coins[state.turn]} coins; an extra life costs {EXTRA_LIFE}")
+                raise IllegalAction(f"{who} has {count(state.coins[state.turn], 'coin')}; an extra life costs {EXTRA_LIFE}")
             return
         if isinstance(action, Card):
             self._check_card(state, action)
@@ -348,13 +356,13 @@ class SuperMarioBros(Game):
         if action.seat in state.played:
             raise IllegalAction(f"{name} has already played a card on this roll: one card per player per roll")
         if not self._holds(state, action.seat, action.kind):
-            raise IllegalAction(f"{name} holds no {action.kind} card")
+            raise IllegalAction(f"{name} holds no {printed(action.kind)} card")
         only = self.worlds.hazards[action.kind].get("world")
         if only and only != state.world:
-            raise IllegalAction(f"the {action.kind} card is played only on the World {only} board, "
+            raise IllegalAction(f"the {printed(action.kind)} card is played only on the World {only} board, "
                                 f"and Mario is on World {state.world}")
         if self._tokens_left(state, action.kind) == 0:
-            raise IllegalAction(f"all {action.kind} tokens are already on the path")
+            raise IllegalAction(f"all {printed(action.kind)} tokens are already on the path")
         if not self._token_spaces(state):
             raise IllegalAction(f"no path space on World {state.world} can take a hazard token now")
 
@@ -428,7 +436,7 @@ class SuperMarioBros(Game):
         if state.phase == "extra":
             return f"{state.names[state.turn]} first buys an extra life or passes"
         if state.phase == "token":
-            return f"{state.names[state.pending[0]]} first puts the {state.pending[1]} token on the path"
+            return f"{state.names[state.pending[0]]} first puts the {printed(state.pending[1])} token on the path"
         return "Mario does not move now"
 
     def _wrong_destination(self, state: SMBState, space_id: str) -> str:
@@ -509,7 +517,7 @@ class SuperMarioBros(Game):
                 passed |= {s for st in world.ahead(state.mario, c) if st.target == space_id for s in st.passed}
         jumped = [s for s, _ in state.tokens if s in passed]
         tokens = tuple(t for t in state.tokens if t[0] not in passed)
-        notes = [f"jumped over the hazard token on {', '.join(jumped)}: it goes back to the pile"] if jumped else []
+        notes = [f"jumped over the hazard token on {self._spaces(jumped)}: it goes back to the pile"] if jumped else []
         state = _evolve(state, mario=space_id, tokens=tokens, targets=(), moved=True, phase="roll")
         who = state.names[state.turn]
         if sp.has("princess"):
@@ -528,11 +536,11 @@ class SuperMarioBros(Game):
                     state = _evolve(state, bowser=True)
                     notes.append("King Bowser! From now on each player in turn rolls: yellow or "
                                  "red/yellow saves the Princess")
-                return self._lose_life(state, notes + [f"landed on {sp.name()}"])
+                return self._lose_life(state, notes + [f"landed on {sp.name()} ({FEATURE_NAMES[feature]})"])
         gain = sum(pay for feature, pay in COIN_PAY if sp.has(feature))
         if gain:
             state = _evolve(state, coins=_set(state.coins, state.turn, state.coins[state.turn] + gain))
-            notes.append(f"{who} collects {gain} coin{'s' if gain > 1 else ''}")
+            notes.append(f"{who} collects {count(gain, 'coin')}")
         if sp.has("question_block"):
             state, drew = self._draw(state, state.turn)
             notes.append(f"{who} draws a card" if drew else "no card left to draw")
@@ -610,14 +618,19 @@ class SuperMarioBros(Game):
             "bowser_phase": state.bowser,
             "coins": {state.names[i]: c for i, c in enumerate(state.coins)},
             "cards": {state.names[i]: len(h) for i, h in enumerate(state.hands)},
-            "hand": list(state.hands[viewer]) if viewer is not None else None,
+            "hand": [printed(k) if k != UNKNOWN else "a card the referee has not seen" for k in state.hands[viewer]]
+            if viewer is not None else None,
             "drawpile": len(state.pile),
             "discards": list(state.discard),
-            "hazard_tokens": [{"space": s, "kind": k} for s, k in state.tokens],
+            "hazard_tokens": [{"space": s, "kind": k, "name": printed(k), "space_name": self._space(s).name()}
+                              for s, k in state.tokens],
             "lives_lost": {state.names[i]: n for i, n in enumerate(state.lives_lost)},
             "turns": state.turns,
             "rolls": state.rolls,
             "note": state.note,
+            # what the page writes on each player's card (never the cards themselves)
+            "seat_words": [f"{count(state.coins[i], 'coin')} \u00B7 {count(len(state.hands[i]), 'card')} in hand "
+                           f"\u00B7 {count(state.lives_lost[i], 'life')} lost" for i in range(state.players)],
             "board": self.settings["board"] or "stand-in (controller/games/data/smb_worlds.json)",
         }
 
@@ -646,10 +659,10 @@ class SuperMarioBros(Game):
                     left = [s for s, _ in state.tokens if s not in passed and seen.get(s) == "empty"]
                     stay = [s for s in passed if seen.get(s) == "hazard"]
                     if stay:
-                        return IllegalAction(f"Mario passed over the hazard token on {', '.join(stay)}: "
+                        return IllegalAction(f"Mario passed over the hazard token on {self._spaces(stay)}: "
                                              "return it to the pile", stay)
                     if left:
-                        return IllegalAction(f"the hazard token on {', '.join(left)} was taken away: "
+                        return IllegalAction(f"the hazard token on {self._spaces(left)} was taken away: "
                                              "only a token Mario passes over goes back", left)
                 return IllegalAction(self._wrong_destination(state, where), [where])
             return IllegalAction(self._no_move_now(state) + f" (Mario is seen on {self._space(where).name()})",
@@ -658,7 +671,7 @@ class SuperMarioBros(Game):
             return IllegalAction(f"Mario is missing from {self._space(state.mario).name()}", [state.mario])
         back = [c for c in new_tokens if c in state.returned]
         if back:
-            return IllegalAction(f"the hazard token on {', '.join(back)} went back to the pile: "
+            return IllegalAction(f"the hazard token on {self._spaces(back)} went back to the pile: "
                                  "take it off the board", back)
         if new_tokens:
             where = new_tokens[0]
@@ -671,7 +684,7 @@ class SuperMarioBros(Game):
             if len(new_tokens) > 1:
                 return IllegalAction("one hazard token per card", new_tokens)
         if gone_tokens:
-            return IllegalAction(f"the hazard token on {', '.join(gone_tokens)} was taken away: only passing "
+            return IllegalAction(f"the hazard token on {self._spaces(gone_tokens)} was taken away: only passing "
                                  "over it or a Fireball played on the page removes it", gone_tokens)
         return super().explain(state, seen)
 

@@ -36,6 +36,7 @@ space on top of it (a block cannot be walked through); positions lie on the boar
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -48,8 +49,8 @@ FEATURES = ("start", "mushroom", "coins_inside", "coin_on_top", "question_block"
 FEATURE_WORLDS = {"water": (2, 3), "fire_bar": (4,), "king_bowser": (4,), "princess": (4,),
                   "link": (1, 2, 3)}
 BLOCK_FEATURE = {"question": "question_block", "coins": "coins_inside"}
-LEVEL_NAMES = {"ground": "the ground", "pipe": "the pipe top", "block": "the top of a block",
-               "cannon": "the cannon top", "platform": "the platform"}
+LEVEL_PLACES = {"ground": "", "pipe": " on the pipe top", "block": " on top of a block",
+                "cannon": " on the cannon top", "platform": " on the platform"}
 FEATURE_NAMES = {"start": "START", "link": "a link space", "king_bowser": "King Bowser",
                  "princess": "the Princess", "water": "water", "fire_bar": "a fire bar",
                  "mushroom": "a mushroom", "question_block": "under a question block",
@@ -85,11 +86,28 @@ class Space:
         """A red or yellow space, where Mario may land and hazard tokens may lie."""
         return self.colour in COLOURS
 
+    @property
+    def label(self) -> str:
+        """What the page's drawing writes on the space (the printed boards number no
+        space, so the page and the words share this one): START, or the number at the
+        end of its id ("w1-04" -> "4")."""
+        if self.has("start"):
+            return "START"
+        digits = re.search(r"(\d+)$", self.id)
+        return str(int(digits[1])) if digits else self.id
+
     def name(self) -> str:
-        """How the referee words the space: 'the pipe top (w1-04)'."""
-        special = [FEATURE_NAMES[f] for f in ("start", "link", "king_bowser", "princess") if f in self.features]
-        what = special[0] if special else LEVEL_NAMES.get(self.level, f"the {self.level}")
-        return f"{what} ({self.id})"
+        """How the referee words the space, as the drawing labels it: 'space 4 on the
+        pipe top', 'link space 33', 'START', 'the Princess space'."""
+        if self.has("start"):
+            return "START"
+        if self.has("princess"):
+            return "the Princess space"
+        if self.has("king_bowser"):
+            return f"the King Bowser space ({self.label})"
+        kind = "link space" if self.has("link") else "space"
+        where = LEVEL_PLACES.get(self.level, f" on the {self.level}")
+        return f"{kind} {self.label}{where}"
 
 
 @dataclass(frozen=True)

@@ -241,6 +241,8 @@ def hall_publisher(service) -> Publisher | None:
     bus carries and reads what is new from the journal."""
     if not service.config.hall.enabled:
         return None
-    publisher = Publisher(service.journal.path, service.config.hall, snapshot=service.snapshot)
+    # the table's chip colours go with its state, so the hall draws its chips as its page does
+    publisher = Publisher(service.journal.path, service.config.hall,
+                          snapshot=lambda: {**service.snapshot(), "colours": service.config.camera.colours})
     service.bus.subscribe(publisher.wake)
     return publisher.start()

@@ -203,11 +203,14 @@ class HallStore:
             return [json.loads(r[0]) for r in self._db.execute(sql + " ORDER BY seq", args).fetchall()]
 
     def alarms(self, limit: int = 50) -> list[dict]:
-        """The newest illegal-move reports of every table, newest first."""
+        """The newest illegal-move reports of every table, newest first, each `fixed` once
+        its table has gone on from it (the board put right, a move, an undo, a new game)."""
         with self._lock:
-            rows = self._db.execute("SELECT table_name, data FROM events WHERE kind='illegal' "
-                                    "ORDER BY received DESC LIMIT ?", (limit,)).fetchall()
-        return [{**json.loads(d), "table": t} for t, d in rows]
+            rows = self._db.execute(
+                "SELECT a.table_name, a.data, EXISTS (SELECT 1 FROM events b WHERE b.table_name=a.table_name "
+                "AND b.journal=a.journal AND b.seq>a.seq AND b.kind IN ('restored', 'move', 'undo', 'game_started')) "
+                "FROM events a WHERE a.kind='illegal' ORDER BY a.received DESC LIMIT ?", (limit,)).fetchall()
+        return [{**json.loads(d), "table": t, "fixed": bool(fixed)} for t, d, fixed in rows]
 
     def conflicts(self, limit: int = 20) -> list[dict]:
         """The newest conflicts, newest first: each the event kept and the one refused."""

@@ -23,7 +23,6 @@
     doubt: initial.snapshot.doubt || null,
     restoredUntil: 0,
     moves: initial.moves || null,  // [{notation, text, seat, name}] from /api/moves
-    lastRoll: null,
     notice: null,
     drawError: null,
     events: 0,                     // events received, for a person checking the stream
@@ -32,12 +31,7 @@
 
   const $ = (id) => document.getElementById(id);
 
-  function el(tag, attrs, text) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
+  const el = window.drawKit.el;
 
   function fill(list, items) {
     list.replaceChildren(...items);
@@ -107,9 +101,21 @@
       "a move in the game's notation";
     renderBoard(s);
     renderMoves();
+    renderNotice();
     renderStatus();
     renderRulings(s);
     renderCamera();
+  }
+
+  // A notice (the die module's, a correction of what the camera read) under the last
+  // move until the next move, and in the referee's status.
+  function renderNotice() {
+    $("notice").hidden = !page.notice;
+    $("notice").textContent = page.notice ? "\u2139 " + capital(page.notice) : "";
+  }
+
+  function capital(text) {
+    return String(text).charAt(0).toUpperCase() + String(text).slice(1);
   }
 
   // "Luigi: take the chip out of column 5, row 4" when the referee names who and how;
@@ -134,14 +140,14 @@
     $("doubt").hidden = !d;
     if (!d) return;
     $("doubt-text").textContent = d.text || "I can't tell what moved.";
-    const may = canType();
-    fill($("doubt-choices"), (d.candidates || []).map((c) => {
+    // the next views settle a doubt by themselves; a tap is a shortcut for whoever may
+    // enter moves (a watcher gets no buttons)
+    fill($("doubt-choices"), canType() ? (d.candidates || []).map((c) => {
       const b = el("button", {type: "button", class: "choice", "data-notation": c.notation}, c.text || c.notation);
-      b.disabled = !may;
       b.addEventListener("click", () => play(c.notation));
       return b;
-    }));
-    $("doubt-note").hidden = may;
+    }) : []);
+    $("doubt-note").hidden = !canType();
   }
 
   function renderResult(s) {
@@ -153,19 +159,22 @@
     $("result-text").textContent = o.reason;
   }
 
+  // The seat chips of the two-player games (the others draw a card per player under the
+  // board): whose turn from the prompt alone, and the game's words for each seat (Connect
+  // 4: whether the blocker is still to play).
   function renderSeats(s) {
-    const turn = s.prompt ? s.prompt.seat : null;
-    fill($("seats"), (s.seats || []).map((name, i) => {
+    const turn = window.drawKit.toPlay(s);
+    const words = (s.state && s.state.seat_words) || [];
+    const chips = s.game === "connect4" || s.game === "chess";
+    fill($("seats"), chips ? (s.seats || []).map((name, i) => {
       const mine = i === page.seat;
-      const li = el("li", {class: "seat" + (i === turn && !s.outcome ? " turn" : "") + (mine ? " mine" : "")});
-      if (s.game === "connect4" || s.game === "chess") {
-        const sw = el("span", {class: "swatch", style: "background:" + (page.colours[i] || "#888")},
-                      s.game === "connect4" ? window.drawKit.initial(name) : (i === 0 ? "\u2654" : "\u265A"));
-        li.appendChild(sw);
-      }
-      li.appendChild(document.createTextNode(name + (mine ? " (you)" : "") + (i === turn && !s.outcome ? " \u25B6 to play" : "")));
+      const li = el("li", {class: "seat" + (i === turn ? " turn" : "") + (mine ? " mine" : ""), "data-seat": i});
+      li.appendChild(el("span", {class: "swatch", style: "background:" + (page.colours[i] || "#888")},
+                        s.game === "connect4" ? window.drawKit.initial(name) : (i === 0 ? "\u2654" : "\u265A")));
+      li.appendChild(document.createTextNode(name + (mine ? " (you)" : "") + (i === turn ? " \u25B6 to play" : "")));
+      if (words[i]) li.appendChild(el("small", {class: "seat-words"}, words[i]));
       return li;
-    }));
+    }) : []);
   }
 
   // A doubt's cells are marked like an alarm's, in the doubt's own colour (the board's
@@ -191,6 +200,8 @@
     box.classList.toggle("doubting", !page.alarm && Boolean(page.doubt));
     try {
       draw(box, s, drawOpts(false));
+      window.drawKit.legible(box);
+      watchSize(box);
     } catch (err) {
       // one faulty drawing must not take the page or the stream with it: say so, small
       page.drawError = String(err && err.message || err);
@@ -198,6 +209,15 @@
       box.replaceChildren(el("p", {class: "draw-error"}, "\u26A0 The board cannot be drawn (" + page.drawError +
         "); the game goes on: see the prompt and the moves."));
     }
+  }
+
+  // A turned phone, a resized window, or the TV mode's board growing or shrinking as the
+  // texts around it change: the labels that fit change with the drawing's size.
+  const sizes = window.ResizeObserver ? new ResizeObserver(() => window.drawKit.legible($("board"))) : null;
+  function watchSize(box) {
+    if (!sizes) return;
+    sizes.disconnect();
+    for (const drawing of box.querySelectorAll("svg.drawing")) sizes.observe(drawing);
   }
 
   // The prompt's options, plus for chess the claims a player makes at the table.
@@ -216,56 +236,40 @@
     const active = canMove();
     const words = (s.prompt && s.prompt.words) || {};
     const name = s.prompt && s.prompt.seat != null ? (s.seats || [])[s.prompt.seat] : null;
-    fill($("choices"), page.table ? [] : options.map((text) => {
+    // a watcher gets no player's buttons; a player out of turn keeps what a player may
+    // do then (a chess draw offer or resignation), the rest greyed until their turn
+    const anyTime = /^(offer draw|accept draw|resign)$/;
+    fill($("choices"), page.table || !canType() ? [] : options.map((text) => {
       // the option in words, without the name of the player it is asked of
       let label = words[text] || text;
       if (name && label.startsWith(name + " ")) label = label.slice(name.length + 1);
       const b = el("button", {type: "button", class: "choice", "data-notation": text, title: text}, label);
-      b.disabled = !active;
+      b.disabled = !active && !(s.game === "chess" && anyTime.test(text));
       b.addEventListener("click", () => play(text));
       return b;
     }));
   }
 
-  // Each accepted move in words with who made it ("Luigi: drops a chip in column 5");
-  // the notation shows on hover and on a tap.
-  function moveItems() {
-    const s = page.snap, notes = s.moves || [];
-    const words = page.moves || [];  // fetched a moment apart from the snapshot: matched move by move
-    return notes.map((n, i) => {
-      const m = words[i] && words[i].notation === n ? words[i] : {notation: n, text: n, name: null};
-      let text = m.text || n;
-      if (m.name && !text.startsWith(m.name)) text = m.name + ": " + text;
-      else if (m.name) text = m.name + ":" + text.slice(m.name.length);
-      return {text, notation: m.notation || n};
-    });
-  }
-
+  // The record (web/static/moves.js, shared with the hall) and the last move under the
+  // prompt; the notation shows on hover and on a tap.
   function renderMoves() {
-    const items = moveItems();
-    const list = $("moves");
-    fill(list, items.map((m) => {
-      const li = el("li", {title: m.notation, tabindex: "0"});
-      li.append(el("span", {class: "move-words"}, m.text), el("code", {class: "notation"}, m.notation));
-      li.addEventListener("click", () => li.classList.toggle("open"));
-      return li;
-    }));
-    list.scrollTop = list.scrollHeight;
-    const last = items[items.length - 1];
+    const last = window.moveRecord.fill($("moves"), page.snap, page.moves);
     $("last-move").hidden = !last;
+    $("last-move").classList.toggle("unsure", Boolean(last && last.unsure));
     $("last-move-text").textContent = last ? last.text : "";
-    $("last-move-text").title = last ? last.notation : "";
+    $("last-move-text").title = last ? (last.unsure ? window.moveRecord.UNSURE : last.notation) : "";
   }
 
+  // the last roll in the game's words ("Mario's Cap rolls 4 (black) and 4 (red)")
   function lastRoll() {
-    if (page.lastRoll) return page.lastRoll;
-    const rolls = (page.snap.moves || []).filter((m) => /^roll\b/i.test(m));
-    return rolls.length ? rolls[rolls.length - 1].replace(/^roll\s*/i, "") : null;
+    const rolls = (page.moves || []).filter((m) => /^roll\b/i.test(m.notation || ""));
+    return rolls.length ? String(rolls[rolls.length - 1].text).split(": ")[0] : null;
   }
 
   function renderStatus() {
     const st = page.status || {};
-    const rows = [["Camera", st.camera || "unknown"], ["Die module", st.die_module || "unknown"]];
+    const rows = [["Camera", st.camera || "unknown"]];
+    if ((initial.die_games || []).includes(page.snap.game)) rows.push(["Die module", st.die_module || "unknown"]);
     const roll = lastRoll();
     if (roll) rows.push(["Last roll", roll]);
     if (page.notice) rows.push(["Notice", page.notice]);
@@ -288,10 +292,12 @@
     fill($("rulings"), rulings.map((r) => el("li", {title: r.key + " = " + JSON.stringify(r.value)}, r.text)));
   }
 
-  // What the camera sees: the latest frame after each event, or the alarm's own frame.
+  // What the camera sees: the latest frame after each event, or the alarm's own frame;
+  // asked for only when the status says there is one (the board located).
   let cameraShown = "";
   function renderCamera() {
-    const on = page.status && page.status.camera && page.status.camera !== "off";
+    const st = page.status || {};
+    const on = "picture" in st ? Boolean(st.picture) : Boolean(st.camera && st.camera !== "off");
     $("camera-box").hidden = !on;
     if (!on) return;
     const which = page.alarm ? "alarm" : "live";
@@ -321,8 +327,10 @@
           if (reply.status === 403 && page.seat !== null) { dropSeat(); again = true; continue; }
           if (!reply.ok) break;
           snap = await reply.json();
-          const mr = await fetch("/api/moves", {cache: "no-store"});
+          const [mr, sr] = await Promise.all([fetch("/api/moves", {cache: "no-store"}),
+                                              fetch("/api/status", {cache: "no-store"})]);
           moves = mr.ok ? await mr.json() : null;
+          if (sr.ok) page.status = await sr.json();
         } catch (err) {
           setLive(false);  // the server is out of reach: the stream will say when it is back
           break;
@@ -383,10 +391,6 @@
         page.alarm = null;
         page.doubt = null;
         page.notice = null;
-        if (event.type === "game_started") page.lastRoll = null;
-        break;
-      case "roll":
-        page.lastRoll = event.notation || event.text || event.result || null;
         break;
       case "link":
         refreshStatus();
@@ -394,7 +398,11 @@
       case "notice":
         page.notice = event.text || null;
         renderStatus();
+        renderNotice();
         return;
+      case "corrected":  // the camera took back a provisional reading: said once, then the state
+        page.notice = event.text || null;
+        break;
       default:
         break;
     }
@@ -515,4 +523,5 @@
   wire();
   render();
   connect();
+  window.addEventListener("resize", () => window.drawKit.legible($("board")));
 })();

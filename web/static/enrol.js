@@ -7,7 +7,7 @@
   const TOKEN_KEY = "referee-admin-token";  // shared with the status page and calibration
   const $ = (id) => document.getElementById(id);
   $("admin-token").value = localStorage.getItem(TOKEN_KEY) || "";
-  let names = [];
+  let names = [], printed = {};
 
   function figure(picture) {
     const fig = document.createElement("figure");
@@ -24,7 +24,7 @@
     for (const name of ["", ...names]) {
       const option = document.createElement("option");
       option.value = name;
-      option.textContent = name || "choose...";
+      option.textContent = name ? printed[name] || name : "choose...";
       select.append(option);
     }
     fig.append(img, caption, select);
@@ -33,6 +33,7 @@
 
   function render(view) {
     names = view.names;
+    printed = view.printed || {};
     $("enrol-state").textContent = view.message;
     $("enrol-state").dataset.state = view.state;
     const box = $("pictures");
@@ -41,7 +42,7 @@
     box.replaceChildren(...view.pictures.map(figure));
     box.querySelectorAll("select").forEach((s) => { if (chosen[s.name]) s.value = chosen[s.name]; });
     $("save").disabled = view.pictures.length === 0;
-    $("known").textContent = view.known.join(", ") || "none yet";
+    $("known").textContent = view.known.map((name) => printed[name] || name).join(", ") || "none yet";
   }
 
   async function refresh() {

@@ -28,7 +28,12 @@
     const drawing = window.drawings && snap && window.drawings[snap.game];
     if (drawing) {
       const base = "/tables/" + encodeURIComponent(table);
-      try { drawing(into, snap, { small: small, base: base, seat: null, play: null }); return; } catch (e) { console.error(e); }
+      try {
+        // the table's own chip colours (its state carries them), so a card looks like the table's page
+        drawing(into, snap, { small: small, base: base, seat: null, play: null, colours: snap.colours });
+        if (into.isConnected) window.drawKit.legible(into);  // a new card: once it is on the page (renderCard)
+        return;
+      } catch (e) { console.error(e); }
       into.textContent = "";
     }
     const moves = (snap && snap.moves) || [];
@@ -36,8 +41,9 @@
   }
 
   function status(snap) {
-    if (!snap || !snap.game) return "no game running";
-    if (snap.outcome) return snap.outcome.reason;
+    if (!snap || !snap.game) return "No game running";
+    if (snap.outcome) return (snap.outcome.winner_name ? snap.outcome.winner_name + " wins: " : "Game over: ") +
+      snap.outcome.reason;
     return snap.prompt ? snap.prompt.text : "";
   }
 
@@ -78,16 +84,23 @@
       const after = [...cards.children].find((c) => c.dataset.table.localeCompare(name) > 0);
       cards.insertBefore(fresh, after || null);
     }
+    if (window.drawKit) window.drawKit.legible(fresh);  // a thumbnail's letters too small for it are not shown
     $("no-tables").hidden = tables.size > 0;
   }
 
+  // Each alarm with who and how to put it right, marked once its table went on from it;
+  // a mistake typed on a phone was only refused (nothing to put right on the table).
   function renderAlarms() {
     const list = $("alarms");
     list.textContent = "";
     for (const a of alarms.slice(0, 50)) {
-      const li = el("li", a.source === "camera" ? "camera" : "");
+      const camera = a.source === "camera";
+      const li = el("li", (camera ? "camera" : "typed") + (a.fixed ? " fixed" : ""));
       li.appendChild(el("strong", "", a.table + ": "));
-      li.appendChild(document.createTextNode(a.reason + (a.source && a.source !== "camera" ? " (typed)" : "")));
+      const how = camera && a.fix ? (a.who ? a.who + ": " : "") + a.fix + " (" + a.reason + ")" : a.reason;
+      li.appendChild(document.createTextNode(how));
+      li.appendChild(el("span", "state", camera ? (a.fixed ? " \u2713 put right" : " \u26A0 waiting to be put right")
+                                                : " (typed, refused)"));
       li.appendChild(el("span", "muted", " " + new Date(a.t * 1000).toLocaleTimeString()));
       list.appendChild(li);
     }
@@ -129,12 +142,24 @@
     }
   }
 
-  function describe(e) {
-    if (e.type === "move") return e.ply + ". " + e.notation + " " + (e.text || "");
-    if (e.type === "illegal") return "illegal: " + e.reason;
-    if (e.type === "game_started") return "new game: " + e.game + " (" + e.variant + ")";
-    if (e.type === "game_over") return "game over: " + e.reason;
-    return e.type + (e.notation ? " " + e.notation : e.text ? ": " + e.text : "");
+  // an event of the table's journal in words, for the opened table's event list
+  function describe(e, snap) {
+    const seats = (snap && snap.seats) || [];
+    const who = Number.isInteger(e.seat) && seats[e.seat] ? seats[e.seat] : "";
+    const said = (text) => (who && text && !text.startsWith(who) ? who + ": " + text : text);
+    switch (e.type) {
+      case "move": return said(e.text || e.notation);
+      case "illegal": return "Illegal move: " + (e.fix ? said(e.fix) + " (" + e.reason + ")" : e.reason) +
+        (e.source && e.source !== "camera" ? " (typed, refused)" : "");
+      case "restored": return "Board restored: " + (e.text || "play on");
+      case "game_started": return "New game" + (snap && snap.title ? ": " + snap.title : "") +
+        (e.variant && e.variant !== "standard" ? " (" + e.variant + ")" : "");
+      case "game_over": return "Game over: " + e.reason;
+      case "undo": return "Undone: " + e.notation;
+      case "doubt": return "Not sure: " + (e.text || "");
+      case "doubt_cleared": return "Settled: " + (e.text || "");
+      default: return (e.type.charAt(0).toUpperCase() + e.type.slice(1)).replace(/_/g, " ") + (e.text ? ": " + e.text : "");
+    }
   }
 
   function renderFull(detail) {
@@ -143,10 +168,13 @@
     $("full-title").textContent = detail.table + ": " + (snap.title || "no game");
     $("full-prompt").textContent = status(snap);
     draw($("full-board"), detail.table, snap, false);
-    $("full-moves").textContent = "";
-    for (const m of snap.moves || []) $("full-moves").appendChild(el("li", "", m));
+    window.moveRecord.fill($("full-moves"), snap, window.moveRecord.fromEvents(detail.events, snap.seats));
     $("full-events").textContent = "";
-    for (const e of detail.events || []) $("full-events").appendChild(el("li", "", describe(e)));
+    for (const e of detail.events || []) {
+      const li = el("li", "", describe(e, snap));
+      if (e.notation) li.title = e.notation;  // as typed, on hover
+      $("full-events").appendChild(li);
+    }
   }
 
   async function open(name) {
@@ -226,8 +254,13 @@
       t.last_move = m.event.t;  // shown with the state that follows it
       tables.set(m.table, t);
     } else if (m.type === "hall_event" && m.event.type === "illegal") {
-      alarms.unshift({ ...m.event, table: m.table });
+      alarms.unshift({ ...m.event, table: m.table, fixed: false });
       renderAlarms();
+    }
+    if (m.type === "hall_event" && ["restored", "move", "undo", "game_started"].includes(m.event.type)) {
+      let changed = false;  // the table went on: its standing alarms are put right
+      for (const a of alarms) if (a.table === m.table && !a.fixed) { a.fixed = true; changed = true; }
+      if (changed) renderAlarms();
     }
   };
 })();

@@ -20,8 +20,8 @@ window.drawings.chess = function (el, snap, opts) {
       file += 1;
     }
   });
-  const colours = o.colours || ["#d7263d", "#2e7d32"];
-  const size = 80, pad = o.small ? 0 : 24, flip = o.seat === 1, span = 8 * size + 2 * pad;
+  const colours = o.colours || window.drawKit.SEAT_FILLS.slice(0, 2);
+  const size = 80, pad = o.small ? 0 : 32, flip = o.seat === 1, span = 8 * size + 2 * pad;
   const box = root(span, span, "chess", "chess board");
   const alarm = o.alarm || {}, bad = new Set(alarm.cells || []), seen = alarm.seen || {};
   const checkKing = st.check === true && toMove ? (toMove === "w" ? "K" : "k") : null;
@@ -30,41 +30,46 @@ window.drawings.chess = function (el, snap, opts) {
     const file = "abcdefgh".indexOf(name[0]), rank = Number(name[1]);
     return [pad + (flip ? 7 - file : file) * size, pad + (flip ? rank - 1 : 8 - rank) * size];
   };
+  // three layers: the squares, the last move's arrow, then the pieces and marks over it,
+  // so the arrow never covers a piece
+  const squares = svg("g", {class: "squares"}, box), arrows = svg("g", {class: "arrows"}, box);
+  const pieceLayer = svg("g", {class: "pieces"}, box);
   for (let file = 0; file < 8; file++) {
     for (let rank = 1; rank <= 8; rank++) {
       const name = "abcdefgh"[file] + rank, piece = pieces[name] || "";
       const [x, y] = at(name);
-      const g = svg("g", {"data-square": name, "data-piece": piece}, box);
+      const g = svg("g", {"data-square": name, "data-piece": piece}, squares);
       let cls = "sq " + ((file + rank) % 2 ? "dark" : "light");  // a1 is dark
       if (last.includes(name)) cls += " last";
       svg("rect", {x, y, width: size, height: size, class: cls}, g);
-      if (!o.small && rank === (flip ? 8 : 1)) text(box, x + size / 2, span - 6, "abcdefgh"[file], "coord");
-      if (!o.small && file === (flip ? 7 : 0)) text(box, pad / 2, y + size / 2 + 6, String(rank), "coord");
+      if (!o.small && rank === (flip ? 8 : 1)) text(box, x + size / 2, span - 7, "abcdefgh"[file], "coord");
+      if (!o.small && file === (flip ? 7 : 0)) text(box, pad / 2, y + size / 2 + 9, String(rank), "coord");
+      const p = svg("g", {"data-on": name}, pieceLayer);
       if (piece) {
         const white = piece === piece.toUpperCase();
         titled(g, `${name}: ${CHESS_NAMES[piece.toLowerCase()][white ? 0 : 1]} (${white ? "Mario's" : "Bowser's"} team)`);
         svg("circle", {cx: x + size / 2, cy: y + size / 2, r: 34, class: "piece " + (white ? "white" : "black"),
-                       stroke: colours[white ? 0 : 1]}, g);
-        text(g, x + size / 2, y + size / 2 + 17, GLYPH[piece.toLowerCase()][white ? 0 : 1], "glyph " + (white ? "white" : "black"));
+                       stroke: colours[white ? 0 : 1]}, p);
+        text(p, x + size / 2, y + size / 2 + 17, GLYPH[piece.toLowerCase()][white ? 0 : 1], "glyph " + (white ? "white" : "black"));
       } else {
         titled(g, name + ": empty");
       }
       if (piece && piece === checkKing) {
-        svg("circle", {cx: x + size / 2, cy: y + size / 2, r: 38, class: "check-ring"}, g);
-        if (!o.small) text(g, x + size - 12, y + 22, "+", "check-mark");
+        svg("circle", {cx: x + size / 2, cy: y + size / 2, r: 38, class: "check-ring"}, p);
+        if (!o.small) text(p, x + size - 12, y + 24, "+", "check-mark");
         g.classList.add("check");
       }
       if (seen[name] && seen[name] !== "empty" && !piece) {
-        svg("circle", {cx: x + size / 2, cy: y + size / 2, r: 30, class: "piece faded " + (seen[name] === "p0" ? "white" : "black")}, g);
+        svg("circle", {cx: x + size / 2, cy: y + size / 2, r: 30, class: "piece faded " + (seen[name] === "p0" ? "white" : "black")}, p);
         g.setAttribute("data-seen", seen[name]);
       }
-      if (bad.has(name)) svg("rect", {x: x + 4, y: y + 4, width: size - 8, height: size - 8, class: "bad-box"}, g);
+      if (bad.has(name)) svg("rect", {x: x + 4, y: y + 4, width: size - 8, height: size - 8, class: "bad-box"}, p);
     }
   }
   if (last.length === 2 && !o.small) {
     const [x1, y1] = at(last[0]), [x2, y2] = at(last[1]);
     svg("line", {x1: x1 + size / 2, y1: y1 + size / 2, x2: x2 + size / 2, y2: y2 + size / 2, class: "last-arrow",
-                 "marker-end": "url(#arrow-head)"}, box);
+                 "marker-end": "url(#arrow-head)"}, arrows);
     const defs = svg("defs", {}, box);
     const m = svg("marker", {id: "arrow-head", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4,
                              orient: "auto-start-reverse"}, defs);

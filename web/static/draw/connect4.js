@@ -1,7 +1,8 @@
 // Connect 4 with Blocker: the 7x6 grid; each player's chips carry their letter and a
 // shape of their own (circle ring / square), so the players differ by more than colour;
-// the winning four are joined by a line and ringed; a chip the camera saw where none may
-// be is drawn faded with a dashed red ring.
+// the winning four are ringed and joined by a line drawn behind the chips (never over
+// their letters); a chip the camera saw where none may be is drawn faded with a dashed
+// red ring.
 "use strict";
 
 (function () {
@@ -11,7 +12,7 @@ window.drawings.connect4 = function (el, snap, opts) {
   const o = opts || {}, st = snap.state || {}, grid = st.grid;
   if (!Array.isArray(grid) || !grid.length) throw new Error("no grid in the Connect 4 state");
   const names = snap.seats || ["first player", "second player"];
-  const colours = o.colours || ["#d7263d", "#f2c500"];
+  const colours = o.colours || window.drawKit.SEAT_FILLS.slice(0, 2);  // the config's red and green
   const rows = grid.length, cols = grid[0].length, cell = 100, pad = 20;
   const w = cols * cell + 2 * pad, h = rows * cell + 2 * pad, foot = o.small ? 0 : 44;
   const box = root(w, h + foot, "c4", "Connect 4 grid");
@@ -19,6 +20,11 @@ window.drawings.connect4 = function (el, snap, opts) {
   const alarm = o.alarm || {}, bad = new Set(alarm.cells || []), seen = alarm.seen || {};
   const wins = winningFour(grid, snap.outcome);
   const xy = (c, i) => [pad + c * cell + cell / 2, pad + i * cell + cell / 2];
+  if (wins.size === 4) {  // behind the chips: it shows between them, never over a letter
+    const pts = [...wins].map((k) => k.split(",").map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const [x1, y1] = xy(...pts[0]), [x2, y2] = xy(...pts[pts.length - 1]);
+    svg("line", {x1, y1, x2, y2, class: "win-line"}, box);
+  }
 
   function chip(g, label, cx, cy, faded) {
     const seat = label === "p0" ? 0 : 1;
@@ -53,11 +59,6 @@ window.drawings.connect4 = function (el, snap, opts) {
     if (bad.has(name)) svg("circle", {cx, cy, r: 47, class: "bad-ring"}, g);
     titled(g, name + ": " + what + (seen[name] && seen[name] !== label ? " (the camera sees " + seen[name] + ")" : ""));
   }));
-  if (wins.size === 4) {
-    const pts = [...wins].map((k) => k.split(",").map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    const [x1, y1] = xy(...pts[0]), [x2, y2] = xy(...pts[pts.length - 1]);
-    svg("line", {x1, y1, x2, y2, class: "win-line"}, box);
-  }
   if (o.small) { el.replaceChildren(box); return; }
   for (let c = 0; c < cols; c++) {
     const x = pad + c * cell;

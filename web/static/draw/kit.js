@@ -49,9 +49,10 @@ window.drawKit = (function () {
   }
 
   // Static board layouts (the Super Mario Bros. Worlds, the Monopoly ring) come from
-  // /api/layout once per game and board file; the drawing redraws itself when they arrive.
+  // /api/layout once per game and board file; the drawing redraws itself into `host`
+  // when they arrive, its labels then fitted to the screen like any drawing's.
   const layouts = {}, waiting = {};
-  function layout(snapshot, opts, redraw) {
+  function layout(snapshot, opts, host, redraw) {
     const key = (opts.base || "") + ":" + snapshot.game + ":" + snapshot.game_id;
     if (layouts[key]) return layouts[key];
     if (!waiting[key]) {
@@ -62,7 +63,10 @@ window.drawKit = (function () {
         .catch((err) => { for (const f of waiting[key]) f(err); })
         .finally(() => { delete waiting[key]; });
     }
-    waiting[key].push(redraw);
+    waiting[key].push((err) => {
+      redraw(err);
+      if (host.isConnected) legible(host);
+    });
     return null;
   }
 
@@ -96,5 +100,76 @@ window.drawKit = (function () {
 
   const SEAT_FILLS = ["#d7263d", "#2e7d32", "#f2c500", "#1e63d6"];  // red, green, yellow, blue
 
-  return {svg, text, titled, el, root, layout, badge, initial, star, SEAT_FILLS};
+  // The seat to play, from the prompt alone: the seat chips, the cards and the prompt
+  // can then never name two players at once (null when the game is over or nobody is).
+  function toPlay(snap) {
+    return snap.outcome || !snap.prompt ? null : snap.prompt.seat ?? null;
+  }
+
+  // One player's card under a board: the name, "to play" on the seat the prompt names,
+  // then `words` (the game's own line for that seat, snapshot.state.seat_words).
+  function playerCard(snap, seat, name, words, opts) {
+    const o = opts || {}, mine = o.seat === seat, turn = seat === toPlay(snap);
+    const li = el("li", {class: "player-card" + (turn ? " turn" : "") + (mine ? " mine" : ""), "data-seat": seat});
+    const head = el("strong", {}, name + (mine ? " (you)" : ""));
+    li.append(head);
+    if (turn) li.append(el("span", {class: "to-play"}, " \u25B6 to play"));
+    if (words) li.append(el("span", {class: "seat-words"}, words));
+    return li;
+  }
+
+  // No text smaller than MIN_PX on the screen: once a drawing is on the page, each of its
+  // texts drawn smaller than that at the size shown is hidden (a phone shows fewer,
+  // larger labels; zooming in or a larger screen brings the rest back).
+  const MIN_PX = 11;
+  function legible(host) {
+    for (const box of host.querySelectorAll("svg.drawing")) {
+      const m = box.getScreenCTM();
+      if (!m) continue;
+      const scale = Math.hypot(m.a, m.b);
+      let hidden = 0;
+      for (const t of box.querySelectorAll("text")) {
+        t.style.display = "";
+        const small = parseFloat(getComputedStyle(t).fontSize) * scale < MIN_PX;
+        if (small) { t.style.display = "none"; hidden += 1; }
+      }
+      box.dataset.hiddenLabels = hidden;
+      const hint = box.parentNode && box.parentNode.querySelector(".zoom-hint");
+      if (hint) hint.hidden = hidden === 0 && !zoomed[box.dataset.zoom];
+    }
+  }
+
+  // Tap to zoom: a tap on a board too fine for the screen shows the region around the
+  // tap ZOOM times larger, with the labels that region can now show; a second tap shows
+  // the whole board again. The zoom outlives the redraws (kept per drawing).
+  const ZOOM = 2.5, zoomed = {};
+  function zoomable(box, key, w, h) {
+    box.dataset.zoom = key;
+    const z = zoomed[key];
+    if (z) box.setAttribute("viewBox", `${z.x} ${z.y} ${w / ZOOM} ${h / ZOOM}`);
+    box.classList.add("zoomable");
+    const hint = el("p", {class: "zoom-hint legend"});
+    const say = () => { hint.textContent = zoomed[key] ? "Tap the board to see all of it." :
+      "Tap the board to zoom in and read its names."; };
+    say();
+    box.addEventListener("click", (ev) => {
+      if (ev.defaultPrevented) return;  // a tap that played a move
+      if (zoomed[key]) {
+        delete zoomed[key];
+        box.setAttribute("viewBox", `0 0 ${w} ${h}`);
+      } else {
+        const m = box.getScreenCTM();
+        const p = m ? new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse()) : {x: w / 2, y: h / 2};
+        const zw = w / ZOOM, zh = h / ZOOM;
+        zoomed[key] = {x: Math.min(Math.max(p.x - zw / 2, 0), w - zw), y: Math.min(Math.max(p.y - zh / 2, 0), h - zh)};
+        box.setAttribute("viewBox", `${zoomed[key].x} ${zoomed[key].y} ${zw} ${zh}`);
+      }
+      say();
+      legible(box.parentNode);
+    });
+    return hint;
+  }
+
+  return {svg, text, titled, el, root, layout, badge, initial, star, SEAT_FILLS, toPlay, playerCard, legible,
+          zoomable};
 })();

@@ -1,0 +1,62 @@
+"""Small helpers every game's describer uses, so the page, the hall, the alarms and the
+journal all say things the same way: numbers that agree with their nouns ("1 coin",
+"2 coins"), data names in the words printed on the pieces ("KoopaTroopa" is "Koopa
+Troopa", "bullet_bill" is "Bullet Bill"), and sentences joined without doubled stops."""
+from __future__ import annotations
+
+import re
+
+_IRREGULAR = {"life": "lives", "ply": "plies"}
+
+
+def count(n: int, noun: str) -> str:
+    """'1 coin', '0 coins', '3 lives'."""
+    return f"{n} {noun if n == 1 else _IRREGULAR.get(noun, noun + 's')}"
+
+
+def printed(name: str) -> str:
+    """A data name as it is printed: 'KoopaTroopa' -> 'Koopa Troopa', 'bullet_bill' ->
+    'Bullet Bill', 'BowserJr' -> 'Bowser Jr.'; a name with spaces stays as it is."""
+    text = str(name).strip()
+    if " " in text:
+        return text
+    if "_" in text or text.islower():
+        text = " ".join(w.capitalize() for w in text.split("_") if w)
+    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)
+    return re.sub(r"\bJr$", "Jr.", text)
+
+
+def joined(parts) -> str:
+    """Clauses joined by '; ', each without its own full stop ('Advance to GO.' does not
+    become 'Advance to GO.;')."""
+    return "; ".join(p.rstrip(". ") for p in parts if p and p.strip())
+
+
+def either(items, word: str = "or") -> str:
+    """'a', 'a or b', 'a, b or c'."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def capital(text: str) -> str:
+    """The first letter upper case, the rest as it is ('game over' -> 'Game over')."""
+    return text[:1].upper() + text[1:]
+
+
+def marks(names) -> dict[str, str]:
+    """A short mark for each name, no two alike, to draw where a name does not fit (a
+    Labyrinth treasure on its tile): the initials ('KT' for Koopa Troopa, 'M' for Mario),
+    else the first letter and another of the name ('Bo' for Boo beside 'B' for Bowser)."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in sorted(set(names)):
+        words = printed(name).replace(".", "").split() or ["?"]
+        letters = "".join(words)
+        tries = ["".join(w[0] for w in words)[:2].upper()]
+        tries += [letters[0].upper() + c.lower() for c in letters[1:] if c.isalnum()]
+        mark = next((t for t in tries if t not in taken), f"{letters[0].upper()}{len(taken)}")
+        out[name] = mark
+        taken.add(mark)
+    return out

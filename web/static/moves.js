@@ -1,0 +1,133 @@
+// The record of a game as the status page and the hall show it, from the snapshot's moves
+// (their notation) and the moves in words (the journal's, /api/moves or the hall's
+// events). Each move reads as the game's describer words it ("Luigi drops a chip in
+// column 5", the player's name in bold, never an action under another's name); chess
+// reads as a club writes it, in standard notation by move number ("15. Nf3 Re8") with
+// the Mario words as the detail (hover, or a tap on the row). The last `unsure` moves of
+// the snapshot are the camera's provisional reading: drawn lighter with a "?".
+"use strict";
+
+window.moveRecord = (function () {
+  const UNSURE = "not yet sure: the next moves will tell";
+  const NOT_A_MOVE = /^(resign|offer|accept|draw|claim|promote)\b/i;
+
+  const el = (...args) => window.drawKit.el(...args);  // the drawings' kit, once it is loaded
+
+  // [{notation, text, name, unsure}] of the snapshot's moves, matched with the words move
+  // by move (the two are fetched a moment apart)
+  function entries(snap, words) {
+    const notes = snap.moves || [], unsure = Math.max(0, Number(snap.unsure) || 0);
+    const said = words || [];
+    return notes.map((n, i) => {
+      const m = said[i] && said[i].notation === n ? said[i] : {notation: n, text: null, name: null};
+      return {notation: n, text: m.text || n, name: m.name || null, unsure: i >= notes.length - unsure};
+    });
+  }
+
+  // the words with who in front, in bold: the describer's text begins with the name
+  // ("Luigi drops ..."); a text that does not gets "Name: " before it
+  function said(m) {
+    const span = el("span", {class: "move-words"});
+    if (m.name && m.text.startsWith(m.name)) {
+      span.append(el("b", {}, m.name), m.text.slice(m.name.length));
+    } else if (m.name) {
+      span.append(el("b", {}, m.name + ":"), " " + m.text);
+    } else {
+      span.append(m.text);
+    }
+    return span;
+  }
+
+  function mark(node, m) {
+    if (!m.unsure) return node;
+    node.classList.add("unsure");
+    node.title = UNSURE;
+    node.append(el("span", {class: "unsure-mark", "aria-label": UNSURE}, "?"));
+    return node;
+  }
+
+  // chess: rows of [number, white's ply, black's ply], other actions as rows of their own
+  function chessRows(snap, list) {
+    const first = (snap.state && snap.state.first_move) || [1, "white"];
+    let number = first[0], black = first[1] === "black", row = null;
+    const rows = [];
+    for (const m of list) {
+      if (NOT_A_MOVE.test(m.notation)) {
+        rows.push({words: m});
+        row = null;
+        continue;
+      }
+      if (!black || !row) {
+        row = {number, plies: black ? [null, m] : [m]};
+        rows.push(row);
+      } else {
+        row.plies.push(m);
+      }
+      if (black) number += 1;
+      black = !black;
+      if (!black) row = null;
+    }
+    return rows;
+  }
+
+  function chessPly(m) {
+    const ply = mark(el("span", {class: "ply", title: m.text, tabindex: "0"}, m.notation), m);
+    return ply;
+  }
+
+  // fill `list` (an <ol>/<ul>) with the record; returns the last move as {text, notation}
+  function fill(list, snap, words) {
+    const all = entries(snap, words);
+    const chess = snap.game === "chess";
+    list.classList.toggle("chess-record", chess);
+    if (chess) {
+      list.replaceChildren(...chessRows(snap, all).map((r) => {
+        if (r.words) return mark(el("li", {class: "record-note"}, r.words.text), r.words);
+        const li = el("li", {class: "record-row", tabindex: "0"});
+        li.append(el("span", {class: "num"}, r.number + "."));
+        for (const m of r.plies) li.append(m ? chessPly(m) : el("span", {class: "ply"}, "..."));
+        li.append(el("span", {class: "detail"}, r.plies.filter(Boolean).map((m) => m.text).join(" \u00B7 ")));
+        li.addEventListener("click", () => li.classList.toggle("open"));
+        return li;
+      }));
+    } else {
+      list.replaceChildren(...all.map((m) => {
+        const li = el("li", {title: m.notation, tabindex: "0"});
+        li.append(said(m), el("code", {class: "notation"}, m.notation));
+        li.addEventListener("click", () => li.classList.toggle("open"));
+        return mark(li, m);
+      }));
+    }
+    list.scrollTop = list.scrollHeight;
+    return last(snap, all);
+  }
+
+  // the last move for the line under the prompt: chess "15... Re8 (Rook Goomba moves ...)"
+  function last(snap, all) {
+    const m = all[all.length - 1];
+    if (!m) return null;
+    let text = m.name && !m.text.startsWith(m.name) ? m.name + ": " + m.text : m.text;
+    if (snap.game === "chess" && !NOT_A_MOVE.test(m.notation)) {
+      const rows = chessRows(snap, all), r = rows[rows.length - 1];
+      const lead = r.plies && r.plies.length === 2 && r.plies[1] === m ? `${r.number}... ` : `${r.number}. `;
+      text = `${lead}${m.notation} (${m.text})`;
+    }
+    return {text: text + (m.unsure ? " ?" : ""), notation: m.notation, unsure: m.unsure};
+  }
+
+  // the journal's move events (the hall's), less those taken back, as /api/moves gives them
+  function fromEvents(events, seats) {
+    const out = [];
+    for (const e of events || []) {
+      if (e.type === "move") {
+        out.push({notation: e.notation, text: e.text || e.notation,
+                  name: Number.isInteger(e.seat) ? (seats || [])[e.seat] || null : null});
+      } else if (e.type === "undo") {
+        out.pop();
+      }
+    }
+    return out;
+  }
+
+  return {fill, fromEvents, UNSURE};
+})();
