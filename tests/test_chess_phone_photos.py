@@ -61,14 +61,14 @@ def test_unsure_squares_are_the_doubtful_ones(reads):
 
 
 def test_a_square_behind_a_standing_piece_weighs_less(reads):
-    """looks() gives per-square features and how well each square is seen: behind a piece
-    (one rank further from the camera, which stands on White's side here) less."""
+    """visible() says how well each square is seen: behind a piece (one rank further
+    from the camera, which stands on White's side here) less."""
     behind, free = [], []
-    for name, (_, want, watcher) in reads.items():
+    for name, (view, want, watcher) in reads.items():
         if name in MISLABELLED:
             continue
-        feats, weight = watcher.reader.looks(watcher.last_plane)
-        assert feats.shape[0] == 64 and weight.shape == (64,)
+        weight = watcher.reader.visible(view.cells)
+        assert len(weight) == 64
         for i, sq in enumerate(CELLS):
             front = f"{sq[0]}{int(sq[1]) - 1}"
             if sq[1] != "1":
@@ -93,11 +93,6 @@ def test_learning_blends_positions_and_forgets_no_look():
     view = watcher.read_frame(render(mixed, camera=cam, rng=rng))
     assert {sq: view.cells[sq] for sq in mixed if view.cells[sq][0] != mixed[sq]} == {}
     assert watcher.reader.stats["n"].min() > 0
-
-
-def test_a_plane_of_the_wrong_size_is_refused_by_looks_too():
-    with pytest.raises(ValueError, match="chess plane is 100x80 pixels"):
-        SquareReader().looks(np.zeros((80, 100, 3), np.uint8))
 
 
 def test_print_is_told_from_pieces_by_stroke_width_on_any_two_colours():

@@ -75,22 +75,21 @@ NUDGE = 0.03  # of the cells that keep what they hold, this share looks moved a 
 NUDGE_SPREAD = 1.0  # (a nudged piece, a passing shadow, glare): about half a change, widely spread
 LL_FLOOR = 12.0  # no label is more than this below the best, by one cell's change alone
 MOVING_WEIGHT = 0.0  # the weight of a cell under motion: a hand there says nothing of it
+VISIBLE_FLOOR = 0.25  # a cell hidden behind a piece still shows this much of itself
 TALL = 1.0  # squares: about a queen's or king's height, the pieces that hide what is behind them
 PRIOR = 2.0  # the geometric guess of a cell's hidden share counts as this many looks
 HIDDEN_MAX = 0.9  # a piece in front never hides all of a cell
 
 
 def patches(reader):
-    """(cells, weights (n, q, q) summing to 1 per cell, q) for a reader whose cells tile the
-    plane 8x8 (row 0 at the top of the plane, cells in plane order) and that samples each
-    cell on a disk (`disks`, 8x8xqxq); None for any other reader."""
+    """(cells, q: a cell's side in pixels) for a reader whose cells tile the plane 8x8
+    (row 0 at the top of the plane, cells in plane order) and that samples each cell on a
+    disk (`disks`, 8x8xqxq); None for any other reader."""
     disks = getattr(reader, "disks", None)
     cells = list(getattr(reader, "cells", ()))
     if disks is None or len(cells) != 64 or np.shape(disks)[:2] != (8, 8):
         return None
-    q = np.shape(disks)[2]
-    w = np.asarray(disks, np.float32).reshape(64, q, q)
-    return cells, w / np.maximum(w.sum(axis=(1, 2), keepdims=True), 1.0), q
+    return cells, np.shape(disks)[2]
 
 
 class Steps:
@@ -162,7 +161,7 @@ class CellChange:
             return
         from .read_squares import camera_foot
 
-        cells, _, q = geo
+        cells, q = geo
         foot, height = camera_foot(H, frame_size, q)
         self.fronts, self._hidden = {}, {}
         for k, cell in enumerate(cells):
@@ -202,13 +201,13 @@ class CellChange:
                 self.board, self.ref = dict(board), plane.copy()
                 self.known[:] = True
             return
-        if plane.shape[:2] != (8 * geo[2], 8 * geo[2]):
+        if plane.shape[:2] != (8 * geo[1], 8 * geo[1]):
             return
-        cells, w, q = geo
+        cells, q = geo
         blocks = self._blocks(plane, q)
         keep = np.zeros(64, bool) if moving is None else np.asarray(moving).reshape(64)
         if self.ref is not None and self.board is not None:
-            diff = _patch_diff(blocks * _gain(self.ref_light, _light(blocks)), self.ref, w)
+            diff = self._diff(blocks, _light(blocks))
             self._learn_steps(np.where(keep | ~self.known, np.nan, diff), board)
         # a cell under a hand keeps its reference, and the label that reference shows
         self.board = {c: (self.board or {}).get(c, board.get(c)) if k else board.get(c)
@@ -249,6 +248,11 @@ class CellChange:
                 self.fronts[cell] = (front, min(HIDDEN_MAX, seen[0] / seen[1]))
 
     # --- weighing a view -----------------------------------------------------------------
+    def _diff(self, blocks: np.ndarray, light: np.ndarray) -> np.ndarray:
+        """Per cell, how much its square differs from the reference, the light's drift
+        since that reference divided out."""
+        return _square_diff(blocks * _gain(self.ref_light, light), self.ref)
+
     def _diffs(self, plane: np.ndarray) -> np.ndarray:
         measured = self.reader.change(plane, self.ref)
         return np.array([measured[c] for c in self.reader.cells], float)
@@ -284,25 +288,27 @@ class CellChange:
         top = max(out.values())
         return {label: max(v - top, -LL_FLOOR) for label, v in out.items()}
 
-    def evidence(self, plane: np.ndarray, moving=None) -> dict:
+    def evidence(self, plane: np.ndarray, moving=None, visible=None) -> dict:
         """{cell: ({label: log-likelihood} from the difference with the reference, or
         None where no reference was seen yet; the same from the difference with its own
         empty look, or None; weight)}; {} for a reader without change evidence. `moving`:
-        an 8x8 bool mask (plane rows) of grid cells under motion."""
+        an 8x8 bool mask (plane rows) of grid cells under motion; `visible`: how well each
+        cell is seen behind the pieces standing nearer the camera (the reader's
+        `visible`), which weighs what it shows (at least VISIBLE_FLOOR)."""
         geo = patches(self.reader)
         if geo is None:
             return self._measured(plane)
-        if plane.shape[:2] != (8 * geo[2], 8 * geo[2]):
+        if plane.shape[:2] != (8 * geo[1], 8 * geo[1]):
             return {}
-        cells, w, q = geo
-        weight = np.ones(64)
+        cells, q = geo
+        weight = np.ones(64) if visible is None else np.maximum(VISIBLE_FLOOR, np.asarray(visible, float))
         if moving is not None:
             weight[np.asarray(moving).reshape(64)] = MOVING_WEIGHT
         if self.ref is None:
             return {c: (None, None, float(weight[k])) for k, c in enumerate(cells)}
         blocks = self._blocks(plane, q)
         light = _light(blocks)
-        diff = _patch_diff(blocks * _gain(self.ref_light, light), self.ref, w)
+        diff = self._diff(blocks, light)
         noise = self._noise(diff, self.known)
         level, spread = self._per_cell(noise)
         x = np.log(np.maximum(diff, level) / level)
@@ -312,7 +318,7 @@ class CellChange:
         seen &= np.array([self.board.get(c) != "empty" for c in cells])
         x_empty = np.full(64, np.nan)
         if seen.any():
-            d_empty = _patch_diff(blocks[seen] * _gain(self.empty_light[seen], light), self.empty[seen], w[seen])
+            d_empty = _square_diff(blocks[seen] * _gain(self.empty_light[seen], light), self.empty[seen])
             x_empty[seen] = np.log(np.maximum(d_empty, noise[False][0]) / noise[False][0])
         out = {}
         for k, c in enumerate(cells):
@@ -393,7 +399,7 @@ def _gain(then: np.ndarray, now: np.ndarray) -> np.ndarray:
 TOP = 1 / 3  # the share of a square's pixels that changed most is what its change is
 
 
-def _patch_diff(blocks: np.ndarray, ref: np.ndarray, w: np.ndarray) -> np.ndarray:
+def _square_diff(blocks: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """Per cell, the mean summed-channel difference over the third of its square (a
     border of q/16 left out) that differs most: a piece anywhere on the square, leaning
     whichever way the camera sees it, changes that much of it."""

@@ -50,8 +50,8 @@ likelihood, lowered when the square is far from all of them (a hand, a fallen pi
 Light that drifts during a game, in level or in colour, is measured per colour channel on
 the small patches where four squares meet, which pieces rarely cover, and taken out.
 
-`looks(plane)` gives the per-square measurements and how well each square can be seen, for
-deciding from change (vision/change.py).
+`visible(cells)` says how well each square can be seen behind the pieces read, which
+weighs what it shows (vision/change.py).
 """
 from __future__ import annotations
 
@@ -442,25 +442,12 @@ class SquareReader(Reader):
                 covered[self.body[i]] = True
         return visible
 
-    def looks(self, plane_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per-square measurements of a plane, for deciding from change (vision/change.py):
-        returns (features, weight), in the reader's cell order (CELLS: a8, b8, ..., h1).
-
-        features (64 x 8, float): the learned read's five (mean brightness, two
-        chromaticities r-g and r+g-2b over the sum, texture, darkest tenth; the light's
-        drift since the first learned position taken out), then the cold read's three
-        evidence shares on the piece's base disk (dark-piece pixels, light-piece pixels,
-        fine detail; each 0..1). Compare a square with itself in another plane (the last
-        accepted view, its own empty look): a change in a piece's presence or colour moves
-        these, a change of light moves them little.
-        weight (64, 0..1): how well each square can be seen at this camera angle: the share
-        of its base disk that the pieces standing nearer the camera (as read on this
-        plane) leave in view; low behind a tall piece. Weigh a square's change by it."""
-        raw, joints = measured = self._measure(plane_bgr)
-        evidence, _, _, visible = self._cold(plane_bgr)
-        if self.model is not None:
-            visible = self._visible(self._read_learned(measured)[0] > 0)
-        return np.concatenate([self._features(raw, self._gains(joints)).reshape(64, NFEAT), evidence], 1), visible
+    def visible(self, cells: dict) -> list[float]:
+        """How well each square can be seen at this camera angle (CELLS order, 0..1), with
+        the squares read occupied in `cells` ({square: (label, confidence)}): the share
+        of its base disk that the pieces standing nearer the camera leave in view; low
+        behind a tall piece. What a square shows counts that much (vision/change.py)."""
+        return [float(v) for v in self._visible(np.array([cells[c][0] != "empty" for c in CELLS]))]
 
 
 def camera_foot(H: np.ndarray, frame_size, q: int) -> tuple[np.ndarray, float]:

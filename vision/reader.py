@@ -56,6 +56,12 @@ class Reader:
     #   coming or going changes it}
     # and the Watcher's views then carry change evidence for the referee (vision/watch.py).
 
+    def visible(self, cells: Mapping[Hashable, tuple[str, float]]) -> list[float] | None:
+        """How well each cell (in `cells` order of the reader) can be seen, 0..1, given
+        what was read (`read`): a cell behind a standing piece shows less of itself.
+        None: every cell is seen whole (a flat board seen from above)."""
+        return None
+
     def adopt(self, other: "Reader") -> None:
         """Take over what `other`, the reader of another sheet of the same game (the
         previous Super Mario Bros. World board), learned of the pieces that move from

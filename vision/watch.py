@@ -329,7 +329,7 @@ class Watcher:
         if weighed is not None:
             extra["labels"] = weighed
         if self.change.supported:
-            extra["change"] = self.change.evidence(plane, moving)
+            extra["change"] = self.change.evidence(plane, moving, self.reader.visible(cells))
             extra["change_from"] = self.change.board  # the position the change is measured from
             extra["fronts"] = self.change.fronts
             extra["moving"] = [] if moving is None else [c for c, m in zip(self.reader.cells, moving.reshape(-1)) if m]
