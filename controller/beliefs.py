@@ -25,12 +25,15 @@ referee then records it, and the beam is re-rooted past it (`advance`). The rest
 best line is shown, marked unsure, until a later view settles it.
 
 When no line explains a view, `search` looks further: deeper from the lines (more
-happened than one view shows: quick play, a missed view, a restart) or from a position
-a few sure plies back (a wrong ply was taken as sure), by a beam search guided by the
-view itself.
+happened than one view shows: quick play, a missed view, a restart), by a beam search
+guided by the view itself. And `replay` weighs again, from a position a few sure plies
+back, every still view seen since: a ply taken wrongly as sure is taken back when the
+histories without it explain all those views overwhelmingly better than the histories
+with it (controller/referee.py).
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -171,11 +174,13 @@ class Beliefs:
         return PLY_COST * min(n, most) + EXTRA_COST * max(0, n - most)
 
     # --- looking further ---------------------------------------------------------------
-    def search(self, ev: Evidence, starts: list[tuple[Line, int]], depth: int, moved_at: float) -> list[Line]:
+    def search(self, ev: Evidence, starts: list[tuple[Line, int]], depth: int, moved_at: float,
+               keep=None) -> list[Line]:
         """Lines from `starts` ((line, actions already owed: negative for plies taken back
         that a line may make again for free)) of up to `depth` more actions that explain
         `ev`, best first: a beam search over the legal actions that could explain what the
-        view shows, SEARCH_WIDTH boards per depth, guided by the view."""
+        view shows, SEARCH_WIDTH boards per depth, guided by the view; only lines `keep`
+        allows, when given."""
         frontier, found = [(line, line.score, n) for line, n in starts], {}
         for _ in range(depth):
             grown: dict = {}
@@ -184,7 +189,7 @@ class Beliefs:
                     continue
                 for action in self.game.observable_actions(line.state, ev.maybe_changed(line.board)):
                     ext = line.then(self.game, (action,), self.game.apply(line.state, action), 0.0, moved_at)
-                    if ev.hides(line.board, ext.board):
+                    if ev.hides(line.board, ext.board) or (keep is not None and not keep(ext)):
                         continue
                     ext = replace(ext, score=base + ev.score(ext.board) - self.cost(max(0, n + 1)))
                     key = self._key(ext)
@@ -200,3 +205,40 @@ class Beliefs:
 
 
 _GONE = object()  # a cell a board no longer has
+
+
+@dataclass(frozen=True)
+class Still:
+    """One still view kept for weighing again: when the hand left before it, whether a
+    hand still moved over part of the board, what it showed, and how many plies were
+    recorded before it (a view a hand moved over is replaced by the next one only while
+    nothing was recorded in between, as `Beliefs.before` does)."""
+
+    moved_at: float
+    partial: bool
+    ev: Evidence
+    recorded: int = 0
+
+
+def replay(game, root, stills: list[Still], keep, depth: int, start: "Beliefs | None" = None) -> "Beliefs | None":
+    """The beliefs from `root` after weighing `stills` in turn (or, from `start`, the
+    beliefs after the stills before them), keeping only the lines `keep` allows; a still
+    no kept line explains well is searched up to `depth` actions deeper, as the referee does
+    (a history taken back must be given the same chances as the one recorded). None
+    when no kept line goes on through some still."""
+    beliefs = copy.copy(start) if start is not None else Beliefs(game, root)
+    for still in stills:
+        ev = still.ev
+        found: dict = {}
+        for line in beliefs.weigh(ev, still.moved_at):
+            if keep(line):
+                beliefs._keep(found, line)
+        best = max(found.values(), key=lambda line: line.score).board if found else None
+        if best is None or not ev.explains(best) or ev.poorly_explained(best):
+            starts = [(line, 0) for line in beliefs.before(still.moved_at)[:3]]
+            for line in beliefs.search(ev, starts, depth, still.moved_at, keep):
+                beliefs._keep(found, line)
+        if not found:
+            return None
+        beliefs.adopt(Beliefs._ranked(found), still.moved_at)  # each still its own look
+    return beliefs

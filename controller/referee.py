@@ -37,7 +37,7 @@ from typing import Iterable
 
 from vision.view import BoardView
 
-from .beliefs import COMMIT, Beliefs, Line
+from .beliefs import COMMIT, Beliefs, Line, Still, replay
 from .evidence import MISFIT, SEEN, Evidence
 from .events import Bus, Event
 from .games import load_game
@@ -50,9 +50,11 @@ CONFIRM_S = 0.5  # the live camera's wrong board must stay this long before an a
 DOUBT_S = 3.0  # an undecided board must stand still this long before the referee says so
 SWITCH = 1.0  # the history shown gives way to another only when that one leads by this much
 BACK = 3  # recorded camera plies a clear view may take back
-RETRACT = 5.0  # the prior against taking a recorded ply back (log-likelihood, per ply)
+RETRACT = 3.0  # the prior against taking a recorded ply back (log-likelihood, per ply)
 FURTHER = 4.0  # a history found further than one view's actions must explain the view this much better
-OVERWHELM = 10.0  # a recorded ply is taken back only for a history that explains a view this much better
+OVERWHELM = 6.0  # a recorded ply is taken back only for histories that explain the views since this much better
+MAX_STILLS = 24  # still views kept for weighing again
+STEADY_S = 1.0  # a still board that says a recorded ply was misread for this long is believed
 DEEPER = 2  # a view no history explains is searched this many actions deeper
 
 
@@ -74,7 +76,11 @@ class Referee:
         self.awaiting_start = False  # the camera has not yet seen the board in the position
         self.known: tuple | None = None  # (epoch, view time, cells read otherwise): a view of the sure position
         self.epoch = 0  # counts changes of the sure position (the camera learns from each)
-        self._past: list[tuple] = []  # (state before, action, notation) of the last camera plies
+        self._past: list[tuple] = []  # (state before, action, notation, seen at) of the last camera plies
+        self._stills: list[Still] = []  # the still views since (about) the oldest of them
+        self._replays: dict = {}  # the beliefs with and without recorded plies, over all stills but the last
+        self._challenges: dict = {}  # (plies back, still) -> the first view that said they were misread
+        self._challenged: tuple | None = None  # (k, lines, lead) of a take-back that explains the view, not yet surely
         self._suspect: tuple | None = None  # (view, "illegal", data) waiting for confirmation
         self._unsure: tuple | None = None  # (view, doubt data) of an undecided board, until said
         self._said: list = []  # each doubt said since the sure position last changed
@@ -123,6 +129,7 @@ class Referee:
         self.sure = state
         self.beliefs = Beliefs(self.game, state)
         self.shown, self._past, self._said, self._odd = None, [], [], {}
+        self._stills, self._replays, self._challenges = [], {}, {}
         self.doubt, self._suspect, self._unsure = None, None, None
         self.epoch += 1
 
@@ -234,9 +241,10 @@ class Referee:
             self.sure = self.game.apply(before, action)
             self.history.append(notation)
             if source == "camera":
-                self._past = (self._past + [(before, action, notation)])[-BACK:]
+                self._past = (self._past + [(before, action, notation, seen[i] if i < len(seen) else at)])[-BACK:]
             else:
-                self._past = []
+                self._past, self._stills = [], []
+            self._replays, self._challenges = {}, {}
             delay = {} if at is None or i >= len(seen) else {"decided_after_s": round(at - seen[i], 3)}
             event = self._emit("move", notation=notation, text=self.game.describe(before, action),
                                seat=seat, ply=len(self.history), source=source, **delay, **extra)
@@ -301,6 +309,7 @@ class Referee:
             self.awaiting_start = False  # the start, as well as a cold read can tell: follow
             self.known = (self.epoch, view.t, frozenset())
             return None
+        self._keep_still(Still(view.moved_at, bool(ev.moving), ev, len(self.history)))
         lines = self.beliefs.weigh(ev, view.moved_at)
         if not ev.explains(lines[0].board):
             if self.awaiting_start:
@@ -353,7 +362,7 @@ class Referee:
                 events += self._show()
                 events += self._weigh_doubt(view)
             else:  # a cell seen otherwise than any history has it: said once if it stays so
-                self._unsure = (view, self._oddity(ev))
+                self._wait_unsure(view, self._oddity(ev))
         events = [e for e in events if e is not None]
         return events[-1] if events else None
 
@@ -383,7 +392,12 @@ class Referee:
 
     def _corrected(self, old_actions, new_actions, retracted: list[str], state=None) -> Event:
         """Say once that the history shown was revised: from the first ply that differs."""
-        state = self.sure if state is None else state
+        text = self._corrected_text(self.sure if state is None else state, old_actions, new_actions)
+        return self._emit("corrected", text=f"corrected: {text}", retracted=retracted, source="camera")
+
+    def _corrected_text(self, state, old_actions, new_actions) -> str:
+        """"<what the board shows now>, not <what was believed>", from the first ply
+        that differs."""
         k = 0
         while k < min(len(old_actions), len(new_actions)) and old_actions[k] == new_actions[k]:
             k += 1
@@ -391,8 +405,7 @@ class Referee:
             state = self.game.apply(state, action)
         was = self._describe(state, old_actions[k:])
         now = self._describe(state, new_actions[k:])
-        text = f"corrected: {now or 'nothing moved'}, not {was or 'nothing'}"
-        return self._emit("corrected", text=text, retracted=retracted, source="camera")
+        return f"{now or 'nothing moved'}, not {was or 'nothing'}"
 
     def _describe(self, state, actions) -> str:
         words = []
@@ -410,7 +423,11 @@ class Referee:
         best = lines[0]
         if view.extra.get("moving") or ev.unclear(best.board):
             self._suspect = None
-            self._unsure = (view, self._doubt_of(lines, unexplained=True))
+            self._wait_unsure(view, self._doubt_of(lines, unexplained=True))
+            return None
+        if self._challenged is not None:  # a ply recorded may have been misread: later views will tell
+            self._suspect = None
+            self._wait_unsure(view, self._misread_doubt(*self._challenged[:2]))
             return None
         # the wrong board, put in words against the position the page shows
         state = self.state
@@ -437,8 +454,10 @@ class Referee:
         """A history that explains the view, found deeper than one view's actions from the
         lines kept (quick play, a missed view, a restart), or else from a recorded camera
         ply or a few back (a wrong ply taken as sure: taken back, in words, as its own
-        event), when it explains the view overwhelmingly better than any history going on
-        from the plies recorded (`lines`, the best of them). None when there is none."""
+        event), when the histories without it explain every still view since
+        overwhelmingly better than those with it. None when there is none (and
+        `_challenged` says whether a take-back explains the view, not yet surely)."""
+        self._challenged = None
         if view.extra.get("moving") or ev.unclear(lines[0].board):
             return None  # looking further needs a clear view
         depth = self.game.max_actions_per_view + DEEPER
@@ -448,22 +467,89 @@ class Referee:
             self.beliefs.adopt(found, view.moved_at)
             self.awaiting_start = False
             return [self._follow(view, ev)]
-        top = before[0].score
-        for k in range(1, len(self._past) + 1):
-            state, _, _ = self._past[-k]
-            recorded = tuple(a for _, a, _ in self._past[-k:])
-            start = Line((), state, self.game.board(state), top - RETRACT * k)
-            found = [line for line in self.beliefs.search(ev, [(start, -k)], k + depth, view.moved_at)
-                     if tuple(line.actions[:k]) != recorded]
-            if found and found[0].score >= lines[0].score + OVERWHELM:
-                return self._take_back(k, found, view, ev)
+        challenger = self._challenger(view, ev)
+        if challenger is not None and challenger[2] >= OVERWHELM:
+            return self._take_back(*challenger[:2], view, ev)
+        self._challenged = challenger
         return None
+
+    def _keep_still(self, still: Still) -> None:
+        """Keep a still view for weighing again (a re-read of the same still board, or
+        one a hand still moved over, replaces the last), back to about the oldest
+        camera ply that may be taken back."""
+        last = self._stills[-1] if self._stills else None
+        if last is not None and (last.moved_at == still.moved_at or (last.partial and last.recorded == still.recorded)):
+            self._stills[-1] = still
+        else:
+            self._stills.append(still)
+        del self._stills[:-MAX_STILLS]
+
+    def _challenger(self, view: BoardView, ev: Evidence) -> tuple | None:
+        """(k, lines, lead): the histories that take back the last `k` recorded camera
+        plies, and by how much they explain every still view since those plies were
+        first seen better than the histories that keep them, less the prior against
+        taking back (RETRACT a ply); the k with the largest lead, when its best history
+        explains the view; else None. `_look_further` takes them back at OVERWHELM, if
+        each of the last two stills favoured them by MISFIT at least, or this still has
+        for STEADY_S: a board says a ply was misread when it keeps saying so, not in one
+        glimpse (a hand, a shadow)."""
+        depth = self.game.max_actions_per_view + DEEPER
+        best = None
+        for k in range(1, len(self._past) + 1):
+            before, _, _, seen = self._past[-k]
+            recorded = tuple(p[1] for p in self._past[-k:])
+            stills = [still for still in self._stills if seen is None or still.moved_at >= seen]
+            if not stills:
+                continue
+            sides = [(True, lambda line: tuple(line.actions[:k]) == recorded[:len(line.actions)]),
+                     (False, lambda line: tuple(line.actions[:k]) != recorded)]
+            leads, other = [], None
+            for n in range(max(0, len(stills) - 2), len(stills) + 1):
+                kept, other = (self._replayed(k, stills[:n], before, depth, keeps, keep, n < len(stills))
+                               for keeps, keep in sides)
+                if kept is None or other is None:
+                    break
+                leads.append(other.best.score - kept.best.score)
+            else:
+                if not ev.explains(other.best.board):
+                    continue
+                lead = leads[-1] - RETRACT * k
+                steady = len(leads) == 3 and min(leads[2] - leads[1], leads[1] - leads[0]) >= MISFIT
+                if lead >= OVERWHELM:  # since when this still says so
+                    since = self._challenges.setdefault((k, stills[-1].moved_at), view.t)
+                    steady = steady or view.t - since >= STEADY_S
+                if best is None or lead > best[2]:
+                    best = (k, other.lines, lead if steady else min(lead, OVERWHELM - 1.0))
+        return best
+
+    def _replayed(self, k: int, stills: list[Still], root, depth: int, keeps: bool, keep, stable: bool):
+        """The beliefs from `root` over `stills`, the lines `keep` allows (`keeps`: those
+        with the recorded plies), or None; weighed one still at a time on the beliefs
+        over the stills before it, which are kept (a `stable` list: not the last still,
+        which the watcher may read again)."""
+        if not stills:
+            return Beliefs(self.game, root)
+        key = (k, keeps, tuple(still.moved_at for still in stills))
+        if stable and key in self._replays:
+            return self._replays[key]
+        start = self._replayed(k, stills[:-1], root, depth, keeps, keep, True)
+        out = None if start is None else replay(self.game, root, stills[-1:], keep, depth, start)
+        if stable:
+            self._replays[key] = out
+        return out
+
+    def _misread_doubt(self, k: int, lines: list[Line]) -> dict:
+        """The doubt while a take-back explains the board, not yet surely: in words."""
+        recorded = [p[1] for p in self._past[-k:]]
+        text = self._corrected_text(self._past[-k][0], recorded, list(lines[0].actions))
+        return {"text": f"I may have misread a move: {text}? The next moves will tell",
+                "candidates": [], "cells": []}
 
     def _take_back(self, k: int, found: list[Line], view: BoardView, ev: Evidence) -> list:
         """The last `k` recorded camera plies were wrong: take them back (a `corrected`
         event, which the journal keeps beside them) and follow the histories `found`."""
         before = self._past[-k][0]
-        recorded = [a for _, a, _ in self._past[-k:]]
+        recorded = [p[1] for p in self._past[-k:]]
         retracted = self.history[-k:]
         was_over = self.game.outcome(self.sure) is not None
         best = max(found, key=lambda line: line.score)
@@ -471,9 +557,9 @@ class Referee:
         if was_over:
             self.journal.reopen_game(self.game_id)
         del self.history[-k:]
-        past = self._past[:-k]
+        past, stills = self._past[:-k], self._stills
         self._sure_of(before)
-        self._past = past
+        self._past, self._stills = past, stills
         self.beliefs.adopt(found, view.moved_at)
         return [event, self._follow(view, ev)]
 
@@ -516,6 +602,12 @@ class Referee:
                     return self._emit("doubt", **data)
         return None
 
+    def _wait_unsure(self, view: BoardView, data: dict | None) -> None:
+        """An undecided board, said after DOUBT_S unless decided: the clock runs from the
+        first view that left it so (the watcher reads a still board again and again)."""
+        if self._unsure is None or self._unsure[1] != data:
+            self._unsure = (view, data)
+
     def _raise(self, data: dict) -> Event:
         self.alarm = data
         self._clear_doubt(None)
@@ -532,7 +624,7 @@ class Referee:
             if self.doubt is not None and not self.doubt["candidates"]:
                 return [self._clear_doubt("the board shows the position again")]
             return [self._clear_doubt("settled: " + (", ".join(self.history[-3:]) or "nothing moved"))]
-        self._unsure = (view, self._doubt_of(close))
+        self._wait_unsure(view, self._doubt_of(close))
         return []
 
     def _doubt_of(self, lines: list[Line], unexplained: bool = False) -> dict | None:

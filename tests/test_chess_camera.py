@@ -33,16 +33,17 @@ def positions_of(sans) -> tuple[list[Position], list[str]]:
 
 
 def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=None, clicked=False, setup=None,
-          still_s=0.5):
+          still_s=0.5, camera=None):
     """Run the frames of `positions` through the Table (Watcher -> Referee, learning from
     every position it is sure of, the live camera's clock) of a fresh referee; returns
     the referee and every event. `entries` {position index: text} are typed on the page
     once the referee has recorded that many plies (a promotion choice). `clicked`: the
     Watcher is given the board's corners (a1, h1, h8, a8) instead of finding markers.
     `setup`: the game's setup ({"fen": ...} to start from a position). `still_s`: how
-    long each position stays still after the hand leaves."""
+    long each position stays still after the hand leaves. `camera`: where the camera
+    stands (by default one at an angle, its seed `camera_seed`)."""
     referee = Referee(Journal(":memory:"), Bus())
-    camera = Camera(seed=camera_seed)
+    camera = camera or Camera(seed=camera_seed)
     corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera)) if clicked else ""
     table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
     result, events = table.run("new_game", game="chess", setup=setup)
@@ -86,6 +87,26 @@ def test_first_forty_plies_of_a_master_game_every_move_right(pgn_name, style):
 @pytest.mark.parametrize("pgn_name", GAMES)
 def test_whole_master_games_every_move_right_no_false_alarm(pgn_name, style):
     assert_whole_game(pgn_name, style)
+
+
+@pytest.mark.parametrize("where", ["above", "side_on"])
+def test_dark_pieces_on_dark_squares_from_above_and_from_a_low_side(where):
+    """A walnut set (dark pieces on dark squares, light on light), a camera on a stand
+    straight above or low at the h-file side (tall pieces hide the squares behind them),
+    hands over the board, its corners clicked, and two quick replies: every ply in order,
+    decided within half a second of the hand leaving, with no alarm and nothing
+    corrected."""
+    game = chess.pgn.read_game(open(PGN + GAMES[1]))
+    board, sans = game.board(), []
+    for move in list(game.mainline_moves())[:30]:
+        sans.append(board.san(move))
+        board.push(move)
+    positions, _ = positions_of(sans)
+    camera = getattr(Camera, where)(seed=2)
+    referee, events = watch(positions, style="walnut", quick=(9, 24), camera=camera, clicked=True)
+    assert referee.history == sans
+    assert [e for e in events if e.kind in ("illegal", "corrected")] == []
+    assert max(e.data["decided_after_s"] for e in kinds_of(events, "move")) <= 0.5
 
 
 def test_a_board_without_markers_is_followed_from_its_clicked_corners():
