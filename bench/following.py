@@ -1,0 +1,242 @@
+"""Following whole games through the camera path, nobody tapping, beside a baseline: the
+code of another git revision (by default main before issue 20: one history, committed
+at once), measured the same way in the same run.
+
+    .venv/bin/python bench/following.py [--baseline REV | --no-baseline] [--renders]
+
+Sequences (each through controller.table.Table, as `referee replay` runs them, and
+settled at the end as replay does):
+- real: the scholar's mate webcam video (chess-video/), and the chess-rectified photos
+  (a plastic set in greyscale, five plies from the start), each held 2 s and 0.5 s at
+  30 frames a second, as the held-out games are run;
+- rendered (--renders; minutes): whole master games in the renderer's walnut palette
+  (dark pieces on dark squares), each position photographed once (light and tint
+  drifting, the camera shifted a pixel or two, sensor noise per frame, no hands) and held
+  2 s, from a camera straight above and from a low side, and low at the side with pieces
+  1.4 times taller (the squares behind them mostly hidden).
+
+Per sequence it prints plies right in order, false alarms (none of these holds an illegal
+move), doubts, corrections, the decision delay (median and worst, seconds after the hand
+left), and the beam's work per view: milliseconds of CPU in `Referee.observe` (median and
+95th percentile) and how many histories it kept. One core (cv2.setNumThreads(1)).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(os.environ.get("REFEREE_SHARED_DATA", ROOT.parent / "shared" / "data"))
+BASELINE = "d8799a6^"  # main before issue 20
+FPS = 30
+RENDERS = {  # name: (PGN, plies, camera, seed, piece height)
+    "walnut above, 2 s": ("kasparov-deep-blue-1997-game1.pgn", 89, "above", 7, 1.0),
+    "walnut low side, 2 s": ("nepomniachtchi-liren-2023-game1.pgn", 97, "side_on", 9, 1.0),
+    "walnut low side, tall pieces, 2 s": ("nepomniachtchi-liren-2023-game1.pgn", 97, "side_on", 9, 1.4),
+}
+
+
+# --- measuring (runs inside the code under test) ------------------------------------------
+def _sans(ucis: list[str]) -> list[str]:
+    import chess
+
+    board, out = chess.Board(), []
+    for uci in ucis:
+        move = chess.Move.from_uci(uci)
+        out.append(board.san(move))
+        board.push(move)
+    return out
+
+
+def _video(name: str):
+    import cv2
+
+    cap = cv2.VideoCapture(str(DATA / "chess-video" / name))
+    fps, i = cap.get(cv2.CAP_PROP_FPS) or 20.0, 0
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            return
+        yield i / fps, frame
+        i += 1
+
+
+def _held(images, hold: float):
+    i = 0
+    for image in images:
+        for _ in range(round(hold * FPS)):
+            yield i / FPS, image
+            i += 1
+
+
+def _photographed(positions, camera, seed: int, hold: float, tall: float):
+    """Each position rendered once as a photo would take it, then held `hold` seconds."""
+    import cv2
+    import numpy as np
+
+    from controller.demo_rig import render_chess
+
+    profiles = dict(render_chess.PROFILES)
+    render_chess.PROFILES = {k: tuple((z * tall, r) for z, r in p) for k, p in profiles.items()}
+    try:
+        rng = np.random.default_rng(seed)
+        light, tint = 1.0, np.ones(3)
+        for pos in positions:
+            image = render_chess.render(pos.labels, style="walnut", kinds=pos.kinds, camera=camera, light=light,
+                                        tint=tuple(tint), noise=0)
+            h, w = image.shape[:2]
+            m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-0.3, 0.3), 1.0)
+            m[:, 2] += rng.uniform(-1.5, 1.5, 2)
+            image = cv2.warpAffine(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+            for _ in range(round(hold * FPS)):
+                yield np.clip(image + rng.normal(0, 2.5, image.shape), 0, 255).astype(np.uint8)
+            light = float(np.clip(light + rng.uniform(-0.08, 0.08), 0.75, 1.15))
+            tint = np.clip(tint + rng.uniform(-0.02, 0.02, 3), 0.9, 1.1)
+    finally:
+        render_chess.PROFILES = profiles
+
+
+def _follow(frames, corners: str, expected: list[str]) -> dict:
+    from controller.config import CameraSettings, GameSettings
+    from controller.events import Bus
+    from controller.journal import Journal
+    from controller.referee import Referee
+    from controller.table import Table
+
+    referee = Referee(Journal(":memory:"), Bus())
+    work, kept = [], []
+    observe = referee.observe
+
+    def timed(view):
+        t0 = time.process_time()
+        try:
+            return observe(view)
+        finally:
+            work.append((time.process_time() - t0) * 1000)
+            beliefs = getattr(referee, "beliefs", None)
+            kept.append(len(beliefs.lines) if beliefs is not None else 1)
+
+    referee.observe = timed
+    table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
+    _, events = table.run("new_game", game="chess")
+    for t, frame in frames:
+        events += table.feed(t, frame)
+    try:
+        events += table.run("settle")[1]
+    except (KeyError, TypeError, ValueError):
+        pass  # a baseline without `settle`
+    moves = [e for e in events if e.kind == "move"]
+    in_order = 0
+    for got, want in zip(referee.history, expected):
+        if got != want:
+            break
+        in_order += 1
+    delays = sorted(e.data["decided_after_s"] for e in moves if e.data.get("decided_after_s") is not None)
+    work.sort()
+    return {"plies": len(expected), "in_order": in_order, "right": referee.history == expected,
+            "alarms": sum(e.kind == "illegal" for e in events), "doubts": sum(e.kind == "doubt" for e in events),
+            "corrections": sum(e.kind == "corrected" for e in events),
+            "delay_median": statistics.median(delays) if delays else None, "delay_max": delays[-1] if delays else None,
+            "views": len(work), "ms_median": statistics.median(work) if work else 0.0,
+            "ms_95": work[int(0.95 * (len(work) - 1))] if work else 0.0, "kept_max": max(kept, default=0)}
+
+
+def measure(renders: bool) -> dict:
+    import cv2
+    import chess
+    import chess.pgn
+
+    cv2.setNumThreads(1)
+    out = {}
+    label = json.loads((DATA / "chess-video" / "labels.json").read_text())["scholarsmate.avi"]
+    corners = " ".join(f"{x},{y}" for x, y in label["corners_a1_h1_h8_a8"])
+    out["scholarsmate video"] = _follow(_video("scholarsmate.avi"), corners, _sans(label["moves"]))
+    labels = json.loads((DATA / "chess-rectified" / "labels.json").read_text())
+    sequence = labels["sequence"]
+    images = [cv2.imread(str(DATA / "chess-rectified" / n)) for n in sequence["sequence"]]
+    corners = " ".join(f"{x},{y}" for x, y in labels["photos"][sequence["sequence"][0]]["corners_a1_h1_h8_a8"])
+    for hold in (2.0, 0.5):
+        out[f"chess-rectified, {hold:g} s"] = _follow(_held(images, hold), corners, _sans(sequence["moves"]))
+    if renders:
+        from controller.demo_rig.render_chess import Camera, Position, corners_in_frame
+
+        for name, (pgn, plies, where, seed, tall) in RENDERS.items():
+            game = chess.pgn.read_game(open(DATA / "pgn" / pgn))
+            board, sans, positions = game.board(), [], []
+            for move in [None] + list(game.mainline_moves())[:plies]:
+                if move is not None:
+                    sans.append(board.san(move))
+                    board.push(move)
+                positions.append(Position.from_placement({chess.square_name(s): p.symbol()
+                                                          for s, p in board.piece_map().items()}))
+            camera = getattr(Camera, where)(seed=seed)
+            corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera))
+            frames = ((i / FPS, f) for i, f in enumerate(_photographed(positions, camera, seed, 2.0, tall)))
+            out[name] = _follow(frames, corners, sans)
+    return out
+
+
+# --- running and printing -------------------------------------------------------------------
+def run_measure(code: Path, renders: bool) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(code), "REFEREE_SHARED_DATA": str(DATA)}
+    args = [sys.executable, str(Path(__file__).resolve()), "--measure"] + (["--renders"] if renders else [])
+    run = subprocess.run(args, cwd=code, env=env, capture_output=True, text=True, timeout=7200)
+    if run.returncode != 0:
+        raise SystemExit(f"following: measuring {code} failed:\n{run.stderr[-2000:]}")
+    return json.loads(run.stdout.splitlines()[-1])
+
+
+def export(rev: str, into: Path) -> Path:
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
+def text(m: dict) -> str:
+    delay = "-" if m["delay_median"] is None else f"{m['delay_median']:.2f}/{m['delay_max']:.2f} s"
+    return (f"{m['in_order']:>3}/{m['plies']:<3} in order{' ' if m['right'] else '*'} "
+            f"alarms {m['alarms']:<3} doubts {m['doubts']:<3} corrections {m['corrections']:<2} "
+            f"delay {delay:<13} beam {m['ms_median']:.2f}/{m['ms_95']:.1f} ms a view, "
+            f"{m['kept_max']} histories at most")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--baseline", default=BASELINE, help="git revision measured beside this tree (default %(default)s)")
+    p.add_argument("--no-baseline", action="store_true")
+    p.add_argument("--renders", action="store_true", help="also the rendered walnut games (minutes)")
+    p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # the child's job
+    args = p.parse_args()
+    if args.measure:
+        sys.path[0] = os.getcwd()  # the code under test, not bench/
+        print(json.dumps(measure(args.renders)))
+        return 0
+    import cv2
+
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
+          f"{platform.python_version()}, OpenCV {cv2.__version__}, one thread")
+    t0 = time.perf_counter()
+    runs = {"this tree": run_measure(ROOT, args.renders)}
+    if not args.no_baseline:
+        with tempfile.TemporaryDirectory() as tmp:
+            runs[f"baseline {args.baseline}"] = run_measure(export(args.baseline, Path(tmp)), args.renders)
+    for name in runs["this tree"]:
+        print(f"\n{name}")
+        for who, m in runs.items():
+            print(f"  {who:<18} {text(m[name])}")
+    print("\n* the history at the end is not the game's; delay: median/worst after the hand left; "
+          "beam: median/95th percentile CPU in Referee.observe")
+    print(f"bench time {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
