@@ -210,14 +210,12 @@ _GONE = object()  # a cell a board no longer has
 @dataclass(frozen=True)
 class Still:
     """One still view kept for weighing again: when the hand left before it, whether a
-    hand still moved over part of the board, what it showed, and how many plies were
-    recorded before it (a view a hand moved over is replaced by the next one only while
-    nothing was recorded in between, as `Beliefs.before` does)."""
+    hand still moved over part of the board (then the next view replaces it, as in
+    `Beliefs.before`), and what it showed."""
 
     moved_at: float
     partial: bool
     ev: Evidence
-    recorded: int = 0
 
 
 def replay(game, root, stills: list[Still], keep, depth: int, start: "Beliefs | None" = None) -> "Beliefs | None":

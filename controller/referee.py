@@ -309,7 +309,7 @@ class Referee:
             self.awaiting_start = False  # the start, as well as a cold read can tell: follow
             self.known = (self.epoch, view.t, frozenset())
             return None
-        self._keep_still(Still(view.moved_at, bool(ev.moving), ev, len(self.history)))
+        self._keep_still(Still(view.moved_at, bool(ev.moving), ev))
         lines = self.beliefs.weigh(ev, view.moved_at)
         if not ev.explains(lines[0].board):
             if self.awaiting_start:
@@ -478,7 +478,7 @@ class Referee:
         one a hand still moved over, replaces the last), back to about the oldest
         camera ply that may be taken back."""
         last = self._stills[-1] if self._stills else None
-        if last is not None and (last.moved_at == still.moved_at or (last.partial and last.recorded == still.recorded)):
+        if last is not None and (last.moved_at == still.moved_at or last.partial):
             self._stills[-1] = still
         else:
             self._stills.append(still)
@@ -499,6 +499,9 @@ class Referee:
             before, _, _, seen = self._past[-k]
             recorded = tuple(p[1] for p in self._past[-k:])
             stills = [still for still in self._stills if seen is None or still.moved_at >= seen]
+            # a view a hand still moved over stands until the next: the referee may have
+            # recorded from it (its arm read as a piece), but it is not a look of its own
+            stills = [still for i, still in enumerate(stills) if not still.partial or i == len(stills) - 1]
             if not stills:
                 continue
             sides = [(True, lambda line: tuple(line.actions[:k]) == recorded[:len(line.actions)]),
