@@ -451,15 +451,18 @@ class Referee:
         return events[-1] if events else None
 
     def _look_further(self, view: BoardView, ev: Evidence, lines: list[Line]) -> list | None:
-        """A history that explains the view, found deeper than one view's actions from the
-        lines kept (quick play, a missed view, a restart), or else from a recorded camera
-        ply or a few back (a wrong ply taken as sure: taken back, in words, as its own
-        event), when the histories without it explain every still view since
-        overwhelmingly better than those with it. None when there is none (and
+        """A history that explains the view from a recorded camera ply or a few back (a
+        wrong ply taken as sure: taken back, in words, as its own event), when the
+        histories without it explain every still view since overwhelmingly better than
+        those with it; or else one found deeper than one view's actions from the lines
+        kept (quick play, a missed view, a restart). None when there is none (and
         `_challenged` says whether a take-back explains the view, not yet surely)."""
         self._challenged = None
         if view.extra.get("moving") or ev.unclear(lines[0].board):
             return None  # looking further needs a clear view
+        challenger = self._challenger(view, ev)
+        if challenger is not None and challenger[2] >= OVERWHELM:
+            return self._take_back(*challenger[:2], view, ev)
         depth = self.game.max_actions_per_view + DEEPER
         before = self.beliefs.before(view.moved_at)
         found = self.beliefs.search(ev, [(line, 0) for line in before[:3]], depth, view.moved_at)
@@ -467,9 +470,6 @@ class Referee:
             self.beliefs.adopt(found, view.moved_at)
             self.awaiting_start = False
             return [self._follow(view, ev)]
-        challenger = self._challenger(view, ev)
-        if challenger is not None and challenger[2] >= OVERWHELM:
-            return self._take_back(*challenger[:2], view, ev)
         self._challenged = challenger
         return None
 
