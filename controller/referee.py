@@ -315,9 +315,10 @@ class Referee:
             if self.awaiting_start:
                 return None
             return self._unexplained(view, ev, lines)
-        if ev.poorly_explained(lines[0].board) and not self.awaiting_start:
-            # explained, but for cells another label fits better: a history further off
-            # may fit it all (more plies than one view shows, a ply taken wrongly as sure)
+        if (ev.poorly_explained(lines[0].board) or self._challenged is not None) and not self.awaiting_start:
+            # explained, but for cells another label fits better, or just after a view
+            # that only a take-back explained: a history further off may fit them all
+            # (more plies than one view shows, a ply taken wrongly as sure)
             events = self._look_further(view, ev, lines)
             if events is not None:
                 return self._last_of(events)
@@ -490,9 +491,10 @@ class Referee:
         first seen better than the histories that keep them, less the prior against
         taking back (RETRACT a ply); the k with the largest lead, when its best history
         explains the view; else None. `_look_further` takes them back at OVERWHELM, if
-        each of the last two stills favoured them by MISFIT at least, or this still has
-        for STEADY_S: a board says a ply was misread when it keeps saying so, not in one
-        glimpse (a hand, a shadow)."""
+        each of the last two stills favoured them by MISFIT at least, or the lead was
+        overwhelming after the still before and this one does not object, or this still
+        has said so for STEADY_S: a board says a ply was misread when it keeps saying so,
+        not in one glimpse (a hand, a shadow)."""
         depth = self.game.max_actions_per_view + DEEPER
         best = None
         for k in range(1, len(self._past) + 1):
@@ -517,7 +519,10 @@ class Referee:
                 if not ev.explains(other.best.board):
                     continue
                 lead = leads[-1] - RETRACT * k
-                steady = len(leads) == 3 and min(leads[2] - leads[1], leads[1] - leads[0]) >= MISFIT
+                # the board kept saying so: two stills in a row each favoured the take-back,
+                # or it was overwhelming after the last still and this one does not object
+                steady = len(leads) == 3 and (min(leads[2] - leads[1], leads[1] - leads[0]) >= MISFIT or (
+                    leads[1] - RETRACT * k >= OVERWHELM and leads[2] - leads[1] >= -MISFIT))
                 if lead >= OVERWHELM:  # since when this still says so
                     since = self._challenges.setdefault((k, stills[-1].moved_at), view.t)
                     steady = steady or view.t - since >= STEADY_S
