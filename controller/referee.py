@@ -305,12 +305,14 @@ class Referee:
             return None  # after the end the players clear the board: nothing to judge
         board = self.game.board(self.sure)
         ev = Evidence(view, board, self.min_confidence, self.game.sure_labels_name_changes, self.game.wrong_cells)
-        if self.awaiting_start and ev.fits_the_start(board):
+        self._keep_still(Still(view.moved_at, bool(ev.moving), ev))
+        lines = self.beliefs.weigh(ev, view.moved_at)
+        if self.awaiting_start and ev.fits_the_start(board) and not (lines[0].actions and ev.explains(lines[0].board)):
             self.awaiting_start = False  # the start, as well as a cold read can tell: follow
             self.known = (self.epoch, view.t, frozenset())
             return None
-        self._keep_still(Still(view.moved_at, bool(ev.moving), ev))
-        lines = self.beliefs.weigh(ev, view.moved_at)
+        # (a legal move from the start that explains the view better: the players did not
+        # wait for the camera; it is followed as any move)
         if not ev.explains(lines[0].board):
             if self.awaiting_start:
                 return None
@@ -471,7 +473,8 @@ class Referee:
             self.beliefs.adopt(found, view.moved_at)
             self.awaiting_start = False
             return [self._follow(view, ev)]
-        self._challenged = challenger
+        if challenger is not None and challenger[2] + RETRACT * challenger[0] > 0:
+            self._challenged = challenger  # the views since favour it: a doubt, not an alarm, for now
         return None
 
     def _keep_still(self, still: Still) -> None:

@@ -172,9 +172,13 @@ class Table:
         event = r.new_game(name, variant, settings, setup=setup)
         self._options = r.game.reader_options(r.state)
         if self.camera is not None:
-            self.watcher = self._watch(name, self._options, self.watcher)
+            old, self.watcher = self.watcher, self._watch(name, self._options, self.watcher)
             r.await_start()  # overlays, hands, a half-set board before the start are waited out
-            self.learn_position()
+            if self.watcher is not old:  # it knows nothing of this board: the next still view is the start
+                self.learn_position()
+            # else it reads this board already, and the referee says when the camera sees
+            # the start (`known`): the watcher learns from that view, and players who move
+            # at once are not taken for the start
         return self._said(event)
 
     def _enrol(self, names: dict) -> Result:

@@ -132,9 +132,9 @@ def test_a_ply_recorded_while_a_hand_was_still_over_the_board_is_put_right_when_
 
 
 def test_a_misread_that_later_views_do_not_repeat_takes_nothing_back(tmp_path):
-    """One still reads h7 and h6 wrongly after a ply was recorded, the next reads right
-    again: no history explains that view better for long, nothing is taken back, no
-    alarm is raised, the game goes on."""
+    """One reading shows h7 and h6 wrongly after a ply was recorded (a shadow passing:
+    shorter than an alarm waits), the next still reads right again: nothing is taken
+    back, no alarm is raised, the game goes on."""
     referee, events = referee_on(Journal(":memory:"))
     referee.new_game("chess")
     camera = Camera(referee)
@@ -146,7 +146,7 @@ def test_a_misread_that_later_views_do_not_repeat_takes_nothing_back(tmp_path):
     glare = board.copy()  # a shadow over h7: read empty, and h6 read taken
     glare.remove_piece_at(chess.H7)
     glare.set_piece_at(chess.H6, chess.Piece(chess.PAWN, chess.BLACK))
-    camera.show(glare, hold=1.0)
+    camera.show(glare, hold=0.25)  # one reading, then the next move
     for san in ("Nf3", "Nc6"):
         board.push_san(san)
         camera.show(board)
