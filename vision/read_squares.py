@@ -80,11 +80,12 @@ DARK_ON_DARK = 0.45  # on a dark square: darker than this fraction of its level
 LIGHT_ON_DARK = 0.35  # on a dark square: lighter than it by this much
 SPREAD = 0.12  # on a light square: this far from the disk's median brightness
 DETAIL = 0.12  # on a light square: this much above the brightness blurred by q/16
+BRIGHTER = 0.1  # on a light square: brighter than the light squares around by this much
 STROKE = 0.1  # print is drawn in strokes thinner than this (squares); a piece is not
 CHROMA_APART = 0.03  # square colours this far apart in chromaticity: print can be told
 PRINT = 0.3  # a pixel this far from the light towards the dark squares' chromaticity is print
 # cold read: shares of the disk that mean a piece
-DARK_SHARE, LIGHT_SHARE_DARK, SPREAD_SHARE, DETAIL_SHARE = 0.25, 0.15, 0.16, 0.1
+DARK_SHARE, LIGHT_SHARE_DARK, SPREAD_SHARE, DETAIL_SHARE, BRIGHT_SHARE = 0.25, 0.15, 0.16, 0.1, 0.08
 DARK_IN_PIECE = 0.1  # on a light square holding a piece: this share dark means a dark piece
 GRAIN = 0.5  # detail more one-way than this (structure tensor coherence) is grain, not a piece
 SURENESS = 3.0  # logistic slope on the margin past a share's threshold (relative margin)
@@ -205,6 +206,11 @@ class SquareReader(Reader):
         is_light = (self.light.ravel() == bool(light_parity))
         level = np.where(is_light, np.percentile(blockL, 75, axis=1), np.median(blockL, axis=1))
         gain = np.minimum(np.where(is_light, 1.0, 1.5), level / np.where(is_light, ref_light[0], max(ref_dark[0], 1.0)))
+        # what a light square is brightest at here: its own level, or its light neighbours'
+        # (the diagonal ones) where a shadow or a piece lowers its rim
+        grid = np.pad(level.reshape(8, 8), 1, constant_values=np.nan)
+        diagonal = np.stack([grid[1 + dr:9 + dr, 1 + dc:9 + dc] for dr in (-1, 1) for dc in (-1, 1)])
+        bright = np.maximum(level, np.nanmedian(diagonal, axis=0).ravel())
         # the shading and fine detail a plain dark square of this board shows: the lower
         # quartile over the dark squares (at least half of them are empty in a game)
         texture = []
@@ -226,6 +232,7 @@ class SquareReader(Reader):
                 seen = idx
             v, g = L[seen], gain[i]
             if is_light[i]:
+                lighter = 0.0
                 dark = float(np.mean((v < g * ref_dark[0]) & ~printed[seen] & ~thin[seen]))
                 clean = ~strokes[seen]
                 spread = float(np.mean((np.abs(v - np.median(v[clean] if clean.any() else v)) > SPREAD * g * contrast) & clean))
@@ -233,6 +240,10 @@ class SquareReader(Reader):
                 evidence[i] = dark, spread, fine
                 dark_margin = dark / DARK_SHARE - 1.0
                 light_margin = min(spread / SPREAD_SHARE, fine / DETAIL_SHARE) - 1.0
+                # a light piece brighter than the square (white plastic on cream): a shadow
+                # only darkens a square, so this needs no fine detail
+                brighter = float(np.mean((v > bright[i] + BRIGHTER * contrast) & clean))
+                light_margin = max(light_margin, brighter / BRIGHT_SHARE - 1.0)
             else:
                 dark = float(np.mean(v < g * DARK_ON_DARK * ref_dark[0]))
                 lighter = float(np.mean(v > g * (ref_dark[0] + LIGHT_ON_DARK * contrast)))
@@ -249,9 +260,10 @@ class SquareReader(Reader):
                     light_margin = max(light_margin, min(spread / SPREAD_SHARE, (evidence[i, 2] - plain[1]) / DETAIL_SHARE) - 1.0)
             if dark_margin > 0:
                 labels[i], margin = 2, dark_margin
-            elif light_margin > 0 and is_light[i] and dark > DARK_IN_PIECE:
+            elif light_margin > 0 and dark > DARK_IN_PIECE and (is_light[i] or dark > lighter):
                 # a piece stands here and some of it is dark: a light piece on a light
-                # square shows none, a dark one set off the disk's middle shows some
+                # square shows none, on a dark square less than it shows lighter than the
+                # square; a dark one set off the disk's middle shows some
                 labels[i], margin = 2, min(light_margin, dark / DARK_IN_PIECE - 1.0)
             elif light_margin > 0:
                 labels[i], margin = 1, light_margin
