@@ -26,11 +26,17 @@ On a disk at the projection of a piece's lower body (a third of a square up), in
 - a light piece on a dark square: pixels clearly lighter than the dark square, or (a
   wooden piece about as bright as the dark squares) the spread and fine detail below,
   beyond what this board's plain dark squares show (their lower quartile) and not running
-  one way as wood grain does (a piece seen from above is round);
-- a light piece on a light square (the same cream as the square, told by its shading): pixels
-  far from the disk's own median AND fine detail (a high-pass of the brightness), which
-  a smooth shadow edge or a plain square lacks; if a tenth of such a disk is dark, the
-  piece is a dark one standing off the disk's middle.
+  one way as wood grain does (a piece seen from above is round); if a tenth of such a
+  disk is dark, and more of it darker than lighter, the piece is a dark one standing off
+  the disk's middle. A piece told by its texture alone may be of either side (dark wood on
+  walnut looks like light wood on walnut): it takes the side whose pieces on this board's
+  dark squares its brightness is nearer to, the clearly lighter ones or the darker ones;
+- a light piece on a light square: pixels brighter than the light squares around it
+  (white plastic on cream: a shadow only darkens a square, so this needs no detail), or
+  (the same cream as the square, told by its shading) pixels far from the disk's own
+  median AND fine detail (a high-pass of the brightness), which a smooth shadow edge or a
+  plain square lacks; if a tenth of such a disk is dark, the piece is a dark one standing
+  off the disk's middle.
 Squares are read from the camera outwards; a square read occupied hides, for the squares
 behind it, the pixels a standing piece up to 1.5 squares tall (a king) would cover, and those are
 left out of their disks (the weight `looks` gives says how much of each disk was left). The
@@ -224,6 +230,7 @@ class SquareReader(Reader):
         labels = np.zeros(64, int)
         conf = np.ones(64)
         visible = np.ones(64)
+        tone = np.zeros(64)  # a dark square's median brightness against its level, in contrasts
         for i in self.near_first:
             idx = self.base[i]
             seen = idx[~covered[idx]]
@@ -248,6 +255,7 @@ class SquareReader(Reader):
                 dark = float(np.mean(v < g * DARK_ON_DARK * ref_dark[0]))
                 lighter = float(np.mean(v > g * (ref_dark[0] + LIGHT_ON_DARK * contrast)))
                 evidence[i] = dark, lighter, float(np.mean(highpass[seen] > DETAIL * g * contrast))
+                tone[i] = (float(np.median(v)) - level[i]) / contrast
                 dark_margin = dark / DARK_SHARE - 1.0
                 light_margin = lighter / LIGHT_SHARE_DARK - 1.0
                 # a light piece about as bright as the dark squares (a wooden one) shows the
@@ -272,7 +280,31 @@ class SquareReader(Reader):
             conf[i] = 1.0 / (1.0 + np.exp(-SURENESS * margin)) * min(1.0, 0.5 + visible[i])
             if labels[i]:
                 covered[self.body[i]] = True
+        self._sides_by_tone(labels, conf, tone, ~is_light, evidence[:, 1] < LIGHT_SHARE_DARK)
         return evidence, labels, conf, visible
+
+    @staticmethod
+    def _sides_by_tone(labels, conf, tone, on_dark, unclear) -> None:
+        """A piece read on a dark square (`on_dark`) by its texture alone (`unclear`: not clearly
+        lighter than the square, not darker) may be of either side: a light wooden one
+        about as bright as the walnut, or a dark wooden one, which can be a little lighter
+        than near-black squares. It takes the side whose pieces on the dark squares of
+        this board it is nearer to in brightness: the light ones read clearly lighter than
+        their square, against the dark ones read darker (or, without any, the square
+        itself). Without a light piece read clearly there, nothing tells: left as read.
+        Changes `labels` and `conf` in place; the confidence says how far from the middle
+        between the two sides the piece's brightness is."""
+        on_dark = on_dark & (labels > 0)
+        textured = on_dark & unclear & (labels == 1)
+        light, dark = on_dark & ~unclear & (labels == 1), on_dark & (labels == 2)
+        if not textured.any() or not light.any():
+            return
+        light_tone = float(np.median(tone[light]))
+        dark_tone = float(np.median(tone[dark])) if dark.any() else 0.0
+        middle, half = (light_tone + dark_tone) / 2, max(abs(light_tone - dark_tone) / 2, 1e-6)
+        labels[textured & (tone < middle)] = 2
+        sure = 1.0 / (1.0 + np.exp(-SURENESS * np.abs(tone - middle) / half))
+        conf[textured] = np.minimum(conf[textured], sure[textured])
 
     def _thin(self, mask: np.ndarray) -> np.ndarray:
         """The parts of a plane-shaped bool mask thinner than STROKE squares (uint8): the
