@@ -34,8 +34,9 @@ On a disk at the projection of a piece's lower body (a third of a square up), in
 - a light piece on a light square: pixels brighter than the light squares around it
   (white plastic on cream: a shadow only darkens a square, so this needs no detail), or
   (the same cream as the square, told by its shading) pixels far from the disk's own
-  median AND fine detail (a high-pass of the brightness), which a smooth shadow edge or a
-  plain square lacks; if a tenth of such a disk is dark, the piece is a dark one standing
+  median AND fine detail (a high-pass of the brightness, weighed against what the photo's
+  own square edges give, so a soft photo is not held to a sharp one's detail), which a
+  smooth shadow edge or a plain square lacks; if a tenth of such a disk is dark, the piece is a dark one standing
   off the disk's middle.
 Squares are read from the camera outwards; a square read occupied hides, for the squares
 behind it, the pixels a standing piece up to 1.5 squares tall (a king) would cover, and those are
@@ -86,6 +87,7 @@ DARK_ON_DARK = 0.45  # on a dark square: darker than this fraction of its level
 LIGHT_ON_DARK = 0.35  # on a dark square: lighter than it by this much
 SPREAD = 0.12  # on a light square: this far from the disk's median brightness
 DETAIL = 0.12  # on a light square: this much above the brightness blurred by q/16
+SHARP_EDGE = 0.4  # the high-pass of a square edge, in contrasts, in photos as sharp as the phone photos
 BRIGHTER = 0.1  # on a light square: brighter than the light squares around by this much
 STROKE = 0.1  # print is drawn in strokes thinner than this (squares); a piece is not
 CHROMA_APART = 0.03  # square colours this far apart in chromaticity: print can be told
@@ -205,7 +207,11 @@ class SquareReader(Reader):
         # the brightness gradient's structure tensor: how much the detail runs one way
         gx, gy = cv2.Sobel(L, cv2.CV_32F, 1, 0).ravel(), cv2.Sobel(L, cv2.CV_32F, 0, 1).ravel()
         tensor = (gx * gx, gy * gy, gx * gy)
-        highpass = np.abs(L - cv2.GaussianBlur(L, (0, 0), self.q / 16)).ravel()
+        # a soft photo (downscaled, rectified) shows less fine detail everywhere: detail
+        # counts against what this photo's own square edges give, never more strictly
+        # than on photos as sharp as those the thresholds were set on
+        highpass = np.abs(L - cv2.GaussianBlur(L, (0, 0), self.q / 16))
+        highpass = (highpass / np.clip(self._edge(highpass) / (SHARP_EDGE * contrast), 0.25, 1.0)).ravel()
         L = L.ravel()
         # the light over each square: its own level against its colour's
         blockL = _blocks(lab[..., 0], self.q).reshape(64, -1)[:, self.rim]
@@ -305,6 +311,16 @@ class SquareReader(Reader):
         labels[textured & (tone < middle)] = 2
         sure = 1.0 / (1.0 + np.exp(-SURENESS * np.abs(tone - middle) / half))
         conf[textured] = np.minimum(conf[textured], sure[textured])
+
+    def _edge(self, highpass: np.ndarray) -> float:
+        """The high-pass a step from one square colour to the other gives in this photo:
+        across each of the seven inner grid lines each way its largest value (within a
+        tenth of a square of the line, as the corners are good to a few pixels), the
+        median along all of them (pieces cover only part of the lines)."""
+        q, w = self.q, max(1, self.q // 10)
+        return float(np.median(np.concatenate(
+            [highpass[:, k * q - w:k * q + w].max(axis=1) for k in range(1, 8)]
+            + [highpass[k * q - w:k * q + w, :].max(axis=0) for k in range(1, 8)])))
 
     def _thin(self, mask: np.ndarray) -> np.ndarray:
         """The parts of a plane-shaped bool mask thinner than STROKE squares (uint8): the
