@@ -20,7 +20,7 @@ LABELS = json.load(open(DATA + "labels.json"))
 # corner labelled a1 is a8 (the four are turned by one), in IMG_4703_2 they do not lie on
 # the board's corners at all
 MISLABELLED = ("IMG_4703_2.jpg", "IMG_4706.jpg")
-FLOOR = 0.994  # measured 99.53 % (3631 of 3648) of the 57 others' squares (README), less 4 squares; the goal is 99 %
+FLOOR = 0.994  # measured 99.56 % (3632 of 3648) of the 57 others' squares, less 5 squares; the goal is 99 %
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +39,19 @@ def test_the_photos_read_cold_square_by_square(reads):
     right = sum(view.cells[sq][0] == want[sq] for name, (view, want, _) in reads.items()
                 if name not in MISLABELLED for sq in want)
     assert right / (57 * 64) >= FLOOR
+
+
+def test_either_half_of_the_photos_reads_within_a_point_of_the_whole(reads):
+    """The cold read was tuned on these photos: the odd-numbered half (the first, third,
+    ... in name order) and the even-numbered half, each measured alone, read within one
+    point of all the rightly labelled ones, so no half carries the figure."""
+    def share(names):
+        names = [n for n in names if n not in MISLABELLED]
+        right = sum(reads[n][0].cells[sq][0] == reads[n][1][sq] for n in names for sq in reads[n][1])
+        return right / (64 * len(names))
+    names = sorted(reads)
+    whole = share(names)
+    assert abs(share(names[0::2]) - whole) <= 0.01 and abs(share(names[1::2]) - whole) <= 0.01
 
 
 def test_a_logo_printed_on_a_square_is_not_a_piece(reads):

@@ -26,11 +26,18 @@ On a disk at the projection of a piece's lower body (a third of a square up), in
 - a light piece on a dark square: pixels clearly lighter than the dark square, or (a
   wooden piece about as bright as the dark squares) the spread and fine detail below,
   beyond what this board's plain dark squares show (their lower quartile) and not running
-  one way as wood grain does (a piece seen from above is round);
-- a light piece on a light square (the same cream as the square, told by its shading): pixels
-  far from the disk's own median AND fine detail (a high-pass of the brightness), which
-  a smooth shadow edge or a plain square lacks; if a tenth of such a disk is dark, the
-  piece is a dark one standing off the disk's middle.
+  one way as wood grain does (a piece seen from above is round); if a tenth of such a
+  disk is dark, and more of it darker than lighter, the piece is a dark one standing off
+  the disk's middle. A piece told by its texture alone may be of either side (dark wood on
+  walnut looks like light wood on walnut): it takes the side whose pieces on this board's
+  dark squares its brightness is nearer to, the clearly lighter ones or the darker ones;
+- a light piece on a light square: pixels brighter than the light squares around it
+  (white plastic on cream: a shadow only darkens a square, so this needs no detail), or
+  (the same cream as the square, told by its shading) pixels far from the disk's own
+  median AND fine detail (a high-pass of the brightness, weighed against what the photo's
+  own square edges give, so a soft photo is not held to a sharp one's detail), which a
+  smooth shadow edge or a plain square lacks; if a tenth of such a disk is dark, the piece is a dark one standing
+  off the disk's middle.
 Squares are read from the camera outwards; a square read occupied hides, for the squares
 behind it, the pixels a standing piece up to 1.5 squares tall (a king) would cover, and those are
 left out of their disks (the weight `looks` gives says how much of each disk was left). The
@@ -80,11 +87,13 @@ DARK_ON_DARK = 0.45  # on a dark square: darker than this fraction of its level
 LIGHT_ON_DARK = 0.35  # on a dark square: lighter than it by this much
 SPREAD = 0.12  # on a light square: this far from the disk's median brightness
 DETAIL = 0.12  # on a light square: this much above the brightness blurred by q/16
+SHARP_EDGE = 0.4  # the high-pass of a square edge, in contrasts, in photos as sharp as the phone photos
+BRIGHTER = 0.1  # on a light square: brighter than the light squares around by this much
 STROKE = 0.1  # print is drawn in strokes thinner than this (squares); a piece is not
 CHROMA_APART = 0.03  # square colours this far apart in chromaticity: print can be told
 PRINT = 0.3  # a pixel this far from the light towards the dark squares' chromaticity is print
 # cold read: shares of the disk that mean a piece
-DARK_SHARE, LIGHT_SHARE_DARK, SPREAD_SHARE, DETAIL_SHARE = 0.25, 0.15, 0.16, 0.1
+DARK_SHARE, LIGHT_SHARE_DARK, SPREAD_SHARE, DETAIL_SHARE, BRIGHT_SHARE = 0.25, 0.15, 0.16, 0.1, 0.08
 DARK_IN_PIECE = 0.1  # on a light square holding a piece: this share dark means a dark piece
 GRAIN = 0.5  # detail more one-way than this (structure tensor coherence) is grain, not a piece
 SURENESS = 3.0  # logistic slope on the margin past a share's threshold (relative margin)
@@ -198,13 +207,22 @@ class SquareReader(Reader):
         # the brightness gradient's structure tensor: how much the detail runs one way
         gx, gy = cv2.Sobel(L, cv2.CV_32F, 1, 0).ravel(), cv2.Sobel(L, cv2.CV_32F, 0, 1).ravel()
         tensor = (gx * gx, gy * gy, gx * gy)
-        highpass = np.abs(L - cv2.GaussianBlur(L, (0, 0), self.q / 16)).ravel()
+        # a soft photo (downscaled, rectified) shows less fine detail everywhere: detail
+        # counts against what this photo's own square edges give, never more strictly
+        # than on photos as sharp as those the thresholds were set on
+        highpass = np.abs(L - cv2.GaussianBlur(L, (0, 0), self.q / 16))
+        highpass = (highpass / np.clip(self._edge(highpass) / (SHARP_EDGE * contrast), 0.25, 1.0)).ravel()
         L = L.ravel()
         # the light over each square: its own level against its colour's
         blockL = _blocks(lab[..., 0], self.q).reshape(64, -1)[:, self.rim]
         is_light = (self.light.ravel() == bool(light_parity))
         level = np.where(is_light, np.percentile(blockL, 75, axis=1), np.median(blockL, axis=1))
         gain = np.minimum(np.where(is_light, 1.0, 1.5), level / np.where(is_light, ref_light[0], max(ref_dark[0], 1.0)))
+        # what a light square is brightest at here: its own level, or its light neighbours'
+        # (the diagonal ones) where a shadow or a piece lowers its rim
+        grid = np.pad(level.reshape(8, 8), 1, constant_values=np.nan)
+        diagonal = np.stack([grid[1 + dr:9 + dr, 1 + dc:9 + dc] for dr in (-1, 1) for dc in (-1, 1)])
+        bright = np.maximum(level, np.nanmedian(diagonal, axis=0).ravel())
         # the shading and fine detail a plain dark square of this board shows: the lower
         # quartile over the dark squares (at least half of them are empty in a game)
         texture = []
@@ -218,6 +236,7 @@ class SquareReader(Reader):
         labels = np.zeros(64, int)
         conf = np.ones(64)
         visible = np.ones(64)
+        tone = np.zeros(64)  # a dark square's median brightness against its level, in contrasts
         for i in self.near_first:
             idx = self.base[i]
             seen = idx[~covered[idx]]
@@ -226,6 +245,7 @@ class SquareReader(Reader):
                 seen = idx
             v, g = L[seen], gain[i]
             if is_light[i]:
+                lighter = 0.0
                 dark = float(np.mean((v < g * ref_dark[0]) & ~printed[seen] & ~thin[seen]))
                 clean = ~strokes[seen]
                 spread = float(np.mean((np.abs(v - np.median(v[clean] if clean.any() else v)) > SPREAD * g * contrast) & clean))
@@ -233,10 +253,15 @@ class SquareReader(Reader):
                 evidence[i] = dark, spread, fine
                 dark_margin = dark / DARK_SHARE - 1.0
                 light_margin = min(spread / SPREAD_SHARE, fine / DETAIL_SHARE) - 1.0
+                # a light piece brighter than the square (white plastic on cream): a shadow
+                # only darkens a square, so this needs no fine detail
+                brighter = float(np.mean((v > bright[i] + BRIGHTER * contrast) & clean))
+                light_margin = max(light_margin, brighter / BRIGHT_SHARE - 1.0)
             else:
                 dark = float(np.mean(v < g * DARK_ON_DARK * ref_dark[0]))
                 lighter = float(np.mean(v > g * (ref_dark[0] + LIGHT_ON_DARK * contrast)))
                 evidence[i] = dark, lighter, float(np.mean(highpass[seen] > DETAIL * g * contrast))
+                tone[i] = (float(np.median(v)) - level[i]) / contrast
                 dark_margin = dark / DARK_SHARE - 1.0
                 light_margin = lighter / LIGHT_SHARE_DARK - 1.0
                 # a light piece about as bright as the dark squares (a wooden one) shows the
@@ -249,9 +274,10 @@ class SquareReader(Reader):
                     light_margin = max(light_margin, min(spread / SPREAD_SHARE, (evidence[i, 2] - plain[1]) / DETAIL_SHARE) - 1.0)
             if dark_margin > 0:
                 labels[i], margin = 2, dark_margin
-            elif light_margin > 0 and is_light[i] and dark > DARK_IN_PIECE:
+            elif light_margin > 0 and dark > DARK_IN_PIECE and (is_light[i] or dark > lighter):
                 # a piece stands here and some of it is dark: a light piece on a light
-                # square shows none, a dark one set off the disk's middle shows some
+                # square shows none, on a dark square less than it shows lighter than the
+                # square; a dark one set off the disk's middle shows some
                 labels[i], margin = 2, min(light_margin, dark / DARK_IN_PIECE - 1.0)
             elif light_margin > 0:
                 labels[i], margin = 1, light_margin
@@ -260,7 +286,41 @@ class SquareReader(Reader):
             conf[i] = 1.0 / (1.0 + np.exp(-SURENESS * margin)) * min(1.0, 0.5 + visible[i])
             if labels[i]:
                 covered[self.body[i]] = True
+        self._sides_by_tone(labels, conf, tone, ~is_light, evidence[:, 1] < LIGHT_SHARE_DARK)
         return evidence, labels, conf, visible
+
+    @staticmethod
+    def _sides_by_tone(labels, conf, tone, on_dark, unclear) -> None:
+        """A piece read on a dark square (`on_dark`) by its texture alone (`unclear`: not clearly
+        lighter than the square, not darker) may be of either side: a light wooden one
+        about as bright as the walnut, or a dark wooden one, which can be a little lighter
+        than near-black squares. It takes the side whose pieces on the dark squares of
+        this board it is nearer to in brightness: the light ones read clearly lighter than
+        their square, against the dark ones read darker (or, without any, the square
+        itself). Without a light piece read clearly there, nothing tells: left as read.
+        Changes `labels` and `conf` in place; the confidence says how far from the middle
+        between the two sides the piece's brightness is."""
+        on_dark = on_dark & (labels > 0)
+        textured = on_dark & unclear & (labels == 1)
+        light, dark = on_dark & ~unclear & (labels == 1), on_dark & (labels == 2)
+        if not textured.any() or not light.any():
+            return
+        light_tone = float(np.median(tone[light]))
+        dark_tone = float(np.median(tone[dark])) if dark.any() else 0.0
+        middle, half = (light_tone + dark_tone) / 2, max(abs(light_tone - dark_tone) / 2, 1e-6)
+        labels[textured & (tone < middle)] = 2
+        sure = 1.0 / (1.0 + np.exp(-SURENESS * np.abs(tone - middle) / half))
+        conf[textured] = np.minimum(conf[textured], sure[textured])
+
+    def _edge(self, highpass: np.ndarray) -> float:
+        """The high-pass a step from one square colour to the other gives in this photo:
+        across each of the seven inner grid lines each way its largest value (within a
+        tenth of a square of the line, as the corners are good to a few pixels), the
+        median along all of them (pieces cover only part of the lines)."""
+        q, w = self.q, max(1, self.q // 10)
+        return float(np.median(np.concatenate(
+            [highpass[:, k * q - w:k * q + w].max(axis=1) for k in range(1, 8)]
+            + [highpass[k * q - w:k * q + w, :].max(axis=0) for k in range(1, 8)])))
 
     def _thin(self, mask: np.ndarray) -> np.ndarray:
         """The parts of a plane-shaped bool mask thinner than STROKE squares (uint8): the
