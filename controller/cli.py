@@ -10,6 +10,7 @@ import sys
 
 from .bounded_json import JsonError, loads
 from .games import GAMES
+from .registry import FORMATS
 
 MAX_SETUP = 1024 * 1024  # bytes of a --setup file (a Labyrinth setup, the largest, is about 1 KB)
 
@@ -90,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("export", help="write a game's record")
     sp.add_argument("game_id", type=int, nargs="?", help="default: the newest game")
     sp.add_argument("--data", default="data", help="data folder holding the journal")
-    sp.add_argument("--format", choices=["json", "pgn"], default="json")
+    sp.add_argument("--format", choices=FORMATS, default="json")
     sp.add_argument("--out", default="-")
 
     sp = sub.add_parser("roll", help="roll a die definition N times")

@@ -38,15 +38,19 @@ def offline_config(tmp_path, source, game: str = "connect4", variant: str | None
     return config
 
 
+class Hang:
+    """A command that holds the referee's thread (see `hang_referee`)."""
+
+
 def hang_referee(service, monkeypatch):
-    """Make the command "hang" hold the service's referee thread until released, as a
+    """Make the command Hang() hold the service's referee thread until released, as a
     command stuck in the rules would; (hung, release) events."""
     import threading
 
     hung, release = threading.Event(), threading.Event()
     original = service.table.command
-    monkeypatch.setattr(service.table, "command", lambda command, **kw: (hung.set(), release.wait())
-                        if command == "hang" else original(command, **kw))
+    monkeypatch.setattr(service.table, "command", lambda command: (hung.set(), release.wait())
+                        if isinstance(command, Hang) else original(command))
     return hung, release
 
 

@@ -5,6 +5,7 @@ import chess
 import chess.pgn
 import pytest
 
+from controller.events import Enter, NewGame
 from controller.config import CameraSettings, GameSettings
 from controller.demo_rig.render_chess import Camera, Position, corners_in_frame, render_game
 from controller.events import Bus
@@ -45,14 +46,14 @@ def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=Non
     camera = Camera(seed=camera_seed)
     corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera)) if clicked else ""
     table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
-    result, events = table.run("new_game", game="chess", setup=setup)
+    result, events = table.run(NewGame(game="chess", setup=setup))
     assert result.ok, result.error
     entries = dict(entries or {})
     for t, frame in render_game(positions, style=style, camera=camera, seed=seed, quick=quick, still_s=still_s):
         events += table.feed(t, frame)
         ply = len(referee.history)
         if ply in entries:
-            events += table.run("move", text=entries.pop(ply))[1]
+            events += table.run(Enter(text=entries.pop(ply)))[1]
     return referee, events
 
 

@@ -11,7 +11,7 @@ from shared_data import SHARED_DATA
 from test_chess_photos import expected
 from vision.read_squares import CELLS, SquareReader
 from controller.demo_rig.render_chess import Camera, corners_in_frame, render
-from vision.watch import Watcher
+from controller.registry import entry
 import cv2
 
 DATA = f"{SHARED_DATA}/chess-photos/"
@@ -28,7 +28,7 @@ def reads():
     out = {}
     for name, label in sorted(LABELS.items()):
         corners = " ".join(f"{x},{y}" for x, y in label["corners_a1_h1_h8_a8"])
-        watcher = Watcher("chess", corners=corners)
+        watcher = entry("chess").watcher(corners=corners)
         view = watcher.read_frame(cv2.imread(DATA + name))
         out[name] = (view, expected(label["fen"] + " w - - 0 1"), watcher)
     return out
@@ -85,7 +85,7 @@ def test_learning_blends_positions_and_forgets_no_look():
     first = dict(empty, **{f"{f}{r}": "p0" for f in "abcdefgh" for r in (1, 2)})
     second = dict(empty, **{f"{f}{r}": "p1" for f in "abcdefgh" for r in (7, 8)})
     mixed = dict(empty, a1="p0", c3="p0", e4="p0", h2="p0", d5="p1", f6="p1", b7="p1", g8="p1")
-    watcher = Watcher("chess", corners=corners)
+    watcher = entry("chess").watcher(corners=corners)
     rng = np.random.default_rng(11)
     for position in (first, second):
         watcher.learn(position)

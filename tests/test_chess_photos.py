@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision.read_squares import SquareReader
+from controller.registry import entry
 from vision.watch import Watcher
 from shared_data import SHARED_DATA
 
@@ -27,7 +28,7 @@ def expected(fen: str) -> dict:
 def watcher_for(name: str) -> tuple[Watcher, np.ndarray]:
     label = LABELS[name]
     corners = " ".join(f"{x},{y}" for x, y in label["corners_a1_h1_h8_a8"])
-    watcher = Watcher("chess", corners=corners)
+    watcher = entry("chess").watcher(corners=corners)
     image = cv2.imread(DATA + name)
     return watcher, image
 

@@ -4,6 +4,7 @@ the squares they leave behind. Bc8-g4 leaves c8 behind the queen on d8; a pawn p
 and the new queen then moves on."""
 import chess
 
+from controller.events import NewGame
 from controller.config import CameraSettings, GameSettings
 from controller.demo_rig.render_chess import Camera, Position, corners_in_frame, render_game
 from controller.events import Bus
@@ -26,7 +27,7 @@ def follow(sans, fen=None, seed=4):
     corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners_in_frame(camera))
     referee = Referee(Journal(":memory:"), Bus())
     table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
-    result, events = table.run("new_game", game="chess", setup={"fen": fen} if fen else None)
+    result, events = table.run(NewGame(game="chess", setup={"fen": fen} if fen else None))
     assert result.ok, result.error
     for t, frame in render_game(positions, camera=camera, seed=seed):
         events += table.feed(t, frame)

@@ -9,6 +9,7 @@ stood still a few seconds, never an alarm, and the clear view that follows decid
 import cv2
 import numpy as np
 
+from controller.events import NewGame, View
 from controller.config import CameraSettings, GameSettings
 from controller.demo_rig import render_connect4 as rc
 from controller.events import Bus
@@ -31,15 +32,15 @@ class Rig:
         corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in rc.hole_centres_in_frame(self.shot))
         self.referee = Referee(Journal(":memory:"), Bus())
         self.table = Table(self.referee, GameSettings(name="connect4"), CameraSettings(corners=corners))
-        result, self.events = self.table.run("new_game", game="connect4", variant="classic")
+        result, self.events = self.table.run(NewGame(game="connect4", variant="classic"))
         assert result.ok, result.error
         self.views, self.t = [], 0.0
         see = self.table.see
 
         def seen(t, frame):  # what the watcher handed the referee
             step = see(t, frame)
-            if step is not None and step[0] == "view":
-                self.views.append(step[1]["view"])
+            if isinstance(step, View):
+                self.views.append(step.view)
             return step
 
         self.table.see = seen

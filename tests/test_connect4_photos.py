@@ -13,6 +13,7 @@ import pytest
 
 from controller.config import load
 from vision.read_holes import PITCH, ROWS
+from controller.registry import entry
 from vision.watch import Watcher
 from shared_data import SHARED_DATA
 
@@ -41,7 +42,7 @@ def config(tmp_path_factory) -> Path:
 
 
 def watcher(name: str, config: Path) -> Watcher:
-    return Watcher("connect4", corners=corners(name), colours=load(config).camera.colours)
+    return entry("connect4").watcher(corners=corners(name), colours=load(config).camera.colours)
 
 
 def test_the_labelled_photos_read_cold_at_least_995_percent_of_holes_right_and_sure(config):
@@ -88,7 +89,7 @@ def test_learning_one_photo_then_reading_the_next_of_the_same_camera(config):
     teacher = watcher(first, config)
     teacher.learn(expected(first))
     teacher.read_frame(cv2.imread(str(DATA / first)))
-    w = Watcher("connect4", corners=corners(second), reader=teacher.reader)
+    w = entry("connect4").watcher(corners=corners(second), reader=teacher.reader)
     view = w.read_frame(cv2.imread(str(DATA / second)))
     want = expected(second)
     assert {c: view.cells[c] for c in want if view.cells[c][0] != want[c] or view.cells[c][1] < SURE} == {}

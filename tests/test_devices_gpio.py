@@ -86,7 +86,7 @@ def test_illegal_led_stays_on_until_the_board_is_put_right(panel):
     led = pins.pin(24)
     bus.publish(Event("illegal", {"reason": "x", "source": "camera"}))
     assert led.state
-    bus.publish(Event("waiting", {}))
+    bus.publish(Event("notice", {"text": "hand over the board"}))  # an event that clears nothing
     assert led.state
     bus.publish(Event("restored", {}))
     assert not led.state

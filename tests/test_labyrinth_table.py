@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
+from controller.events import Enter
 from controller.config import default
 from controller.games.labyrinth import Labyrinth, cell_index, cell_text, tile_kind, tile_text
 from controller.service import Service
@@ -22,6 +23,7 @@ from controller.table_start import treasure_names
 from controller.demo_rig import render_labyrinth as R
 from web import create_app
 from waiting import wait_for
+from vision.camera import SyntheticCamera
 
 FIRST, SECOND = 4, 9  # shuffles; FIRST's spare tile carries no picture (see the first test)
 
@@ -71,7 +73,7 @@ def table_service(folder, table: Table):
     config = default()
     config.data.folder = str(folder)
     config.camera.source = "synthetic"
-    service = Service(config, devices=False, frames=table.frames())
+    service = Service(config, devices=False, camera=SyntheticCamera(table.frames()))
     service.start()
     try:
         yield service
@@ -184,7 +186,7 @@ def test_the_game_read_from_the_table_is_rebuilt_on_resume(table, tmp_path):
         start_waiting_for_names(service, client, table, first)
         reply = client.post("/api/enrol", json={"names": treasures(first)}, headers=admin(service))
         assert reply.get_json()["event"]["type"] == "game_started"
-        assert service.submit("move", text="push W2").ok
+        assert service.submit(Enter(text="push W2")).ok
         before = service.referee.state
     assert before.tiles[7:14] != first.tiles[7:14]  # row 2 has moved
     config = default()

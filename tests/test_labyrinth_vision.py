@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from controller.games.labyrinth import Labyrinth, MovePawn, Push, Stay
+from controller.registry import entry
 from controller.journal import Journal
 from controller.referee import Referee
 from vision import locate
@@ -21,7 +22,7 @@ def plane_of(frame, reader, warp=None):
     """Frame -> the reader's plane, through the board's four markers (or a warp found
     earlier: a camera that has not moved keeps its warp while an arm hides a marker)."""
     if warp is None:
-        pts = locate.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), "labyrinth")
+        pts = locate.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), entry("labyrinth").markers)
         assert pts is not None, "the Labyrinth markers (ids 8-11) were not found"
         warp = locate.plane_homography(pts, reader.anchors)
     return cv2.warpPerspective(frame, warp, reader.plane_size)
@@ -29,7 +30,7 @@ def plane_of(frame, reader, warp=None):
 
 def warp_for(shot, reader):
     pts = locate.find_markers(cv2.cvtColor(R.render({"rows": ["NS " * 7] * 7}, shot=shot), cv2.COLOR_BGR2GRAY),
-                              "labyrinth")
+                              entry("labyrinth").markers)
     return locate.plane_homography(pts, reader.anchors)
 
 
@@ -80,7 +81,7 @@ def test_a_board_placed_a_few_pixels_off_at_one_corner_still_reads_every_tile_su
     cannot be read surely keeps the table start waiting: seen in the soak, demo seed 188)."""
     reader, shot = learned
     frame = R.render(snap(game, start), shot=shot)
-    pts = locate.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), "labyrinth")
+    pts = locate.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), entry("labyrinth").markers)
     centre = pts.mean(axis=0)
     tile = np.linalg.norm(pts[1] - pts[0]) / 7
     pts[corner] += (pts[corner] - centre) / np.linalg.norm(pts[corner] - centre) * 0.1 * tile

@@ -16,7 +16,7 @@ from controller.simulations.monopoly import random_action
 from controller.demo_rig import render_monopoly as rm
 from controller.demo_rig import synth
 from vision.read_monopoly import MonopolyReader, space_box
-from vision.watch import Watcher
+from controller.registry import entry
 
 SIZE = (960, 720)
 DRAWN = {"p0": (50, 40, 200), "p1": (60, 155, 50), "p2": (180, 125, 235)}  # BGR, not the nominal ones
@@ -36,7 +36,7 @@ class Table:
         spaces = self.referee.game.b.spaces
         self.kinds, self.sets = [s.kind for s in spaces], [s.set for s in spaces]
         self.shot = synth.tilted(size=SIZE, margin=0.05, tilt=0.06, seed=seed)
-        self.watcher = Watcher("monopoly", reader=MonopolyReader())
+        self.watcher = entry("monopoly").watcher(reader=MonopolyReader())
         self.seed, self.t = seed, 0.0
         self.watcher.learn(self.board())
         assert self.look(self.board()) is not None
@@ -135,7 +135,7 @@ def test_tokens_on_printed_spaces_when_a_resumed_game_is_learned(seed):
     leave Mario's Cap behind (the red band under his shell), and Luigi leaving the pipe
     leaves it empty."""
     reader = MonopolyReader()
-    watcher = Watcher("monopoly", reader=reader)
+    watcher = entry("monopoly").watcher(reader=reader)
     table = Table(seed)
     kinds, sets = table.kinds, table.sets
     shot = synth.tilted(size=SIZE, margin=0.05, tilt=0.06, seed=seed)

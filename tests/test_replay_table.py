@@ -24,6 +24,7 @@ from controller.journal import open_journal
 from controller.referee import Referee
 from controller.service import Service
 from controller.table import Table
+from vision.camera import SyntheticCamera
 
 
 def recorded(feed, folder):
@@ -41,7 +42,7 @@ def serve(tmp_path, game, seed, turns):
                      seed=seed, games=0, fast=True, turns=turns, no_mistake=True)
     config = demo_config(args)
     table = DemoTable(seed=seed, turns=turns, realtime=False, colours=config.camera.colours, mistake=False)
-    service = Service(config, devices=False, frames=recorded(table.frames(), tmp_path / "frames"))
+    service = Service(config, devices=False, camera=SyntheticCamera(recorded(table.frames(), tmp_path / "frames")))
     table.attach(service)
     service.start()
     try:

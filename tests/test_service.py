@@ -9,8 +9,10 @@ import urllib.request
 
 import cv2
 
+from controller.events import NewGame, Tick
+from vision.camera import SyntheticCamera
 from controller.demo_rig.render_connect4 import empty_grid, render
-from conftest import hang_referee
+from conftest import Hang, hang_referee
 
 
 def start(config):
@@ -88,10 +90,10 @@ def test_a_new_game_keeps_the_configured_variant_and_rulings(tmp_path):
     service = Service(config, camera=False, devices=False)
     service.start()
     try:
-        assert service.submit("new_game").ok  # the new-game button: no game, no variant
+        assert service.submit(NewGame()).ok  # the new-game button: no game, no variant
         assert service.referee.game.settings["default_promotion"] == "n"
-        assert service.submit("new_game", game="connect4", variant="blocker").ok
-        assert service.submit("new_game", game="connect4").ok  # the page names the game
+        assert service.submit(NewGame(game="connect4", variant="blocker")).ok
+        assert service.submit(NewGame(game="connect4")).ok  # the page names the game
         assert service.referee.game.variant == "blocker" and service.referee.game.settings == {}
     finally:
         service.stop()
@@ -122,10 +124,10 @@ def test_a_busy_referee_gets_one_tick_of_its_clock_at_a_time(tmp_path, monkeypat
         while True:
             yield 99.0, frame
 
-    service = Service(config, frames=frames(), devices=False)
-    monkeypatch.setattr(service.table, "see", lambda t, f: ("tick", {"t": t, "moved_at": 0.0}))
+    service = Service(config, camera=SyntheticCamera(frames()), devices=False)
+    monkeypatch.setattr(service.table, "see", lambda t, f: Tick(t, 0.0))
     hung, release = hang_referee(service, monkeypatch)
-    service.submit("hang", wait=False)
+    service.submit(Hang(), wait=False)
     service.start()
     try:
         assert hung.wait(5) and shown.wait(30)  # 2,000 frames while the referee is busy

@@ -3,7 +3,9 @@ used by the game; with the module unplugged the page is told and the GPIO die's 
 rolls instead; plugged back, the module works again on its own."""
 import time
 
+from controller.events import Undo
 from controller.config import Config
+from controller.demo_rig.module import SimulatedModule
 from controller.journal import Journal
 from controller.service import Service
 from waiting import wait
@@ -14,10 +16,9 @@ def test_module_roll_unplug_fallback_to_gpio_die_and_replug(tmp_path, mock_pins)
     config.game.name = "smb"
     config.gpio.factory = "mock"
     config.gpio.die = "rgb"
-    config.die_module.port = "sim"
     config.die_module.heartbeat_s = 0.2
     config.data.folder = str(tmp_path)
-    service = Service(config, camera=False)
+    service = Service(config, camera=False, die_module=SimulatedModule(roll_ms=400))  # its port, the link's
     events = []
     service.bus.subscribe(events.append)
     service.start()
@@ -37,7 +38,7 @@ def test_module_roll_unplug_fallback_to_gpio_die_and_replug(tmp_path, mock_pins)
         down = [e for e in events if e.kind == "link" and e.data["state"] == "down"]
         assert down and "disconnected" in down[-1].data["text"]
         # take the roll back so that a roll is due again, then roll with the GPIO die
-        assert service.submit("undo").ok
+        assert service.submit(Undo()).ok
         assert service.snapshot()["prompt"]["kind"] == "roll"
         pin = mock_pins.pin(config.gpio.roll_button)
         pin.drive_low()

@@ -221,11 +221,11 @@ def test_through_the_watcher_with_the_world_markers():
     reader, the referee."""
     from controller.demo_rig.render_track import render_smb_frame
     from controller.demo_rig.synth import tilted
-    from vision.watch import Watcher
+    from controller.registry import entry
     t = Table()
     data = world_data(1)
     shot = tilted(margin=0.06, seed=4)
-    watcher = Watcher("smb", reader=SmbSpaceReader(world_data(1)))
+    watcher = entry("smb").watcher(reader=SmbSpaceReader(world_data(1)))
     watcher.learn(t.labels(1))
     assert t.referee.observe(watcher.read_frame(render_smb_frame(data, t.labels(1), shot=shot, seed=1))) is None
     t.enter("roll red")
@@ -243,13 +243,13 @@ def test_the_watcher_looks_for_the_markers_of_the_world_in_play():
     import random
 
     from controller.games.smb import SuperMarioBros
-    from vision.watch import Watcher
+    from controller.registry import entry
 
     game = SuperMarioBros()
     state = game.start(game.new_setup(random.Random(1)))
     assert game.reader_options(state) == {"world": world_data(1)}
     for world in (1, 2, 3, 4):
-        watcher = Watcher("smb", reader_options={"world": world_data(world)})
+        watcher = entry("smb").watcher(options={"world": world_data(world)})
         assert watcher.marker_ids == tuple(world_data(world)["markers"])
         assert set(watcher.reader.cells) == {s["id"] for s in world_data(world)["spaces"]}
-    assert len({Watcher("smb", reader_options={"world": world_data(w)}).marker_ids for w in (1, 2, 3, 4)}) == 4
+    assert len({entry("smb").watcher(options={"world": world_data(w)}).marker_ids for w in (1, 2, 3, 4)}) == 4

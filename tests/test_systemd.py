@@ -14,7 +14,7 @@ import time
 from controller.config import Config
 from controller.service import Service
 from controller.systemd import Notifier
-from conftest import hang_referee
+from conftest import Hang, hang_referee
 from test_serve_start import write_config
 
 
@@ -72,7 +72,7 @@ def test_a_hung_referee_thread_stops_the_heartbeats(tmp_path, monkeypatch):
     service.start()
     try:
         assert [m for _, m in received(sock, 0.5)].count("WATCHDOG=1") >= 3
-        service.submit("hang", wait=False)  # the referee's thread hangs in a command
+        service.submit(Hang(), wait=False)  # the referee's thread hangs in a command
         assert hung.wait(5)
         received(sock, 0.05)  # a heartbeat sent just before it took the command
         assert received(sock, 0.6) == []  # no heartbeat: systemd would restart the service

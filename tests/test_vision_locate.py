@@ -11,7 +11,7 @@ import pytest
 
 from vision import locate, markers
 from controller.demo_rig import render_connect4 as rc
-from vision.watch import Watcher
+from controller.registry import entry
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITION = {**rc.empty_grid(), (3, 0): "p0", (3, 1): "p1", (4, 0): "p0", (0, 0): "p1", (6, 0): "p0"}
@@ -28,23 +28,23 @@ def hole_area_corners(shot):
 def test_markers_give_the_corners_of_the_hole_area(seed):
     shot = rc.camera_shot((1280, 720), seed=seed)
     grey = cv2.cvtColor(rc.render(POSITION, shot=shot, rng=np.random.default_rng(seed)), cv2.COLOR_BGR2GRAY)
-    found = locate.find_markers(grey, "connect4")
+    found = locate.find_markers(grey, entry("connect4").markers)
     assert found is not None
     assert np.abs(found - hole_area_corners(shot)).max() < 2.0
 
 
 def test_another_boards_markers_are_not_taken_for_this_one():
     grey = cv2.cvtColor(rc.render(POSITION), cv2.COLOR_BGR2GRAY)
-    assert set(markers.detect(grey)) == set(markers.BOARD_MARKERS["connect4"])
-    assert locate.find_markers(grey, "chess") is None
+    assert set(markers.detect(grey)) == set(entry("connect4").markers)
+    assert locate.find_markers(grey, entry("chess").markers) is None
 
 
 def test_given_corner_hole_centres_read_a_grid_without_markers():
     shot = rc.camera_shot((1280, 720), seed=3)
     corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in rc.hole_centres_in_frame(shot))
     img = rc.render(POSITION, shot=shot, markers=False)
-    assert locate.find_markers(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), "connect4") is None
-    view = Watcher("connect4", corners=corners).read_frame(img)
+    assert locate.find_markers(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), entry("connect4").markers) is None
+    view = entry("connect4").watcher(corners=corners).read_frame(img)
     assert {c: lab for c, (lab, _) in view.cells.items()} == POSITION
 
 
@@ -86,7 +86,7 @@ def test_marker_sheet_holds_the_boards_four_markers(tmp_path):
     run = run_cli("markers", "--game", "chess", "--out", str(out))
     assert run.returncode == 0, run.stderr
     sheet = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
-    assert set(markers.detect(sheet)) == set(markers.BOARD_MARKERS["chess"])
+    assert set(markers.detect(sheet)) == set(entry("chess").markers)
     bad = run_cli("markers", "--game", "chess", "--out", str(tmp_path / "no" / "such" / "dir.png"))
     assert bad.returncode == 2 and "dir.png" in bad.stderr
     world = tmp_path / "smb-world-3.png"

@@ -11,7 +11,7 @@ import pytest
 from controller.games.connect4 import Connect4
 from controller.demo_rig import render_connect4 as rc
 from vision.change import looks_changed
-from vision.watch import Watcher
+from controller.registry import entry
 from shared_data import SHARED_DATA
 
 DATA = SHARED_DATA / "connect4" / "Test_L2_R1"
@@ -35,7 +35,7 @@ class Table:
         self.shot = rc.camera_shot(SIZE, seed=seed)
         self.colours, self.light, self.behind = colours, light, behind
         self.rng = np.random.default_rng(seed)
-        self.watcher = Watcher("connect4", colours=list(colours) if colours else None)
+        self.watcher = entry("connect4").watcher(colours=list(colours) if colours else None)
         self.t = 0.0
         self.watcher.learn(rc.empty_grid())
         assert self.show(rc.empty_grid()) is not None

@@ -4,7 +4,7 @@ its status and never crash it; a bumped camera is found again."""
 import numpy as np
 
 from controller.demo_rig import render_connect4 as rc
-from vision.watch import Watcher
+from controller.registry import entry
 
 SIZE = (640, 360)
 FPS = 30.0
@@ -15,7 +15,7 @@ class Feed:
     def __init__(self, seed=1, shot=None):
         self.shot = shot or rc.camera_shot(SIZE, seed=seed)
         self.rng = np.random.default_rng(seed)
-        self.watcher = Watcher("connect4", still_s=0.25)
+        self.watcher = entry("connect4").watcher(still_s=0.25)
         self.t = 0.0
         self.log = []  # (t, view or None, status)
 

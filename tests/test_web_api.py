@@ -12,9 +12,11 @@ import threading
 
 import pytest
 
+from controller.events import Enter
 from controller.config import default
 from controller.service import Service
 from web import close_streams, create_app
+from web.payload import player_token
 
 
 @contextlib.contextmanager
@@ -50,7 +52,7 @@ def admin(service) -> dict:
 
 
 def player(service, seat: int) -> dict:
-    return {"Authorization": f"Bearer {service.player_token(seat)}"}
+    return {"Authorization": f"Bearer {player_token(service.admin_token, seat)}"}
 
 
 def bottom_row(snapshot: dict) -> list[str]:
@@ -126,7 +128,7 @@ def test_form_fields_work_like_json(client, service):
 
 
 def test_a_seat_token_shows_that_seats_view_only(client, service):
-    token = service.player_token(1)
+    token = player_token(service.admin_token, 1)
     assert client.get(f"/api/state?seat=1&token={token}").get_json() == service.snapshot(viewer=1)
     assert client.get(f"/api/state?seat=0&token={token}").status_code == 403
     assert client.get("/api/state?seat=1").status_code == 403
@@ -203,7 +205,7 @@ def test_player_links_last_the_evening_with_a_qr_code_each(client, service):
 
 
 def test_the_page_gets_moves_in_words_layouts_and_a_favicon(client, service):
-    assert service.submit("move", text="4").ok
+    assert service.submit(Enter(text="4")).ok
     assert client.get("/api/moves").get_json() == [
         {"notation": "4", "text": "Mario drops a chip in column 4", "seat": 0, "name": "Mario"}]
     assert client.post("/api/undo", headers=admin(service)).status_code == 200
@@ -237,7 +239,7 @@ def test_game_records_download(client, service):
     assert kinds == ["game_started", "move"]
     assert client.get("/api/games/9/export.json").status_code == 404
     pgn = client.get("/api/games/1/export.pgn")
-    assert pgn.status_code == 404 and "chess games only" in pgn.get_json()["error"]
+    assert pgn.status_code == 404 and "connect4; it is not written as PGN" in pgn.get_json()["error"]
 
 
 def test_a_chess_game_downloads_as_pgn(client, service):
@@ -276,7 +278,7 @@ def test_event_stream_sends_each_event_as_json_and_heartbeats(service):
     chunks = iter(reply.response)
     assert next(chunks).startswith(b"retry:")
     assert next(chunks) == b": keep-alive\n\n"  # nothing happened within the heartbeat
-    service.submit("move", text="6")
+    service.submit(Enter(text="6"))
     data = next(c for c in chunks if c.startswith(b"data: "))
     event = json.loads(data[len(b"data: "):])
     assert (event["type"], event["notation"], event["seat"]) == ("move", "6", 0)
@@ -284,7 +286,7 @@ def test_event_stream_sends_each_event_as_json_and_heartbeats(service):
     assert streams.count() == 1
     reply.close()
     assert streams.count() == 0
-    service.submit("move", text="6")  # nobody listens any more; the referee goes on
+    service.submit(Enter(text="6"))  # nobody listens any more; the referee goes on
     assert service.snapshot()["moves"] == ["6", "6"]
 
 

@@ -11,8 +11,10 @@ import time
 import pytest
 import waitress
 
+from controller.events import Enter, NewGame, View
 from test_web_api import running_service
 from web import close_streams, create_app
+from web.payload import player_token
 
 WAIT_MS = 5000
 
@@ -62,7 +64,7 @@ def cell(page, column: int, row: int):
 
 
 def move(served, text: str):
-    return served.service.submit("move", text=text)
+    return served.service.submit(Enter(text=text))
 
 
 def test_the_page_draws_the_grid_and_a_move_appears_without_a_reload(page, served):
@@ -82,7 +84,7 @@ def test_a_typed_mistake_is_answered_on_the_phone_that_typed_it_only(browser, pa
     """The big banner is for what the camera sees; a typo is the typist's business."""
     context = browser.new_context(viewport={"width": 390, "height": 844})
     phone = context.new_page()
-    phone.goto(f"{served.url}/seat/{served.service.player_token(0)}")
+    phone.goto(f"{served.url}/seat/{player_token(served.service.admin_token, 0)}")
     phone.wait_for_selector("#live.on", timeout=WAIT_MS)
     phone.fill("#move-text", "9")
     phone.locator("#move-form button").click()
@@ -101,10 +103,10 @@ def test_a_camera_alarm_rings_the_cells_and_clears_when_restored(page, served):
     service = served.service
     board = service.referee.game.board(service.referee.state)
     floating = {**board, (2, 3): "p0"}  # a chip in column 3, row 4 over an empty hole
-    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in floating.items()}))
+    service.submit(View(view=BoardView({c: (lab, 0.99) for c, lab in floating.items()})))
     page.wait_for_selector('[data-cell="3,4"].bad .bad-ring', timeout=WAIT_MS)
     assert "floats at column 3, row 4" in page.locator("#alarm").inner_text()
-    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in board.items()}))
+    service.submit(View(view=BoardView({c: (lab, 0.99) for c, lab in board.items()})))
     page.locator("#alarm").wait_for(state="hidden", timeout=WAIT_MS)
     page.wait_for_selector(".bad", state="detached", timeout=WAIT_MS)
     assert "Board restored" in page.locator("#restored").inner_text()
@@ -128,7 +130,7 @@ def test_an_alarm_says_who_and_how_and_draws_the_piece_where_it_was_seen(page, s
     assert "Luigi: take the chip out of column 3, row 4" in " ".join(page.locator("#alarm").inner_text().split())
     page.wait_for_selector('[data-cell="3,4"][data-seen="p1"] .chip-g.faded', timeout=WAIT_MS)
     assert page.locator('[data-cell="3,4"]').get_attribute("data-label") == "empty"  # the position stays legal
-    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in board.items()}))
+    service.submit(View(view=BoardView({c: (lab, 0.99) for c, lab in board.items()})))
     page.locator("#restored").wait_for(state="visible", timeout=WAIT_MS)
     page.wait_for_selector(".faded", state="detached", timeout=WAIT_MS)
 
@@ -146,7 +148,7 @@ def test_the_result_shows_when_the_game_ends(page, served):
 def test_a_player_link_plays_by_tapping_a_column(browser, served):
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     phone = context.new_page()
-    phone.goto(f"{served.url}/seat/{served.service.player_token(0)}")
+    phone.goto(f"{served.url}/seat/{player_token(served.service.admin_token, 0)}")
     phone.wait_for_selector("#live.on", timeout=WAIT_MS)
     assert phone.locator("#you").inner_text() == "Mario"
     phone.locator('[data-column="6"]').tap()
@@ -198,14 +200,14 @@ def test_an_event_stream_ends_when_its_client_goes_away(served):
 
 def test_a_chess_game_draws_the_board_with_mario_names_and_the_mate(page, served):
     service = served.service
-    assert service.submit("new_game", game="chess").ok
+    assert service.submit(NewGame(game="chess")).ok
     page.wait_for_selector('[data-square="e2"][data-piece="P"]', timeout=WAIT_MS)
     assert page.locator("[data-square]").count() == 64
     assert page.locator('[data-square="e1"] title').text_content() == "e1: King Mario (Mario's team)"
     assert page.locator('[data-square="g8"] title').text_content() == "g8: Knight Birdo (Bowser's team)"
     assert page.locator("#choices button").count() == 0  # a watcher gets no player's buttons
     for san in ("e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7"):
-        assert service.submit("move", text=san).ok, san
+        assert service.submit(Enter(text=san)).ok, san
     page.locator("#result").wait_for(state="visible", timeout=WAIT_MS)
     assert "checkmate" in page.locator("#result").inner_text()
     assert "check" in page.locator('[data-square="e8"]').get_attribute("class")
@@ -256,7 +258,7 @@ def test_unsure_plies_are_marked_and_a_correction_is_said_once(page, served):
 
 def test_connect4_seats_say_whose_blocker_is_still_to_play(page, served):
     service = served.service
-    assert service.submit("new_game", game="connect4", variant="blocker").ok
+    assert service.submit(NewGame(game="connect4", variant="blocker")).ok
     assert move(served, "b4/1").ok
     page.wait_for_selector(".seat[data-seat='0'] .seat-words:text('blocker in the grid')", timeout=WAIT_MS)
     assert page.locator(".seat[data-seat='1'] .seat-words").inner_text() == "blocker still to play"
@@ -303,13 +305,13 @@ def test_a_drawing_that_throws_leaves_the_page_live(page, served):
 def test_a_player_link_lasts_the_evening(browser, served):
     context = browser.new_context()
     phone = context.new_page()
-    phone.goto(f"{served.url}/seat/{served.service.player_token(1)}")
+    phone.goto(f"{served.url}/seat/{player_token(served.service.admin_token, 1)}")
     phone.wait_for_selector("#live.on", timeout=WAIT_MS)
-    assert served.service.submit("new_game", game="chess").ok
+    assert served.service.submit(NewGame(game="chess")).ok
     phone.wait_for_selector('[data-square="e2"]', timeout=WAIT_MS)
     assert phone.locator("#you").inner_text() == "Bowser's team"  # same link, the next game
     assert phone.locator(".you.error").count() == 0
-    assert served.service.submit("move", text="e4").ok
+    assert served.service.submit(Enter(text="e4")).ok
     phone.wait_for_selector("#move-form:visible", timeout=WAIT_MS)
     context.close()
 
@@ -317,7 +319,7 @@ def test_a_player_link_lasts_the_evening(browser, served):
 def test_a_lost_die_module_shows_on_the_page(page, served):
     from controller.events import Event
 
-    assert served.service.submit("new_game", game="smb").ok  # a game that rolls: its page shows the die
+    assert served.service.submit(NewGame(game="smb")).ok  # a game that rolls: its page shows the die
     page.wait_for_selector("#status dt:text('Die module')", timeout=WAIT_MS)
     bus = served.service.bus
     bus.publish(Event("link", {"state": "down", "text": "die module not found"}))
@@ -339,7 +341,7 @@ def test_calibration_sends_the_four_clicked_corners(browser, tmp_path):
     cv2.imwrite(str(frames / "table.png"), picture)
     with running_service(tmp_path / "data", camera_source=str(frames)) as service:
         deadline = time.monotonic() + 5
-        while service.frame_jpeg() is None and time.monotonic() < deadline:
+        while getattr(service.watcher, "last_frame", None) is None and time.monotonic() < deadline:
             time.sleep(0.05)  # the camera thread reads the picture
         served = Served(service, heartbeat_s=0.2)
         try:
@@ -378,7 +380,7 @@ def test_calibration_sends_the_four_clicked_corners(browser, tmp_path):
             service.watcher.feed(99.0, picture)
             assert np.allclose(service.watcher.quad, [(100, 300), (540, 300), (540, 60), (100, 60)], atol=3)
             assert service.watcher.status != "no markers in view"
-            assert service.submit("move", text="4").ok  # the next event: now there is a picture to show
+            assert service.submit(Enter(text="4")).ok  # the next event: now there is a picture to show
             status_page.wait_for_function("() => document.getElementById('camera').naturalWidth > 0", timeout=WAIT_MS)
             assert status_page.locator("#camera-box").is_visible() and errors == []
             context.close()

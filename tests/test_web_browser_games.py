@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from controller.events import Enter, NewGame, View
 from test_web_api import running_service
 from test_web_browser import WAIT_MS, Served
+from web.payload import player_token
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -78,7 +80,7 @@ def see_an_alarm_and_the_restore(page, service) -> None:
 
     board = service.referee.game.board(service.referee.state)
     bad = wrong_board(service.referee.game.name, board)
-    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in bad.items()}))
+    service.submit(View(view=BoardView({c: (lab, 0.99) for c, lab in bad.items()})))
     banner = page.locator("#alarm")
     banner.wait_for(state="visible", timeout=WAIT_MS)
     alarm = service.snapshot()["alarm"]
@@ -89,7 +91,7 @@ def see_an_alarm_and_the_restore(page, service) -> None:
         assert alarm["who"] in text  # who
     assert "ILLEGAL MOVE" in text.upper()  # the word beside the colour
     page.wait_for_selector("#board .bad-box, #board .bad-ring", timeout=WAIT_MS)
-    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in board.items()}))
+    service.submit(View(view=BoardView({c: (lab, 0.99) for c, lab in board.items()})))
     page.locator("#restored").wait_for(state="visible", timeout=WAIT_MS)
     assert "Board restored" in page.locator("#restored").inner_text()
     assert banner.is_hidden()
@@ -98,9 +100,9 @@ def see_an_alarm_and_the_restore(page, service) -> None:
 @pytest.mark.parametrize("game", list(OPENINGS))
 def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, game):
     service = served.service
-    assert service.submit("new_game", game=game).ok
+    assert service.submit(NewGame(game=game)).ok
     for text in OPENINGS[game]:
-        result = service.submit("move", text=text)
+        result = service.submit(Enter(text=text))
         assert result.ok, (text, result.error)
     snap = service.snapshot()
     seat = snap["prompt"]["seat"]
@@ -108,7 +110,7 @@ def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, g
     latest = move["text"]  # "Luigi drops a chip in column 3", as the game's describer says it
 
     # the seat's phone: the prompt and their buttons first, then the board
-    context, phone, errors = open_page(browser, f"{served.url}/seat/{service.player_token(seat)}", PHONE)
+    context, phone, errors = open_page(browser, f"{served.url}/seat/{player_token(service.admin_token, seat)}", PHONE)
     try:
         fits_the_screen(phone, PHONE)
         on_first_screen(phone, "#prompt", PHONE)
@@ -173,13 +175,13 @@ def test_a_player_link_of_a_seat_the_new_game_lacks_says_so_and_watches(browser,
     the link has expired and goes on showing the game as a watcher (a live page that
     silently stops updating would look like a referee that saw nothing)."""
     service = served.service
-    assert service.submit("new_game", game="monopoly").ok
-    context, phone, _ = open_page(browser, f"{served.url}/seat/{service.player_token(3)}", PHONE)
+    assert service.submit(NewGame(game="monopoly")).ok
+    context, phone, _ = open_page(browser, f"{served.url}/seat/{player_token(service.admin_token, 3)}", PHONE)
     try:
-        assert service.submit("new_game", game="connect4").ok
+        assert service.submit(NewGame(game="connect4")).ok
         phone.locator(".you.error").wait_for(timeout=WAIT_MS)
         assert "expired" in phone.locator(".you.error").inner_text()
-        assert service.submit("move", text="4").ok
+        assert service.submit(Enter(text="4")).ok
         phone.locator("#moves li").first.wait_for(timeout=WAIT_MS)  # still following the game
     finally:
         context.close()
@@ -190,9 +192,9 @@ def test_monopoly_draws_a_token_where_it_stands_until_it_is_put(browser, served)
     draws them where they still stand on the table, with a dashed ring and a faded token
     where they are to go, and only the prompt's player is marked to play."""
     service = served.service
-    assert service.submit("new_game", game="monopoly").ok
-    assert service.submit("move", text="roll 1 2").ok
-    assert service.submit("move", text="put bowser@21").ok
+    assert service.submit(NewGame(game="monopoly")).ok
+    assert service.submit(Enter(text="roll 1 2")).ok
+    assert service.submit(Enter(text="put bowser@21")).ok
     assert service.snapshot()["prompt"]["text"] == "Mario's Cap: put your token on Mario Bros. Plumbing"
     context, page, errors = open_page(browser, served.url + "/", DESKTOP)
     try:
@@ -204,7 +206,7 @@ def test_monopoly_draws_a_token_where_it_stands_until_it_is_put(browser, served)
         assert page.locator(".player-card.turn").count() == 1
         assert page.locator(".player-card.turn").get_attribute("data-seat") == "0"
         assert "to move to Mario Bros. Plumbing" in page.locator(".player-card[data-seat='0']").inner_text()
-        assert service.submit("move", text="put p0@3").ok
+        assert service.submit(Enter(text="put p0@3")).ok
         page.wait_for_function("() => !document.querySelector('.mono-token.faded')", timeout=WAIT_MS)
         assert page.locator(".mono-token[data-token='p0']").get_attribute("data-on") == "3"
         assert errors == []

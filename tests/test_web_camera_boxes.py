@@ -11,14 +11,14 @@ from controller.demo_rig import render_connect4 as rc
 from controller.events import Bus, Event
 from controller.games.smb_board import world_data
 from controller.registry import ENTRIES
-from vision.watch import Watcher, load_reader
+from controller.registry import entry
 from web.camera import CameraShots, view_box
 
 
 @pytest.mark.parametrize("name", list(ENTRIES))
 def test_every_reader_outlines_each_of_its_cells_inside_its_plane(name):
     options = {"world": world_data(1)} if name == "smb" else {}  # the World board in play
-    reader = load_reader(name, **options)
+    reader = entry(name).make_reader(**options)
     w, h = reader.plane_size
     for cell in reader.cells:
         box = np.asarray(reader.cell_outline(cell), float)
@@ -52,7 +52,7 @@ def _share(img, pts, colour) -> float:
 def test_an_alarm_boxes_its_cell_solid_red_and_a_doubt_dashed_amber():
     shot = rc.camera_shot()
     frame = rc.render({}, shot=shot)
-    watcher = Watcher("connect4", corners=rc.hole_centres_in_frame(shot).tolist())
+    watcher = entry("connect4").watcher(corners=rc.hole_centres_in_frame(shot).tolist())
     watcher.read_frame(frame)
     game = ENTRIES["connect4"].rules_class()()
     service = SimpleNamespace(bus=Bus(), watcher=watcher, referee=SimpleNamespace(game=game))

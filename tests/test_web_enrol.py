@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from controller.events import NewGame
 from test_labyrinth_table import (FIRST, Table, admin, enrolment_naming, position, shuffle,
                                   start_waiting_for_names, table_service, treasures)
 from test_web_api import running_service
@@ -100,7 +101,7 @@ def test_the_page_names_every_picture_and_the_game_starts(browser, tmp_path):
             page.goto(served.url + "/enrol")
             assert page.locator("figure.picture").count() == 0
             table.lay(position(first))
-            assert service.submit("new_game", game="labyrinth").ok
+            assert service.submit(NewGame(game="labyrinth")).ok
             enrolment_naming(create_app(service).test_client())
             # the pictures arrive through the event stream, without a reload
             page.wait_for_selector("figure.picture >> nth=23", timeout=WAIT_MS)

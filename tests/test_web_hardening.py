@@ -14,9 +14,11 @@ import numpy as np
 import pytest
 import waitress
 
+from controller.events import Enter
 from test_web_api import admin, player, running_service
 from web import close_streams, create_app
 from web.limits import CSP
+from web.payload import player_token
 
 
 @pytest.fixture
@@ -72,15 +74,15 @@ def test_wrong_tokens_from_a_shared_address_do_not_lock_out_a_browser_that_used_
     for client in (admin_page, phone, guesser, fresh):
         client.environ_base["REMOTE_ADDR"] = "10.0.0.9"
     assert admin_page.get("/api/player-links", headers=admin(service)).status_code == 200
-    assert phone.get(f"/seat/{service.player_token(1)}").status_code == 200
+    assert phone.get(f"/seat/{player_token(service.admin_token, 1)}").status_code == 200
     for _ in range(5):
         assert guesser.post("/api/undo", headers={"Authorization": "Bearer guess"}).status_code == 403
     assert guesser.post("/api/undo", headers=admin(service)).status_code == 429  # the guesser waits
     assert fresh.post("/api/undo", headers=admin(service)).status_code == 429  # a new browser too
     assert admin_page.get("/api/player-links", headers=admin(service)).status_code == 200  # not the admin's page
     assert phone.post("/api/move", json={"text": "4"}, headers=player(service, 0)).status_code == 429  # not its token
-    assert phone.get(f"/seat/{service.player_token(1)}").status_code == 200
-    assert phone.get("/api/state", query_string={"seat": 1, "token": service.player_token(1)}).status_code == 200
+    assert phone.get(f"/seat/{player_token(service.admin_token, 1)}").status_code == 200
+    assert phone.get("/api/state", query_string={"seat": 1, "token": player_token(service.admin_token, 1)}).status_code == 200
 
 
 def test_typed_moves_are_bounded_in_length_and_pace_per_seat(app, service):
@@ -233,7 +235,7 @@ def test_the_pages_work_under_the_csp_without_a_console_error_in_chromium(browse
             page.on("pageerror", lambda e: problems.append(str(e)))
             page.goto(served.url + "/")
             page.wait_for_selector("#live.on", timeout=WAIT_MS)  # scripts ran, the stream is open
-            service.submit("move", text="4")
+            service.submit(Enter(text="4"))
             page.wait_for_selector('[data-cell="4,1"][data-label="p0"]', timeout=WAIT_MS)  # drawn
             for path in ("/calibrate", "/enrol"):
                 page.goto(served.url + path)

@@ -17,6 +17,7 @@ import pytest
 import waitress
 
 from conftest import need
+from controller.events import Enter, NewGame, View
 from controller.config import HallSettings, default
 from controller.games import load_game
 from controller.registry import ENTRIES
@@ -27,6 +28,7 @@ from test_web_browser import WAIT_MS, Served
 from vision.view import BoardView
 from web import close_streams
 from web.hall import create_hall_app
+from web.payload import player_token
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -144,12 +146,12 @@ def alarm_and_restore(service, table: TextTable, screens: Screens, game: str) ->
     if wrong is None:
         return None
     right = referee.game.board(referee.state)
-    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in wrong.items()}))
+    service.submit(View(view=BoardView({c: (lab, 0.99) for c, lab in wrong.items()})))
     if service.snapshot()["alarm"] is None:
         return None
     screens.caught_up(service)
     found = screens.faults(service, game, "with the alarm up")
-    service.submit("view", view=BoardView({c: (lab, 0.99) for c, lab in right.items()}))
+    service.submit(View(view=BoardView({c: (lab, 0.99) for c, lab in right.items()})))
     screens.caught_up(service)
     hall = dict(screens.pages)["hall on a desktop"]
     hall.wait_for_selector("#alarms li.camera.fixed", timeout=WAIT_MS)  # the hall marks it put right
@@ -162,7 +164,7 @@ def screens(browser, rig):
     """The six screens, open for the whole module: each game starts on them as a new game
     starts at a real table (the seat's link lasts the evening)."""
     service, table_url, hall_url = rig
-    opened = Screens(browser, table_url, hall_url, service.player_token(0))
+    opened = Screens(browser, table_url, hall_url, player_token(service.admin_token, 0))
     yield opened
     opened.close()
 
@@ -171,7 +173,7 @@ def screens(browser, rig):
 def test_every_screen_reads_in_plain_words_through_a_game(rig, screens, game):
     service = rig[0]
     setup = load_game(game).new_setup(random.Random(23))
-    assert service.submit("new_game", game=game, setup=setup).ok
+    assert service.submit(NewGame(game=game, setup=setup)).ok
     table = TextTable(service.referee.game, seed=23)
     problems, alarmed = [], False
     screens.errors.clear()
@@ -184,7 +186,7 @@ def test_every_screen_reads_in_plain_words_through_a_game(rig, screens, game):
                 found = alarm_and_restore(service, table, screens, game)
                 alarmed, problems = found is not None, problems + (found or [])
             for text in table.inputs(service.referee.state):
-                result = service.submit("move", text=text)
+                result = service.submit(Enter(text=text))
                 assert result.ok, (text, result.error)
             if step % EVERY == 0:
                 screens.caught_up(service)

@@ -1102,6 +1102,11 @@ class Monopoly(Game):
         }
 
     # --- the camera ---------------------------------------------------------------------------
+    def layout(self) -> dict:
+        """The ring's 40 spaces as the board file prints them (draw/monopoly.js)."""
+        return {"spaces": [{"index": s.index, "name": s.name, "kind": s.kind, "set": s.set, "price": s.price}
+                           for s in self.b.spaces]}
+
     def board(self, state: MState) -> dict[int, str]:
         """Space index -> the tokens standing there ("bowser+p0"), or "empty"."""
         cells = {i: [] for i in range(SPACES)}
