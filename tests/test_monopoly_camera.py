@@ -183,18 +183,17 @@ def test_bowser_put_among_four_tokens_on_go_is_a_doubt_not_an_alarm(seed):
     reader read the four tokens, surely, and the referee alarmed "Bowser should be on
     GO"). Much changed that no token coming explains: the reading is unsure, and the
     referee asks, offering the move the rules expect."""
-    import copy
-
     game, rng = load_game("monopoly"), random.Random(119)
     state = game.start(game.new_setup(rng))
     for _ in range(16):  # a game where Bowser is due on GO next
         state = game.apply(state, random_action(game, state, rng))
-    state = copy.deepcopy(state)
-    state.table = {**state.table, **{p: 0 for p in state.table if p != "bowser"}}  # all four on GO
+    draft = state.draft()
+    draft.table = {**state.table, **{p: 0 for p in state.table if p != "bowser"}}  # all four on GO
+    state = draft.freeze()
     put = next(a for a in game.observable_actions(state) if game.notation(state, a) == "put bowser@0")
     table = Table(seed)
     table.referee._sure_of(state)  # the referee sure of that position (as after a resume)
-    table.watcher = Watcher("monopoly", reader=MonopolyReader())
+    table.watcher = entry("monopoly").watcher(reader=MonopolyReader())
     table.watcher.learn(table.board())
     table.look(table.board())
     table.referee.confirm_s = 0.5  # the live camera's clock

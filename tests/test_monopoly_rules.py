@@ -35,13 +35,16 @@ def new(players=4, first=None, **settings):
     return game, game.start({"decks": decks})
 
 
-def arrange(game, s, **fields):
-    """A copy of `s` with fields replaced (lists given per seat or per space)."""
-    s = s.copy()
+def arrange(game, s, run: bool = False, **fields):
+    """`s` with fields replaced (lists given per seat or per space); with `run`, the
+    rules then run on to the next input they need."""
+    d = s.draft()
     for name, value in fields.items():
-        setattr(s, name, value)
-    s.table = game._expected(s)
-    return s
+        setattr(d, name, value)
+    d.table = game._expected(d)
+    if run:
+        game._run(d)
+    return d.freeze()
 
 
 def play(game, s, *inputs):
@@ -164,7 +167,7 @@ def test_warp_pipe_moves_on_quietly_and_doubles_still_earn_a_turn():
 def test_just_visiting_and_free_parking_do_nothing():
     game, s = new()
     s = play(game, arrange(game, s, pos=[JAIL - 7, FREE_PARKING - 7, 0, 0]), "roll 3 4", "roll 4 3")
-    assert s.pos[:2] == [JAIL, FREE_PARKING] and s.coins[:2] == [30, 30] and s.jail[0] == -1
+    assert list(s.pos[:2]) == [JAIL, FREE_PARKING] and list(s.coins[:2]) == [30, 30] and s.jail[0] == -1
     assert game.prompt(s).seat == 2
 
 
@@ -196,9 +199,9 @@ def test_every_card_effect(deck, effect):
     elif effect == "pay":
         assert s.coins[0] == 30 - x and s.bank == bank + x
     elif effect == "collect_each":
-        assert s.coins == [30 + 3 * x] + [30 - x] * 3
+        assert list(s.coins) == [30 + 3 * x] + [30 - x] * 3
     elif effect == "pay_each":
-        assert s.coins == [30 - 3 * x] + [30 + x] * 3
+        assert list(s.coins) == [30 - 3 * x] + [30 + x] * 3
     elif effect == "pay_per_deed":
         assert s.coins[0] == 30 - 2 * x
     elif effect == "advance_to":
@@ -215,7 +218,7 @@ def test_every_card_effect(deck, effect):
         assert len(s.cards[0]) == 1 and len(s.decks[deck]) == 15
         s = play(game, arrange(game, s, jail=[0, -1, -1, -1], pos=[JAIL, 3, 3, 3], turn=0, need=("jail",),
                                agenda=[("end",), ("roll",)]), "card")
-        assert s.cards[0] == [] and s.decks[deck][-1] == card.index and s.jail[0] == -1
+        assert list(s.cards[0]) == [] and s.decks[deck][-1] == card.index and s.jail[0] == -1
     elif effect == "bowser_advance":
         assert s.bowser == (B.bowser_start + 3 + x) % 40
     elif effect == "bowser_to":
@@ -237,8 +240,7 @@ def test_continue_payment_at_the_start_of_a_turn():
     game, s = new()
     a = LOC[2]
     s = arrange(game, s, owner=owner(s, p0=[a]), flipped=[i == a for i in range(40)], need=None,
-                agenda=[])
-    game._run(s)
+                agenda=[], run=True)
     p = game.prompt(s)
     assert p.kind == "choice" and p.options == (f"continue {a}", "done")
     s2 = play(game, s, f"continue {a}")
@@ -269,14 +271,14 @@ def test_bowser_moves_first_and_charges_passed_players_but_not_in_jail():
     game, s = bowser_game(bowser=JAIL - 2, pos=[0, JAIL - 1, JAIL, JAIL], jail=[-1, -1, 0, -1])
     s = play(game, s, "roll 4 1")  # Bowser passes JAIL-1, JAIL, JAIL+1
     assert s.bowser == JAIL + 2
-    assert s.coins == [30, 29, 30, 29]  # seat 2 is in Jail, seat 3 only visiting
+    assert list(s.coins) == [30, 29, 30, 29]  # seat 2 is in Jail, seat 3 only visiting
     assert [e[4] for e in s.ledger] == ["Bowser", "Bowser"]
 
 
 def test_bowser_does_not_charge_players_on_free_parking():
     game, s = bowser_game(bowser=FREE_PARKING - 2, pos=[0, FREE_PARKING, FREE_PARKING + 1, 0])
     s = play(game, s, "roll 4 1")
-    assert s.coins == [30, 30, 29, 30]
+    assert list(s.coins) == [30, 30, 29, 30]
 
 
 def test_bowser_flips_a_location_unless_its_owner_has_the_set():
@@ -298,7 +300,7 @@ def test_bowser_lands_on_a_lone_player_who_picks_a_partner_and_wins():
     p = game.prompt(s)
     assert p.kind == "roll" and p.seat == 1 and "Luigi's Flashlight (black) and Toad's Backpack (red)" in p.text
     s = play(game, s, "roll 5 2")
-    assert s.coins == [30, 32, 30, 32] and s.bowser == GO and s.wait == [0, 1, 2, 3]
+    assert list(s.coins) == [30, 32, 30, 32] and s.bowser == GO and list(s.wait) == [0, 1, 2, 3]
     assert s.pos[0] == 4  # then the mover moved on (4 spaces)
 
 
@@ -324,7 +326,7 @@ def test_a_lone_player_battles_alone_for_two_coins():
     p = game.prompt(s)
     assert p.kind == "roll" and "alone" in p.text
     s = play(game, s, "roll 6 1")
-    assert s.coins == [32, 30] and s.bowser == GO
+    assert list(s.coins) == [32, 30] and s.bowser == GO
 
 
 def test_bowser_on_several_players_they_roll_off_ties_roll_again():
@@ -362,7 +364,7 @@ def test_bowser_waits_on_go_until_every_player_has_had_one_more_turn():
     for roll in ("roll 1 2", "roll 2 1", "roll 1 3", "roll 2 1"):
         s = settle(game, play(game, s, roll))
         assert s.bowser == GO
-    assert s.wait == [] and game.prompt(s).seat == 1
+    assert list(s.wait) == [] and game.prompt(s).seat == 1
     s = play(game, s, "roll 3 1")
     assert s.bowser == 3
 
@@ -372,7 +374,7 @@ def test_rulings_that_are_settings():
     game, s = new(players=2, bowser=True, cards=False, solo_battle_reward=4)
     s = arrange(game, s, bowser=10 - 3, pos=[10 - 7, JAIL], jail=[-1, 0])
     s = play(game, s, "roll 3 4", "roll 6 1")
-    assert s.coins == [34, 30]
+    assert list(s.coins) == [34, 30]
     # the other reading of "every player completes their next turn": the mover's own next
     # turn is not waited for
     game, s = new(bowser=True, cards=False, bowser_waits_for_mover=False)
@@ -380,13 +382,12 @@ def test_rulings_that_are_settings():
     s = settle(game, play(game, s, "roll 3 1", "partner p2", "roll 6 1"))
     for roll in ("roll 1 2", "roll 2 1", "roll 1 3"):
         s = settle(game, play(game, s, roll))
-    assert s.wait == [] and game.prompt(s).seat == 0
+    assert list(s.wait) == [] and game.prompt(s).seat == 0
     s = play(game, s, "roll 2 1")
     assert s.bowser == 2
     # doubles out of Jail with another turn
     game, s = new(jail_doubles_extra_turn=True)
-    s = arrange(game, s, pos=[JAIL, 0, 0, 0], jail=[0, -1, -1, -1], need=None, agenda=[])
-    game._run(s)
+    s = arrange(game, s, pos=[JAIL, 0, 0, 0], jail=[0, -1, -1, -1], need=None, agenda=[], run=True)
     s = settle(game, play(game, s, "try", "roll 2 2"))
     assert s.turn == 0 and game.prompt(s).kind == "roll"
     names = {r.key: r.value for r in game.rulings()}
@@ -411,8 +412,7 @@ def test_doubles_give_another_turn_and_the_third_doubles_go_to_jail_without_bows
 def jailed(coins=30, cards=None, attempts=0):
     game, s = new()
     s = arrange(game, s, pos=[JAIL, 0, 0, 0], jail=[attempts, -1, -1, -1], coins=[coins, 30, 30, 30],
-                bank=s.bank + 30 - coins, cards=[cards or [], [], [], []], need=None, agenda=[])
-    game._run(s)
+                bank=s.bank + 30 - coins, cards=[cards or [], [], [], []], need=None, agenda=[], run=True)
     return game, s
 
 
@@ -429,7 +429,7 @@ def test_jail_card_goes_back_under_its_deck():
     s = arrange(game, s, decks={"question_block": [k for k in range(16) if k != i], "bowser_fury": list(range(16))})
     assert game.prompt(s).options == ("pay", "card", "try")
     s = play(game, s, "card", "roll 1 2")
-    assert s.decks["question_block"][-1] == i and s.cards[0] == [] and s.pos[0] == JAIL + 3 and s.coins[0] == 30
+    assert s.decks["question_block"][-1] == i and list(s.cards[0]) == [] and s.pos[0] == JAIL + 3 and s.coins[0] == 30
 
 
 def test_jail_rolling_doubles_gets_out_without_an_extra_turn():
@@ -468,7 +468,7 @@ def test_auction_with_no_bid_leaves_the_deed_with_the_bank():
     game, s = new()
     a = LOC[4]
     s = play(game, arrange(game, s, pos=[a - 7, 0, 0, 0]), "roll 3 4", "auction", "close")
-    assert s.owner[a] is None and s.coins == [30] * 4 and "Bank keeps" in " ".join(s.news)
+    assert s.owner[a] is None and list(s.coins) == [30] * 4 and "Bank keeps" in " ".join(s.news)
 
 
 def test_a_trade_offered_and_accepted_completes_a_set_for_free():
@@ -513,7 +513,7 @@ def test_bankruptcy_to_a_player_hands_over_deeds_and_offers_continue():
     s = play(game, s, "roll 3 4")
     assert game.prompt(s).options == (f"sell {a}", "bankrupt")
     s = play(game, s, "bankrupt")
-    assert s.out[0] and s.owner[a] == 1 and s.coins[1] == 30 and s.cards[1] == [i] and s.flipped[a]
+    assert s.out[0] and s.owner[a] == 1 and s.coins[1] == 30 and list(s.cards[1]) == [i] and s.flipped[a]
     p = game.prompt(s)
     assert p.seat == 1 and p.options == (f"continue {a}", "done")
     s = play(game, s, f"continue {a}")
