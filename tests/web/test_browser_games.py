@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from controller.events import Enter, NewGame, View
-from test_web_api import running_service
-from test_web_browser import WAIT_MS, Served
+from test_api import running_service
+from test_browser import WAIT_MS, Served
 from web.payload import player_token
 
 PHONE = {"width": 390, "height": 844}

@@ -9,20 +9,9 @@ import socket
 import subprocess
 import sys
 
-import cv2
-import numpy as np
 import pytest
 
-
-def write_config(tmp_path, port: int, token: str = "", host: str = "127.0.0.1"):
-    frames = tmp_path / "frames"
-    frames.mkdir(exist_ok=True)
-    cv2.imwrite(str(frames / "0001.png"), np.full((360, 640, 3), 90, np.uint8))
-    config = tmp_path / "referee.toml"
-    config.write_text(f'[camera]\nsource = "{frames}"\n[gpio]\nfactory = "mock"\n[die_module]\nport = "off"\n'
-                      f'[data]\nfolder = "{tmp_path / "data"}"\n[web]\nhost = "{host}"\nport = {port}\n'
-                      + (f'admin_token = "{token}"\n' if token else ""))
-    return config
+from serve_config import write_config
 
 
 def serve(config, *extra):

@@ -15,7 +15,7 @@ import pytest
 import waitress
 
 from controller.events import Enter
-from test_web_api import admin, player, running_service
+from test_api import admin, player, running_service
 from web import close_streams, create_app
 from web.limits import CSP
 from web.payload import player_token

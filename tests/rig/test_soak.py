@@ -8,7 +8,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_soak_plays_every_kind_of_game_in_turn_on_one_rig(tmp_path):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from firmware import main as firmware_main
-from test_link_module import Rig
+from test_link import Rig
 from waiting import wait
 
 

@@ -13,7 +13,7 @@ from vision import locate, markers
 from controller.demo_rig import render_connect4 as rc
 from controller.registry import entry
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 POSITION = {**rc.empty_grid(), (3, 0): "p0", (3, 1): "p1", (4, 0): "p0", (0, 0): "p1", (6, 0): "p0"}
 
 

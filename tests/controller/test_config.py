@@ -6,7 +6,7 @@ import pytest
 from controller.cli import main
 from controller.config import ConfigError, load, parse
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "referee.example.toml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "referee.example.toml"
 
 
 def test_the_example_config_loads_and_shows_the_defaults():

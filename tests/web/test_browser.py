@@ -12,7 +12,7 @@ import pytest
 import waitress
 
 from controller.events import Enter, NewGame, View
-from test_web_api import running_service
+from test_api import running_service
 from web import close_streams, create_app
 from web.payload import player_token
 

@@ -23,7 +23,7 @@ from controller.journal import Journal
 from controller.referee import Referee
 from controller.service import Service
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def rig(tmp_path) -> Path:

@@ -17,7 +17,7 @@ from controller.games.base import Game
 from controller.registry import ENTRIES, FORMATS
 from vision.reader import Reader
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DICT_4X4_50 = range(50)
 
 

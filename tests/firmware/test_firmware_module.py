@@ -1,7 +1,7 @@
 """The die-module firmware's logic (firmware/main.py, die.py) on stub `machine` pins.
 
 Runs under pytest and, unchanged, under the MicroPython unix port with
-firmware/stubs/machine.py on MICROPYPATH (tests/test_firmware_micropython.py).
+firmware/stubs/machine.py on MICROPYPATH (tests/firmware/test_micropython.py).
 """
 import os
 

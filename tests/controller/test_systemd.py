@@ -15,7 +15,7 @@ from controller.config import Config
 from controller.service import Service
 from controller.systemd import Notifier
 from conftest import Hang, hang_referee
-from test_serve_start import write_config
+from serve_config import write_config
 
 
 def listener(tmp_path):

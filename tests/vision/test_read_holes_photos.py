@@ -17,7 +17,7 @@ from controller.registry import entry
 from vision.watch import Watcher
 from shared_data import SHARED_DATA
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = SHARED_DATA / "connect4-photos"
 LABELS = json.loads((DATA / "labels.json").read_text())
 SURE = 0.6  # the referee's default confidence

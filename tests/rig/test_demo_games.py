@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.test_demo import play_demo
+from test_demo import play_demo
 from controller.games.smb_board import world_data
 
 # game, turns shown on the table, seed, what a move on the table looks like in notation

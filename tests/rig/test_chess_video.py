@@ -13,7 +13,7 @@ import pytest
 
 from shared_data import SHARED_DATA
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VIDEO = Path(SHARED_DATA) / "chess-video"
 
 

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from test_serve_start import write_config
+from serve_config import write_config
 from web.addresses import interface_addresses
 
 REFEREE = [sys.executable, "-m", "controller.cli"]

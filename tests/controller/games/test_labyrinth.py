@@ -14,7 +14,7 @@ from controller.games.labyrinth import (ARROWS, OPPOSITE_ARROW, arrow_words, Lab
                                         cell_index, cell_text, parse_tile, reachable, rotate,
                                         sides_text)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def play(game, state, *texts):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from shared_data import SHARED_DATA
-from test_chess_photos import expected
+from test_read_squares_photos import expected
 from vision.read_squares import CELLS, SquareReader
 from controller.demo_rig.render_chess import Camera, corners_in_frame, render
 from controller.registry import entry

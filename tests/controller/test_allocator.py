@@ -16,7 +16,7 @@ import pytest
 
 from controller import allocator
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Threads that each hold frame-sized numpy arrays at once (as the camera, referee and page
 # threads do); then glibc's own report of its arenas (malloc_info: one <heap> per arena).

@@ -15,7 +15,7 @@ from controller.hall.receiver import Hall
 from controller.journal import Journal
 from controller.referee import Referee
 from waiting import wait_for
-from test_web_browser import WAIT_MS
+from test_browser import WAIT_MS
 from web import close_streams
 from web.hall import create_hall_app
 
