@@ -1,5 +1,5 @@
 """The `referee` command. Each subcommand's work lives in the module that owns it; this
-file only parses arguments and hands them over (see README for every command)."""
+file only parses arguments and hands them over (docs/install.md lists every command)."""
 from __future__ import annotations
 
 import argparse
@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(sp)
     sp.add_argument("--json", action="store_true")
     sp.add_argument("--seed", type=int, default=None, help="seed for shuffles and deals")
-    sp.add_argument("--setup", default=None, help="JSON file with the starting setup (see README)")
+    sp.add_argument("--setup", default=None, help="JSON file with the starting setup (see docs/games/)")
     sp.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                     help="a game setting or ruling (repeatable; the value is read as JSON, else as text)")
 

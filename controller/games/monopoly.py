@@ -204,7 +204,7 @@ class Monopoly(Game):
     # send the token on at once: up to three placements may explain one view.
     max_actions_per_view = 3
 
-    # settings (README, Monopoly): on/off ones as true/false or the words; unknown ones refused
+    # settings (docs/games/monopoly.md): on/off ones as true/false or the words; unknown ones refused
     _SWITCH = OneOf((True, False, "on", "off", "yes", "no", "true", "false", 1, 0))
     SETTINGS_SHAPE = {"players": int, "bowser": _SWITCH, "cards": _SWITCH,
                       "confirm_tokens": _SWITCH, "bowser_waits_for_mover": _SWITCH,
