@@ -145,10 +145,18 @@ def test_each_game_reads_at_a_glance_on_a_phone_and_a_desktop(browser, served, g
         last = desk.locator("#moves li").last
         # each move in words; chess by move number, its words as each ply's detail
         assert latest in (last.inner_text() if game != "chess" else last.locator(".ply").last.get_attribute("title"))
-        in_view = last.evaluate("""li => { const l = li.parentElement, a = li.getBoundingClientRect(),
-                                              b = l.getBoundingClientRect();
-                                            return a.bottom <= b.bottom + 1 && a.top >= b.top - 1; }""")
-        assert in_view, "the latest move is scrolled out of the move list"
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        # asked of the list as it stands, again until true: the page redraws the list once
+        # its stream opens, and an item found before that is gone when it is measured
+        try:
+            desk.wait_for_function("""() => { const l = document.getElementById("moves"), li = l && l.lastElementChild;
+                                              if (!li) return false;
+                                              const a = li.getBoundingClientRect(), b = l.getBoundingClientRect();
+                                              return a.bottom <= b.bottom + 1 && a.top >= b.top - 1; }""",
+                                   timeout=WAIT_MS)
+        except PlaywrightTimeout:
+            pytest.fail("the latest move is scrolled out of the move list")
         # the hall's thumbnail of the same drawing (opts.small)
         assert desk.evaluate("""game => { const d = document.createElement('div');
                                           window.drawings[game](d, window.referee.snap, {small: true});
