@@ -31,7 +31,7 @@ from controller.journal import Journal  # noqa: E402
 from controller.referee import Referee  # noqa: E402
 from controller.demo_rig.render_chess import Camera, Position, render  # noqa: E402
 from vision.view import BoardView  # noqa: E402
-from vision.watch import Watcher  # noqa: E402
+from controller.registry import entry  # noqa: E402
 
 PGN = Path(__file__).resolve().parents[2] / "shared" / "data" / "pgn" / "kasparov-deep-blue-1997-game2.pgn"
 
@@ -71,7 +71,7 @@ def main() -> int:
     moves = list(game.mainline_moves())[:args.plies]
     board = chess.Board()
     camera = Camera(seed=3)
-    watcher = Watcher("chess")
+    watcher = entry("chess").watcher()
     start = position(board)
     first = render(start.labels, style=args.style, kinds=start.kinds, camera=camera)
     watcher.read_frame(first)  # finds the markers

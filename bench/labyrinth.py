@@ -25,6 +25,7 @@ from controller.games.labyrinth import (ARROWS, NEIGHBOURS, SIZE, Labyrinth, Mov
                                         Push, Tile, push_tiles, reachable)
 from controller.journal import Journal  # noqa: E402
 from controller.referee import Referee  # noqa: E402
+from controller.registry import entry  # noqa: E402
 from vision import locate  # noqa: E402
 from controller.demo_rig import render_labyrinth as R  # noqa: E402
 from vision.read_tiles import TileReader  # noqa: E402
@@ -128,7 +129,7 @@ def main() -> None:
     reader = TileReader()
     shot = R.camera_shot(seed=1)
     frame = R.render(game.snapshot(states[0]), shot=shot)
-    pts = locate.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), "labyrinth")
+    pts = locate.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), entry("labyrinth").markers)
     warp = locate.plane_homography(pts, reader.anchors)
     plane = cv2.warpPerspective(frame, warp, reader.plane_size)
     reader.learn(plane, game.board(states[0]))

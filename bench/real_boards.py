@@ -85,13 +85,13 @@ def _read_set(board: str, items, colours=None) -> dict:
     """items: (image path, corners, expected {cell: label}); read each cold."""
     import cv2
 
-    from vision.watch import Watcher
+    from controller.registry import entry
 
     cells = right = unsure = whole = 0
     ms, worst = [], []
     for path, corners, want in items:
         image = cv2.imread(str(path))
-        watcher = Watcher(board, corners=_corners(corners), colours=colours)
+        watcher = entry(board).watcher(corners=_corners(corners), colours=colours)
         t0 = time.process_time()
         view = watcher.read_frame(image)
         ms.append((time.process_time() - t0) * 1000)

@@ -39,10 +39,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from controller import allocator  # noqa: E402
-from controller.demo import demo_config  # noqa: E402
+from controller.demo import demo_config, demo_service  # noqa: E402
 from controller.demo_rig.feed import DemoTable  # noqa: E402
+from controller.events import NewGame  # noqa: E402
 from controller.games import GAMES  # noqa: E402
-from controller.service import Service  # noqa: E402
+from controller.registry import entry  # noqa: E402
 from procstat import status_kb  # noqa: E402  (bench/procstat.py, beside this script)
 
 TARGET_MB = 5.0
@@ -132,7 +133,7 @@ class Season:
             config = demo_config(args)
             table = DemoTable(seed=args.seed, turns_each=self.args.turns, realtime=False,
                               colours=config.camera.colours, next_game=self.next_game)
-            self.service = Service(config, frames=table.frames())
+            self.service = demo_service(config, table)
             table.attach(self.service)
             self._last = time.monotonic()
             self.service.start()
@@ -191,7 +192,7 @@ class Season:
         if self.played >= self.args.games or self.out_of_time():
             return False
         following = self.names[self.played % len(self.names)]
-        result = service.submit("new_game", game=following, variant="blocker" if following == "connect4" else None)
+        result = service.submit(NewGame(following, entry(following).player_class().variant))
         if not result.ok:
             self.error(f"the page's New game ({following}) was refused: {result.error}")
             return False

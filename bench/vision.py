@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import locate, markers  # noqa: E402
 from controller.demo_rig import render_connect4 as rc  # noqa: E402
-from vision.watch import Watcher, load_reader  # noqa: E402
+from controller.registry import entry  # noqa: E402
 
 # a legal classic game (columns 1-7), the first moves of the solver test set's first line
 MOVES = "5554224333234511764415115"
@@ -69,9 +69,17 @@ def chess_frames(moves: int, size, seed: int):
     return out[0].labels, render_chess.render_game(out, camera=render_chess.Camera(size=size, seed=seed), fps=30.0)
 
 
-def baseline(frame: np.ndarray, det, reader, board: str) -> dict | None:
+def connect4_frames(moves: int, size, seed: int):
+    """The empty grid and the first `moves` chips of MOVES, as frames."""
+    return rc.empty_grid(), rc.render_game(positions(MOVES[:moves]), size=size, seed=seed)
+
+
+SCENES = {"connect4": connect4_frames, "chess": chess_frames}  # the rendered games this bench times
+
+
+def baseline(frame: np.ndarray, det, reader, ids) -> dict | None:
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    pts = locate.inner_corners(markers.detect(grey, det), board)
+    pts = locate.inner_corners(markers.detect(grey, det), ids)
     if pts is None:
         return None
     w, h = reader.plane_size
@@ -81,25 +89,22 @@ def baseline(frame: np.ndarray, det, reader, board: str) -> dict | None:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", choices=["connect4", "chess"], default="connect4")
+    p.add_argument("--game", choices=list(SCENES), default="connect4")
     p.add_argument("--moves", type=int, default=14, help="moves of the rendered game (14 gives ~700 frames)")
     p.add_argument("--size", default="1280x720")
     args = p.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
     cv2.setNumThreads(1)
-    if args.game == "chess":
-        start, frames = chess_frames(args.moves, size, seed=1)
-    else:
-        start, frames = rc.empty_grid(), rc.render_game(positions(MOVES[:args.moves]), size=size, seed=1)
-    watcher = Watcher(args.game)
+    start, frames = SCENES[args.game](args.moves, size, seed=1)
+    watcher = entry(args.game).watcher()
     watcher.learn(start)
-    det, reader = markers.detector(), load_reader(args.game)
+    det, reader = markers.detector(), entry(args.game).make_reader()
     ours, base, views = [], [], 0
     for t, frame in frames:
         a = time.perf_counter()
         views += watcher.feed(t, frame) is not None
         b = time.perf_counter()
-        baseline(frame, det, reader, args.game)
+        baseline(frame, det, reader, entry(args.game).markers)
         c = time.perf_counter()
         ours.append((b - a) * 1000)
         base.append((c - b) * 1000)

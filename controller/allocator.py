@@ -12,7 +12,7 @@ malloc_trim does shrink) the memory held after a collection and a trim stayed wi
 0.2 MB game after game, and the games took no longer: the threads allocate a few large
 buffers per frame, too few for a shared lock to matter. The other remedy tried, a fixed
 mmap threshold so frames are mapped and unmapped, held memory as well but cost five
-times the system time (README, "The soak").
+times the system time (docs/hardening.md, "The soak").
 
 `settle()` is called once by `referee serve` and `referee demo` (web/server.py) before
 any thread starts; bench/soak.py calls it as they do. Where the C library is

@@ -1,5 +1,5 @@
 """The `referee` command. Each subcommand's work lives in the module that owns it; this
-file only parses arguments and hands them over (see README for every command)."""
+file only parses arguments and hands them over (docs/install.md lists every command)."""
 from __future__ import annotations
 
 import argparse
@@ -10,6 +10,7 @@ import sys
 
 from .bounded_json import JsonError, loads
 from .games import GAMES
+from .registry import FORMATS
 
 MAX_SETUP = 1024 * 1024  # bytes of a --setup file (a Labyrinth setup, the largest, is about 1 KB)
 
@@ -61,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(sp)
     sp.add_argument("--json", action="store_true")
     sp.add_argument("--seed", type=int, default=None, help="seed for shuffles and deals")
-    sp.add_argument("--setup", default=None, help="JSON file with the starting setup (see README)")
+    sp.add_argument("--setup", default=None, help="JSON file with the starting setup (see docs/games/)")
     sp.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                     help="a game setting or ruling (repeatable; the value is read as JSON, else as text)")
 
@@ -90,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("export", help="write a game's record")
     sp.add_argument("game_id", type=int, nargs="?", help="default: the newest game")
     sp.add_argument("--data", default="data", help="data folder holding the journal")
-    sp.add_argument("--format", choices=["json", "pgn"], default="json")
+    sp.add_argument("--format", choices=FORMATS, default="json")
     sp.add_argument("--out", default="-")
 
     sp = sub.add_parser("roll", help="roll a die definition N times")

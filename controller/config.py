@@ -96,7 +96,7 @@ class WebSettings:
 
 @dataclass
 class HallSettings:
-    # Publish this table's public record to a hall's MQTT broker (README, "A hall of tables")
+    # Publish this table's public record to a hall's MQTT broker (docs/hall.md)
     enabled: bool = False
     broker: str = ""  # host name or address of the broker (Mosquitto)
     port: int = 1883  # 8883 is the usual port with TLS

@@ -25,15 +25,20 @@ import sys
 import tempfile
 
 from .config import Config, ConfigError, load
+from vision.camera import SyntheticCamera
+
 from .demo_rig.feed import DemoTable, press_button
+from .demo_rig.module import SimulatedModule
+from .games import GAMES
+from .registry import entry
 from .demo_rig.players import FPS, SIZE
 from .service import Service
 
 
 def demo_config(args) -> Config:
     config = Config(path="(demo)")
-    config.game.name = getattr(args, "game", None) or "connect4"
-    config.game.variant = args.variant or ("blocker" if config.game.name == "connect4" else "")
+    config.game.name = getattr(args, "game", None) or GAMES[0]
+    config.game.variant = args.variant or entry(config.game.name).player_class().variant or ""
     config.camera.source = "synthetic"
     config.camera.width, config.camera.height = SIZE
     config.camera.fps = FPS
@@ -44,6 +49,13 @@ def demo_config(args) -> Config:
     if getattr(args, "config", None):  # a demo table in a hall: the file's [hall] only
         config.hall = load(args.config).hall
     return config
+
+
+def demo_service(config: Config, table: DemoTable) -> Service:
+    """The real service on the simulated rig: the simulated parts (the camera that sees
+    the rendered table, the die module's firmware simulator) are handed in, and the
+    service treats them as the real ones."""
+    return Service(config, camera=SyntheticCamera(table.frames()), die_module=SimulatedModule(roll_ms=400))
 
 
 def run_demo(args, serve) -> int:
@@ -58,7 +70,7 @@ def run_demo(args, serve) -> int:
                       press_new_game=lambda: press_button(config.gpio.new_game_button),
                       colours=config.camera.colours, mistake=not getattr(args, "no_mistake", False))
     try:
-        service = Service(config, frames=table.frames())
+        service = demo_service(config, table)
     except Exception as exc:  # a game or a camera reader that is not available: say which
         print(f"referee demo: cannot start {config.game.name}: {exc}", file=sys.stderr)
         if not args.data:

@@ -45,7 +45,7 @@ CREATE INDEX IF NOT EXISTS events_by_game ON events(game_id, seq);
 # SQLite's page cache, in KiB. The journal appends to the open game and reads one game at
 # a time, so a small cache holds what is used; SQLite's default (2 MB) kept filling with
 # the pages of games long over, about 3 KB more memory a game for the first 600 games of a
-# season (bench/soak.py, README "The soak"). 1,000 games of 20 events level off at 0.05 MB
+# season (bench/soak.py, docs/hardening.md "The soak"). 1,000 games of 20 events level off at 0.05 MB
 # in use with 128 KB (0.46 MB with 512 KB); the file's pages stay in the OS's cache.
 CACHE_KB = 128
 

@@ -11,18 +11,20 @@ import time
 import chess
 import chess.pgn
 
-from .games.chess import TEAM
+from .games.chess import TEAM, Chess
 from .journal import Journal
 from .referee import Referee
 
 RESULT = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 
 
-def export_pgn(journal: Journal, game_id: int) -> str:
+def export_pgn(journal: Journal, game_id: int, headers: dict | None = None) -> str:
+    """The game as PGN; `headers` replace the table's own (the hall names its table and
+    round). The game's Export in controller/registry.py."""
     info = next((g for g in journal.games() if g["id"] == game_id), None)
     if info is None:
         raise KeyError(f"no game {game_id} in {journal.path}")
-    if info["game"] != "chess":
+    if info["game"] != Chess.name:
         raise ValueError(f"game {game_id} is {info['game']}, not chess: PGN is for chess games only")
     referee = Referee(journal)
     try:
@@ -49,6 +51,7 @@ def export_pgn(journal: Journal, game_id: int) -> str:
                        ("abandoned" if info["result"] == "abandoned" else "unterminated"),
         "PlyCount": str(len(state.moves)),
     })
+    record.headers.update(headers or {})
     if outcome:
         node.comment = outcome.reason
     return str(record)

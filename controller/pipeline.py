@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from .events import Bus
+from .events import Bus, Enter, NewGame, Settle
 from .journal import Journal
 from .referee import MIN_CONFIDENCE, Referee
 
@@ -92,7 +92,7 @@ def cmd_replay(args) -> int:
         # the game starts as `serve` started it, dealt as recorded (a maze laid out on the
         # table is read from the recording's first clear view: Table._new_game)
         setup = record.setup if record is not None else None
-        result, started = table.run("new_game", game=args.game, variant=game.variant or None, setup=setup)
+        result, started = table.run(NewGame(game=args.game, variant=game.variant or None, setup=setup))
         if not result.ok:
             raise ValueError(result.error)
         source = open_camera(args.video, width=camera.width, height=camera.height, fps=camera.fps)
@@ -118,7 +118,7 @@ def cmd_replay(args) -> int:
         print(f"referee replay: {exc}", file=sys.stderr)
         return 2
     progress.close()
-    print_events(table.run("settle")[1], referee, args.json)  # the recording ended: the history shown stands
+    print_events(table.run(Settle())[1], referee, args.json)  # the recording ended: the history shown stands
     if done == 0:
         print(f"referee replay: {args.video} holds no frames", file=sys.stderr)
     if not args.json:
@@ -150,7 +150,7 @@ class Record:
         while self.next < len(self.moves) and self.moves[self.next]["source"] != "camera":
             move = self.moves[self.next]
             self.next += 1
-            out += table.run("move", text=move["notation"], source=move["source"])[1]
+            out += table.run(Enter(text=move["notation"], source=move["source"]))[1]
         return out
 
 
@@ -224,21 +224,20 @@ def cmd_markers(args) -> int:
 
     from .registry import entry
 
-    kind, name, options = entry(args.game), args.game, None
+    kind, name, reader = entry(args.game), args.game, None
     if getattr(args, "world", None):
-        if args.game != "smb":
-            print("referee markers: --world is for the Super Mario Bros. boards (--game smb)", file=sys.stderr)
-            return 2
-        from .games.smb_board import BoardError, world_data
+        from .games import load_game
 
-        try:
-            options, name = {"world": world_data(args.world)}, f"smb World {args.world}"
-        except BoardError as exc:
+        try:  # a game whose board comes in several sheets: that sheet's markers
+            sheet_name, options = load_game(args.game).sheet(args.world)
+            reader = kind.make_reader(**options)
+        except ValueError as exc:  # one sheet only, or no such sheet
             print(f"referee markers: {exc}", file=sys.stderr)
             return 2
-    ids = kind.marker_ids(options)
+        name = f"{args.game} {sheet_name}"
+    ids = kind.marker_ids(reader)
     try:
-        ok = cv2.imwrite(args.out, sheet(name, ids=ids))
+        ok = cv2.imwrite(args.out, sheet(name, ids))
     except cv2.error as exc:
         ok = False
         print(f"referee markers: cannot write {args.out}: {exc}", file=sys.stderr)

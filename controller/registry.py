@@ -1,11 +1,22 @@
-"""One entry per game: every part that makes a game refereed from the camera, by name.
+"""One entry per game: the only table in the project that knows the games by name.
 
-An entry names the game's rules (controller/games/), the camera's reader of its board
-(vision's READERS), its marker sheet, the renderer and the demo player that simulate its
-table (controller/demo_rig/), and the page's drawing of its board
-(web/static/draw/<game>.js, registering `window.drawings["<game>"]`). Parts are named as
-"module:attribute" strings and imported only when used, so the service on a Pi never
-loads the simulated table. tests/test_registry.py checks that every game has every part.
+An entry names every part that makes a game refereed from the camera:
+- `rules`: the Game class (controller/games/), pure rules; its `layout()` is the printed
+  board the page draws beside the snapshot;
+- `reader`: the camera's reader of its board (vision/, a vision.reader.Reader), which
+  the Watcher is handed: vision keeps no table of games;
+- `markers`: the four ArUco ids of its marker sheet (BL, BR, TR, TL; a game with several
+  sheets, the Super Mario Bros. Worlds, has its reader name the sheet in play);
+- `exports`: the formats a game is written in besides JSON (PGN for chess), each with the
+  function that writes it from the journal, for `referee export`, the page and the hall;
+- `player`: the demo's simulated player, which draws the table as a camera sees it
+  (controller/demo_rig/);
+- the page's drawing, web/static/draw/<game>.js, registering `window.drawings["<game>"]`.
+
+Parts are named as "module:attribute" strings and imported only when used, so the
+service on a Pi never loads the simulated table. tests/controller/test_registry.py holds
+the contract every entry meets. A new game is a rules module, a reader, a drawing, a
+demo player and one line here (docs/design.md).
 """
 from __future__ import annotations
 
@@ -23,50 +34,84 @@ def _load(ref: str):
 
 
 @dataclass(frozen=True)
+class Export:
+    """A format a game is written in besides JSON: `writer(journal, game_id, headers)`
+    returns the text (`headers`: what the hall adds, which table and round)."""
+
+    fmt: str  # the file extension: export.<fmt>, round-N.<fmt>
+    writer: str
+    mimetype: str
+
+    def write(self, journal, game_id: int, headers: dict | None = None) -> str:
+        return _load(self.writer)(journal, game_id, headers)
+
+
+@dataclass(frozen=True)
 class Entry:
     name: str
     rules: str  # the Game class
-    renderer: str  # draws one camera frame of the table (the demo rig's, for tests and the demo)
-    player: str  # the demo's simulated player
+    reader: str  # the camera's reader class of the board
+    markers: tuple[int, int, int, int]  # the marker sheet's ids, BL, BR, TR, TL
+    player: str  # the demo's simulated player (it draws the table it plays on)
     starts_from_table: bool = False  # the start position is laid out at random by the players
+    exports: tuple[Export, ...] = ()
 
     @property
     def drawing(self) -> Path:
         """The page's drawing of the board (web/static/draw/<game>.js)."""
         return WEB_STATIC / "draw" / f"{self.name}.js"
 
-    def marker_ids(self, options: dict | None = None) -> tuple[int, ...]:
-        """The four marker ids of the sheet in play: a World board's own (`options` as
-        the game's `reader_options`), else the board type's."""
-        from vision.markers import BOARD_MARKERS
-
-        world = (options or {}).get("world")
-        if world is not None:
-            return tuple(world["markers"])
-        return tuple(BOARD_MARKERS[self.name])
-
     def rules_class(self):
         return _load(self.rules)
-
-    def renderer_function(self):
-        return _load(self.renderer)
 
     def player_class(self):
         return _load(self.player)
 
+    def make_reader(self, colours=None, **options):
+        """The camera's reader of this board (`options`: the game's `reader_options`, the
+        sheet in play). ValueError when the reader cannot be loaded here."""
+        try:
+            reader_class = _load(self.reader)
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(f"the camera reader for {self.name!r} ({self.reader}) is not available: {exc}") from None
+        return reader_class(colours=colours, **options)
+
+    def watcher(self, *, colours=None, corners=None, still_s: float = 0.25, options: dict | None = None,
+                reader=None):
+        """The camera's Watcher of this board, handed its reader (`reader`, or one built
+        for the sheet `options` in `colours`) and the markers of that sheet. ValueError
+        for bad corners or a reader that cannot be loaded."""
+        from vision.watch import Watcher
+
+        reader = reader or self.make_reader(colours, **(options or {}))
+        return Watcher(self.name, reader, self.marker_ids(reader), corners=corners or None, still_s=still_s,
+                       reader_options=options or None)
+
+    def marker_ids(self, reader=None) -> tuple[int, ...]:
+        """The four marker ids of the sheet in play: the one `reader` reads when the
+        board has several sheets, else the board's own."""
+        return tuple(getattr(reader, "markers", ()) or self.markers)
+
+    def export(self, fmt: str) -> Export | None:
+        """The format `fmt` of this game (None: the game is not written so)."""
+        return next((e for e in self.exports if e.fmt == fmt), None)
+
 
 ENTRIES = {e.name: e for e in (
-    Entry("connect4", "controller.games.connect4:Connect4", "controller.demo_rig.render_connect4:render",
+    Entry("connect4", "controller.games.connect4:Connect4", "vision.read_holes:HoleReader", (0, 1, 2, 3),
           "controller.demo_rig.players:Connect4Player"),
-    Entry("chess", "controller.games.chess:Chess", "controller.demo_rig.render_chess:render",
-          "controller.demo_rig.players:ChessPlayer"),
-    Entry("labyrinth", "controller.games.labyrinth:Labyrinth", "controller.demo_rig.render_labyrinth:render",
+    Entry("chess", "controller.games.chess:Chess", "vision.read_squares:SquareReader", (4, 5, 6, 7),
+          "controller.demo_rig.players:ChessPlayer", exports=(Export("pgn", "controller.pgn:export_pgn", "application/x-chess-pgn"),)),
+    Entry("labyrinth", "controller.games.labyrinth:Labyrinth", "vision.read_tiles:TileReader", (8, 9, 10, 11),
           "controller.demo_rig.players:LabyrinthPlayer", starts_from_table=True),
-    Entry("smb", "controller.games.smb:SuperMarioBros", "controller.demo_rig.render_track:render_smb_frame",
+    Entry("smb", "controller.games.smb:SuperMarioBros", "vision.read_spaces:SmbSpaceReader", (12, 13, 14, 15),
           "controller.demo_rig.players:SmbPlayer"),
-    Entry("monopoly", "controller.games.monopoly:Monopoly", "controller.demo_rig.render_monopoly:render",
+    Entry("monopoly", "controller.games.monopoly:Monopoly", "vision.read_monopoly:MonopolyReader", (16, 17, 18, 19),
           "controller.demo_rig.players:MonopolyPlayer"),
 )}
+
+
+FORMATS = ("json", *sorted({x.fmt for e in ENTRIES.values() for x in e.exports}))  # what `referee export` writes
 
 
 def entry(name: str) -> Entry:

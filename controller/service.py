@@ -14,8 +14,6 @@ simulated rig (controller/demo.py).
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 import queue
 import secrets
@@ -24,7 +22,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from .config import Config
-from .events import Bus, Event
+from .events import Bus, Command, Event, Kind, NewGame, RollDie, Tick
 from .hall.publisher import hall_publisher
 from .journal import open_journal
 from .referee import Referee
@@ -42,10 +40,13 @@ class Service:
     thread, and the optional camera and devices.
 
     `camera=False` / `devices=False` leave those parts out (the page alone, for tests and
-    for a table without a camera); `frames` feeds the synthetic camera source.
+    for a table without a camera). A simulated part is handed in, never made here: a
+    Camera as `camera` (the demo's rendered table, vision/camera.py), the die module's
+    simulator as `die_module` (its pseudo-terminal is the port the link opens); the
+    service treats them as the real ones.
     """
 
-    def __init__(self, config: Config, *, camera: bool = True, devices: bool = True, frames=None):
+    def __init__(self, config: Config, *, camera=True, devices: bool = True, die_module=None):
         self.config = config
         self.bus = Bus()
         self.journal, self.notes = open_journal(config.data.folder)
@@ -68,10 +69,12 @@ class Service:
         self.panel = None
         self.gpio_die = None
         self.die = None
-        self.die_simulator = None  # with die_module.port "sim": the module's simulator
+        self.die_simulator = die_module  # the die module's simulator, when handed one
         self.bus.subscribe(self._on_event)
-        if camera:  # before anything is journalled: a start that fails on it leaves no made-up game
-            self.camera = self._open_source(frames)
+        if camera is True:  # before anything is journalled: a start that fails on it leaves no made-up game
+            self.camera = self._open_source()
+        elif camera:
+            self.camera = camera
         resumed = self.referee.resume()
         for note in self.referee.notes:
             log.warning("journal: %s", note)
@@ -79,14 +82,14 @@ class Service:
         if not resumed:
             self.referee.new_game(config.game.name, config.game.variant or None, config.game.rulings)
         # a resumed game is refereed from the position the journal knows (Table learns it)
-        self.table = Table(self.referee, config.game, config.camera if camera else None,
+        self.table = Table(self.referee, config.game, config.camera if self.camera is not None else None,
                            catalogue=Path(config.data.folder) / "treasures.npz")
         r = self.referee
         placeholder = (resumed and r.game.name == config.game.name and not r.history
                        and not r.setup.get("from_table"))  # killed while the table was being read
-        if camera and (not resumed or placeholder) and entry(config.game.name).starts_from_table:
+        if self.camera is not None and (not resumed or placeholder) and entry(config.game.name).starts_from_table:
             # the game on the table is the one to referee, not a layout drawn here
-            started = self.table.command("new_game", variant=config.game.variant or None)
+            started = self.table.command(NewGame(variant=config.game.variant or None))
             if not started.ok:  # a damaged treasure catalogue: said, and serving goes on
                 log.warning("table start: %s", started.error)
                 self.notes.append(started.error)
@@ -94,13 +97,11 @@ class Service:
             self._open_devices()
         self.hall = hall_publisher(self)  # the public record to the hall's broker ([hall]), or None
 
-    def _open_source(self, frames):
+    def _open_source(self):
+        """The configured camera, kept: reopened when it ends or keeps failing."""
         from vision.camera import KeptCamera, open_camera
 
         c = self.config.camera
-        if c.source == "synthetic":  # the demo's frames: they end with the demo
-            return open_camera(c.source, width=c.width, height=c.height, fps=c.fps, frames=frames)
-        # a real source is kept: reopened when it ends or keeps failing
         return KeptCamera(lambda: open_camera(c.source, width=c.width, height=c.height, fps=c.fps))
 
     @property
@@ -114,29 +115,24 @@ class Service:
     def _open_devices(self) -> None:
         from .devices.gpio import Panel
 
-        self.panel = Panel(self.config.gpio, self.bus, on_new_game=lambda: self.submit("new_game", wait=False))
+        self.panel = Panel(self.config.gpio, self.bus, on_new_game=lambda: self.submit(NewGame(), wait=False))
         self.panel.ready(self.referee.game.outcome(self.referee.state) is None)
         if self.config.gpio.die != "off":
             from .devices.gpio import GpioDie
 
             # the GPIO die: the roll button, and the faces shown when the module is away
-            self.gpio_die = GpioDie(self.config.gpio, on_press=lambda: self.submit("roll", wait=False),
+            self.gpio_die = GpioDie(self.config.gpio, on_press=lambda: self.submit(RollDie(), wait=False),
                                     panel=self.panel)
-        port = self.config.die_module.port
-        if port == "sim":  # the firmware simulator on a pseudo-terminal: the demo rig's module
-            from .demo_rig.module import SimulatedModule
-
-            self.die_simulator = SimulatedModule(roll_ms=400)
-            port = self.die_simulator.port
+        port = self.die_simulator.port if self.die_simulator is not None else self.config.die_module.port
         if port != "off":
             from .devices.link import DieLink
 
             d = self.config.die_module
-            self.die = DieLink(port, self.bus, on_press=lambda: self.submit("roll", wait=False),
+            self.die = DieLink(port, self.bus, on_press=lambda: self.submit(RollDie(), wait=False),
                                usb_id=d.usb_id, heartbeat_s=d.heartbeat_s, missed=d.missed_heartbeats)
 
     def _on_event(self, event: Event) -> None:
-        if event.kind == "link":
+        if event.kind == Kind.LINK:
             self.link_state = event.data.get("state", self.link_state)
 
     # --- threads -------------------------------------------------------------------
@@ -171,9 +167,9 @@ class Service:
             step = None
             try:
                 got = self.camera.read()
-                if got is None and self.config.camera.source == "synthetic":
+                if got is None and self.camera.ends:
                     log.info("camera: end of %s", self.camera.name)  # the demo's frames end with it
-                    return  # (a real source is kept: None is a bad frame or a lost camera, retried)
+                    return  # (a kept source never ends: None is a bad frame or a lost camera, retried)
                 if got is not None:
                     step = self.table.see(*got)
                     failures = 0
@@ -182,17 +178,17 @@ class Service:
                 text = f"camera {self.camera.name}: {type(exc).__name__}: {exc}"
                 log.error("%s", text)
                 if failures == 1 or failures % CAMERA_FAILURES == 0:
-                    self.bus.publish(Event("notice", {"text": text}))
+                    self.bus.publish(Event(Kind.NOTICE, {"text": text}))
                 self._stop.wait(0.1)
                 continue
             if self.camera_status() != status:
                 status = self._camera_told(status)
             if got is None:
                 self._stop.wait(0.05)
-            elif step is not None and not (step[0] == "tick" and self._tick_waiting.is_set()):
-                if step[0] == "tick":  # the referee's clock while it waits out a board
+            elif step is not None and not (isinstance(step, Tick) and self._tick_waiting.is_set()):
+                if isinstance(step, Tick):  # the referee's clock while it waits out a board
                     self._tick_waiting.set()
-                self._inbox.put((*step, None))
+                self._inbox.put((step, None))
 
     def camera_status(self) -> str:
         """"camera lost", else the watcher's ("ok", "too dark", "frozen", "hand over the
@@ -208,10 +204,10 @@ class Service:
             self.panel.busy(now != "ok")  # a hand over the board, no board, or no camera
         if now == "camera lost":
             log.warning("camera lost: %s", self.camera.problem)
-            self.bus.publish(Event("notice", {"text": f"camera lost: {self.camera.problem}; trying again"}))
+            self.bus.publish(Event(Kind.NOTICE, {"text": f"camera lost: {self.camera.problem}; trying again"}))
         elif was == "camera lost":
             log.info("camera back: %s", self.camera.name)
-            self.bus.publish(Event("notice", {"text": f"camera {self.camera.name} is back"}))
+            self.bus.publish(Event(Kind.NOTICE, {"text": f"camera {self.camera.name} is back"}))
         return now
 
     def _referee_loop(self) -> None:
@@ -223,64 +219,45 @@ class Service:
                 continue
             if item is None:
                 return
-            command, kw, future = item
-            if command == "tick":
+            command, future = item
+            if isinstance(command, Tick):
                 self._tick_waiting.clear()  # the next frame's time goes in again
             try:
                 with self._lock:
-                    result = self._roll() if command == "roll" else self.table.command(command, **kw)
+                    result = self.table.command(command)
+                for shower in (self.die, self.gpio_die):  # a roll button's roll, on the dice
+                    if result.rolled is not None and shower is not None:
+                        shower.show(result.rolled)
             except Exception as exc:  # a fault in one input must not stop refereeing
                 log.exception("referee: %s failed", command)
-                result = Result.refused(f"{command}: {exc}")
+                result = Result.refused(f"{type(command).__name__}: {exc}")
             if future is not None:
                 future.set_result(result)
 
-    def _roll(self) -> Result:
-        """A press of a roll button: draw the roll the game waits for, journal it as the
-        game's input, and show it on the die."""
-        from .devices.dice import roll
-
-        prompt = self.referee.game.prompt(self.referee.state)
-        if prompt.kind != "roll":
-            self.bus.publish(Event("notice", {"text": "no roll is due now"}))
-            return Result()
-        drawn = roll(prompt.die)
-        result = self.table.command("move", text=drawn.notation, source="die")
-        for shower in (self.die, self.gpio_die):
-            if shower is not None:
-                shower.show(drawn)
-        return result
-
     # --- what the page uses ----------------------------------------------------------
-    def submit(self, command: str, wait: bool = True, timeout: float = 10.0, **kw) -> Result:
-        """Run a command on the referee's thread (controller/table.py's commands, and
-        "roll"); with `wait`, return its result."""
+    def submit(self, command: Command, wait: bool = True, timeout: float = 10.0) -> Result:
+        """Run a command (controller/events.py) on the referee's thread; with `wait`,
+        return its result."""
         future: Future | None = Future() if wait else None
-        self._inbox.put((command, kw, future))
+        self._inbox.put((command, future))
         if future is None:
             return Result()
         try:
             return future.result(timeout)
         except TimeoutError:
-            return Result.refused(f"{command}: the referee did not answer in {timeout:.0f} s")
+            return Result.refused(f"{type(command).__name__}: the referee did not answer in {timeout:.0f} s")
 
     def snapshot(self, viewer: int | None = None) -> dict:
+        """The game as the page shows it, read under the referee's lock: the web reads the
+        game only through this and `layout`, never the referee's attributes."""
         with self._lock:
             return self.referee.snapshot(viewer)
 
+    def layout(self) -> dict:
+        """The running game's printed board for the page's drawing (its `layout()`)."""
+        with self._lock:
+            game = self.referee.game
+            return {"game": game.name, **game.layout()} if game is not None else {}
+
     def status(self) -> dict:
         return {"camera": self.camera_status(), "die_module": self.link_state, "notes": list(self.notes)}
-
-    def frame_jpeg(self) -> bytes | None:
-        if self.watcher is None or self.watcher.last_frame is None:
-            return None
-        import cv2
-
-        ok, buf = cv2.imencode(".jpg", self.watcher.last_frame)
-        return buf.tobytes() if ok else None
-
-    def player_token(self, seat: int) -> str:
-        """A per-seat token for phone links, derived from the admin token: a link lasts
-        the evening (every game until the service restarts with a new admin token)."""
-        msg = f"seat:{seat}".encode()
-        return hmac.new(self.admin_token.encode(), msg, hashlib.sha256).hexdigest()[:16]

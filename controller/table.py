@@ -14,15 +14,16 @@ that joins what the camera sees to what the rules know:
 
 `referee serve` drives it from the service's threads (`see` on the camera thread,
 `command` on the referee thread); `referee replay` from a loop over a recording's frames
-(`feed` = `see` + the "view" command), so a replay decides what `serve` would have.
+(`feed` = `see` + the View command), so a replay decides what `serve` would have. A
+command is a typed value (controller/events.py) dispatched on its type.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import CameraSettings, GameSettings
-from .events import Event
+from .events import Command, Corners, Enrol, Enter, Event, Kind, NewGame, RollDie, Settle, Tick, Undo, View
 from .games import load_game
 from .referee import CONFIRM_S, Referee
 from .registry import entry
@@ -32,12 +33,14 @@ from .table_start import TableStart
 @dataclass(frozen=True)
 class Result:
     """What a command did: `ok`, else `error` in words; the `event` it caused, if any;
-    `waiting`: what a game that starts from the table waits for."""
+    `waiting`: what a game that starts from the table waits for; `rolled`: the roll a
+    roll button drew (controller/devices/dice.py), for the dice to show."""
 
     ok: bool = True
     error: str | None = None
     event: Event | None = None
     waiting: str | None = None
+    rolled: object | None = None
 
     @classmethod
     def refused(cls, error: str) -> "Result":
@@ -51,12 +54,9 @@ class Result:
 
 
 def make_watcher(board: str, camera: CameraSettings, *, corners=None, options: dict | None = None):
-    """The camera's Watcher for `board` (and its sheet `options`): the one place a
-    Watcher is built. Raises ValueError for bad corners or a board without a reader."""
-    from vision.watch import Watcher
-
-    return Watcher(board, corners=corners or None, colours=camera.colours, still_s=camera.still_s,
-                   reader_options=options or None)
+    """The camera's Watcher for `board` (and its sheet `options`), as its registry entry
+    builds it. Raises ValueError for bad corners or a board without a reader."""
+    return entry(board).watcher(colours=camera.colours, corners=corners, still_s=camera.still_s, options=options)
 
 
 class Table:
@@ -89,43 +89,44 @@ class Table:
             self._caught.append(event)
 
     # --- frames ------------------------------------------------------------------------
-    def see(self, t: float, frame) -> tuple[str, dict] | None:
+    def see(self, t: float, frame) -> View | Tick | None:
         """One camera frame through the watcher (the camera's thread): the referee's
-        command it calls for, run on the referee's thread: ("view", ...) when the board
-        has just settled differently, ("tick", ...) while the referee waits out a wrong or
-        unclear board (its clock is the frames'), else None."""
+        command it calls for, run on the referee's thread: a View when the board has just
+        settled differently, a Tick while the referee waits out a wrong or unclear board
+        (its clock is the frames'), else None."""
         view = self.watcher.feed(t, frame)
         if view is not None:
-            return "view", {"view": view}
+            return View(view)
         if self.referee.confirming:
-            return "tick", {"t": t, "moved_at": self.watcher.gate.moved_at}
+            return Tick(t, self.watcher.gate.moved_at)
         return None
 
     def feed(self, t: float, frame) -> list[Event]:
         """One frame, seen and decided at once (`referee replay`); the events it caused."""
         step = self.see(t, frame)
-        return self.run(step[0], **step[1])[1] if step is not None else []
+        return self.run(step)[1] if step is not None else []
 
-    def run(self, command: str, **kw) -> tuple[Result, list[Event]]:
+    def run(self, command: Command) -> tuple[Result, list[Event]]:
         """`command`, with the events it published."""
         self._caught = []
         try:
-            result = self.command(command, **kw)
+            result = self.command(command)
         finally:
             caught, self._caught = self._caught, None
         return result, caught
 
     # --- commands (the referee's thread) ----------------------------------------------
-    def command(self, command: str, **kw) -> Result:
-        handler = {"view": self._view, "tick": self._tick, "move": self._move, "new_game": self._new_game, "enrol": self._enrol,
-                   "undo": self._undo, "corners": self._corners, "settle": self._settle}.get(command)
+    def command(self, command: Command) -> Result:
+        handler = {View: self._view, Tick: self._tick, Enter: self._move, RollDie: self._roll, NewGame: self._new_game,
+                   Enrol: self._enrol, Undo: self._undo, Corners: self._corners, Settle: self._settle}.get(type(command))
         if handler is None:
             return Result.refused(f"unknown command {command!r}")
-        result = handler(**kw)
+        result = handler(command)
         self._follow_board()
         return result
 
-    def _view(self, view) -> Result:
+    def _view(self, command: View) -> Result:
+        view = command.view
         if self.enrolment.active:
             return self._from_table(self._table_view(view))
         event = self.referee.observe(view)
@@ -139,29 +140,42 @@ class Table:
             self.learn_position(at=known[1], skip=known[2])
         return self._said(event)
 
-    def _tick(self, t: float, moved_at: float) -> Result:
+    def _tick(self, command: Tick) -> Result:
         """The camera's clock: a wrong or unclear board that stayed still becomes an alarm
         or a doubt (controller/referee.py)."""
-        return self._said(self.referee.tick(t, moved_at))
+        return self._said(self.referee.tick(command.t, command.moved_at))
 
-    def _settle(self) -> Result:
+    def _settle(self, command: Settle) -> Result:
         """No more frames will come (the end of a recording): the history shown stands."""
         return self._said(self.referee.settle())
 
-    def _move(self, text: str, source: str = "page", seat: int | None = None) -> Result:
+    def _move(self, command: Enter) -> Result:
         r = self.referee
         before = r.game.board(r.sure) if r.game is not None else None
-        event = r.enter(str(text), source=source, seat=seat)
+        event = r.enter(str(command.text), source=command.source, seat=command.seat)
         if r.game is not None and r.game.board(r.sure) != before:
             self.learn_position()  # a typed move the players then make on the table too
         return self._said(event)
 
-    def _new_game(self, game: str | None = None, variant: str | None = None, setup: dict | None = None) -> Result:
+    def _roll(self, command: RollDie) -> Result:
+        """A press of a roll button: draw the roll the game waits for and enter it as the
+        game's input (the Result's `rolled`, for the dice to show)."""
+        from .devices.dice import roll
+
+        prompt = self.referee.game.prompt(self.referee.state)
+        if prompt.kind != "roll":
+            self.referee.bus.publish(Event(Kind.NOTICE, {"text": "no roll is due now"}))
+            return Result()
+        drawn = roll(prompt.die)
+        return replace(self._move(Enter(drawn.notation, source="die")), rolled=drawn)
+
+    def _new_game(self, command: NewGame) -> Result:
         """A new game; with `setup`, dealt as given (a recorded game replayed), else drawn
         here, or read from the table for a game laid out at random by the players."""
         # the configured rulings hold for the configured game; the variant stays unless
         # another is asked for (the new-game button asks for none)
         r = self.referee
+        game, variant, setup = command.game, command.variant, command.setup
         name = game or r.game.name
         settings = self.game_settings.rulings if name == self.game_settings.name else None
         variant = variant or (r.game.variant if r.game is not None and name == r.game.name else None)
@@ -181,13 +195,13 @@ class Table:
             # at once are not taken for the start
         return self._said(event)
 
-    def _enrol(self, names: dict) -> Result:
+    def _enrol(self, command: Enrol) -> Result:
         try:
-            return self._from_table(self.enrolment.enrol(names))
+            return self._from_table(self.enrolment.enrol(command.names))
         except ValueError as exc:  # names that do not fit what waits (checked by the page too)
             return Result.refused(str(exc))
 
-    def _undo(self) -> Result:
+    def _undo(self, command: Undo) -> Result:
         r = self.referee
         before = r.game.board(r.sure)
         event = r.undo()
@@ -197,20 +211,20 @@ class Table:
             self.learn_position()
         return self._said(event)
 
-    def _corners(self, points) -> Result:
+    def _corners(self, command: Corners) -> Result:
         if self.watcher is None:
             return Result.refused("no camera in this service")
         from vision.locate import CornersError
 
         try:
-            self.watcher.set_corners(points)
+            self.watcher.set_corners(command.points)
         except CornersError as exc:  # points that make no board: say why, keep the old ones
             return Result.refused(str(exc))
         return Result()
 
     @staticmethod
     def _said(event: Event | None) -> Result:
-        ok = event is None or event.kind != "illegal"
+        ok = event is None or event.kind != Kind.ILLEGAL
         return Result(ok=ok, error=None if ok else event.data.get("reason"), event=event)
 
     # --- learning ----------------------------------------------------------------------
@@ -274,7 +288,7 @@ class Table:
         if started is None:
             if self.enrolment.message != self._told:
                 self._told = self.enrolment.message
-                self.referee.bus.publish(Event("notice", {"text": self.enrolment.message}))
+                self.referee.bus.publish(Event(Kind.NOTICE, {"text": self.enrolment.message}))
             return Result(waiting=self.enrolment.message)
         game, setup = started
         event = self.referee.new_game(game.name, game.variant, game.settings, setup=setup)

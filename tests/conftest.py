@@ -1,6 +1,7 @@
 """Shared fixtures. Hardware is simulated in one place: gpiozero's MockFactory with PWM
 pins (set here for every test) and the firmware simulator behind a pseudo-terminal."""
 import os
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,19 @@ IN_CI = os.environ.get("CI") == "true"
 CHROMIUM = "/usr/bin/chromium"  # Debian's chromium, as CI installs it
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+RIG = Path(__file__).resolve().parent / "rig"
+
+
+def pytest_collection_modifyitems(config, items):
+    """The rig's end-to-end runs (tests/rig/: the service, the Table or the demo on
+    rendered or recorded frames) are marked `rig`, the rest mirror the code they test
+    (tests/<package>/test_<module>.py): `pytest -m rig` runs the runs alone, `-m "not
+    rig"` the rest; `make test` runs both."""
+    for item in items:
+        if RIG in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.rig)
 
 
 def need(tool_ok: bool, why: str):
@@ -38,15 +52,19 @@ def offline_config(tmp_path, source, game: str = "connect4", variant: str | None
     return config
 
 
+class Hang:
+    """A command that holds the referee's thread (see `hang_referee`)."""
+
+
 def hang_referee(service, monkeypatch):
-    """Make the command "hang" hold the service's referee thread until released, as a
+    """Make the command Hang() hold the service's referee thread until released, as a
     command stuck in the rules would; (hung, release) events."""
     import threading
 
     hung, release = threading.Event(), threading.Event()
     original = service.table.command
-    monkeypatch.setattr(service.table, "command", lambda command, **kw: (hung.set(), release.wait())
-                        if command == "hang" else original(command, **kw))
+    monkeypatch.setattr(service.table, "command", lambda command: (hung.set(), release.wait())
+                        if isinstance(command, Hang) else original(command))
     return hung, release
 
 

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fuzz_targets as T
+from web.payload import player_token
 
 SUITE = settings(max_examples=100, derandomize=True, deadline=None, database=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -44,14 +45,14 @@ request = st.tuples(
 
 
 def test_the_json_api_answers_every_request_without_a_5xx(tmp_path):
-    from test_web_api import running_service
+    from test_api import running_service
     from web import create_app
 
     with running_service(tmp_path / "data") as service:
         app = create_app(service)
         app.extensions["referee_limits"]["pace"].per_s = 1e9  # fuzzing is not a flood
         client = app.test_client()
-        tokens = {"none": None, "admin": service.admin_token, "player": service.player_token(0), "wrong": "w" * 16}
+        tokens = {"none": None, "admin": service.admin_token, "player": player_token(service.admin_token, 0), "wrong": "w" * 16}
 
         @SUITE
         @given(request)

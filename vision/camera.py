@@ -35,6 +35,9 @@ class CameraError(RuntimeError):
 class Camera:
     name = "camera"
     frame_count: int | None = None  # known for files and folders (for progress bars)
+    # the source's None from `read` is its end (the demo's frames), not a bad frame or a
+    # lost camera to wait out (a real source the service keeps open)
+    ends: bool = False
 
     def read(self) -> tuple[float, np.ndarray] | None:
         raise NotImplementedError
@@ -123,6 +126,7 @@ class FolderCamera(Camera):
 
 class SyntheticCamera(Camera):
     name = "synthetic"
+    ends = True
 
     def __init__(self, frames: Iterable[tuple[float, np.ndarray]]):
         self.frames = iter(frames)

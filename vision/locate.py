@@ -65,27 +65,26 @@ def _short(value) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def inner_corners(found: dict[int, np.ndarray], board) -> np.ndarray | None:
-    """The inner corners of the board's four markers, BL, BR, TR, TL; None unless all
-    four were found. `board`: a board type, or its four marker ids (a board with
-    several sheets, like the Super Mario Bros. Worlds, names the one in play)."""
-    ids = markers.BOARD_MARKERS[board] if isinstance(board, str) else tuple(board)
+def inner_corners(found: dict[int, np.ndarray], ids) -> np.ndarray | None:
+    """The inner corners of the sheet's four markers `ids` (BL, BR, TR, TL); None
+    unless all four were found."""
     if not all(i in found for i in ids):
         return None
     return np.float32([found[i][markers.INNER_CORNER[k]] for k, i in enumerate(ids)])
 
 
-def find_markers(grey: np.ndarray, board, det=None, scale: float = 0.5) -> np.ndarray | None:
-    """The board's marker inner corners in `grey` (full-frame pixels), or None."""
+def find_markers(grey: np.ndarray, ids, det=None, scale: float = 0.5) -> np.ndarray | None:
+    """The inner corners of the markers `ids` (a sheet's four) in `grey` (full-frame
+    pixels), or None."""
     det = det or markers.detector()
     if scale < 1.0:
         small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        pts = inner_corners(markers.detect(small, det), board)
+        pts = inner_corners(markers.detect(small, det), ids)
         if pts is not None:
             # refine on the full frame: a downscaled corner is off by up to 1/scale px
             pts = (pts + 0.5) / scale - 0.5
             return refine(grey, pts)
-    return inner_corners(markers.detect(grey, det), board)
+    return inner_corners(markers.detect(grey, det), ids)
 
 
 def refine(grey: np.ndarray, pts: np.ndarray) -> np.ndarray:

@@ -1,7 +1,7 @@
 """The ArUco markers that tell the referee which board is on the table, and where.
 
-Every board type has its own four markers from OpenCV's DICT_4X4_50, one per corner of
-the playing area, so the camera knows the game and the board's position even after the
+Every board type has its own four markers from OpenCV's DICT_4X4_50 (the ids are part of
+the game's entry in controller/registry.py), one per corner of the playing area, so the camera knows the game and the board's position even after the
 camera or the board is bumped. The four ids of a board are listed bottom-left,
 bottom-right, top-right, top-left (as a player sitting at the board sees it; for chess
 that is a1, h1, h8, a8).
@@ -23,13 +23,6 @@ import numpy as np
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
 CORNER_NAMES = ("bottom-left", "bottom-right", "top-right", "top-left")
-BOARD_MARKERS = {
-    "connect4": (0, 1, 2, 3),
-    "chess": (4, 5, 6, 7),
-    "labyrinth": (8, 9, 10, 11),
-    "smb": (12, 13, 14, 15),
-    "monopoly": (16, 17, 18, 19),
-}
 # Which corner of a marker's own image (0 top-left, 1 top-right, 2 bottom-right,
 # 3 bottom-left, the order detectMarkers reports) points at the playing area when the
 # marker is stuck on upright, in each corner position BL, BR, TR, TL.
@@ -60,11 +53,11 @@ def detect(grey: np.ndarray, det: cv2.aruco.ArucoDetector | None = None) -> dict
     return {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners)}
 
 
-def sheet(board: str, px: int = 600, ids=None) -> np.ndarray:
-    """A printable page: the board's four markers (or `ids`, for one sheet of a board
-    with several) in a 2x2 layout, as they sit around the playing area, each with its
-    id and the corner it goes on."""
-    ids = tuple(ids or BOARD_MARKERS[board])
+def sheet(board: str, ids, px: int = 600) -> np.ndarray:
+    """A printable page for `board` (its name, as printed): its four markers `ids` (BL,
+    BR, TR, TL) in a 2x2 layout, as they sit around the playing area, each with its id
+    and the corner it goes on."""
+    ids = tuple(ids)
     cell_w, cell_h = px + 200, px + 260
     page = np.full((2 * cell_h + 160, 2 * cell_w), 255, np.uint8)
     cv2.putText(page, f"{board}: stick each marker diagonally outside its corner of the playing area,",

@@ -31,7 +31,8 @@ board's four markers (vision/markers.py) go to the plane's corners, and corners 
 the user or the config go to the reader's `anchors` (for Connect 4 the centres of the
 corner holes; for chess the outer corners a1, h1, h8, a8, the plane's corners).
 
-A reader (one per board type, listed in READERS as "module:Class") implements
+A reader (one per board type, named by the game's entry in controller/registry.py, which
+builds it and hands it to the Watcher: vision keeps no table of games) implements
 vision/reader.py's `Reader`: `plane_size`, `cells`, `read`, `learn` (from any position the
 referee knows, blending what it learned), `anchors`, `static_mask`, `markers` and
 `view_from`. It is built as `Reader(colours=..., **reader_options)` with the colours from
@@ -39,8 +40,6 @@ config ("#rrggbb" list) and the options of the board sheet in play (the referee'
 hands them in: vision opens no game file).
 """
 from __future__ import annotations
-
-import importlib
 
 import cv2
 import numpy as np
@@ -50,13 +49,6 @@ from .change import CellChange
 from .stable import FrameHealth, MotionGate, occluded
 from .view import BoardView
 
-READERS = {
-    "connect4": "vision.read_holes:HoleReader",
-    "chess": "vision.read_squares:SquareReader",
-    "labyrinth": "vision.read_tiles:TileReader",
-    "smb": "vision.read_spaces:SmbSpaceReader",
-    "monopoly": "vision.read_monopoly:MonopolyReader",
-}
 MOTION_SCALE = 0.5  # the motion plane is the reader's plane at this scale
 SEARCH_EVERY_S = 0.5  # while no markers are in view
 REREAD_S = 1.0  # re-read a still board this often, in case a reading was unsure
@@ -67,25 +59,13 @@ PATIENCE_S = 3.0  # a "hand" that stays this long without moving is a shadow: re
 PARTIAL_SHARE = 0.25  # at most this share of a grid board may still move for a partial read
 
 
-def load_reader(board: str, colours=None, **options):
-    try:
-        module, cls = READERS[board].split(":")
-    except KeyError:
-        raise ValueError(f"no camera reader for board {board!r}; expected one of "
-                         f"{', '.join(READERS)}") from None
-    try:
-        reader_class = getattr(importlib.import_module(module), cls)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"the camera reader for {board!r} ({READERS[board]}) is not available: {exc}") from None
-    return reader_class(colours=colours, **options)
-
-
 class Watcher:
-    def __init__(self, board: str, *, corners=None, colours=None, still_s: float = 0.25, reader=None,
+    def __init__(self, board: str, reader, marker_ids, *, corners=None, still_s: float = 0.25,
                  reader_options: dict | None = None):
-        self.board = board
+        self.board = board  # the game's name, for messages
         self.reader_options = reader_options or None  # the board sheet read (None: the only one)
-        self.reader = reader or load_reader(board, colours, **(reader_options or {}))
+        self.reader = reader
+        self.marker_ids = tuple(marker_ids)  # the four markers of the sheet in play
         w, h = self.reader.plane_size
         self.plane_corners = np.float32([[0, h], [w, h], [w, 0], [0, 0]])  # BL, BR, TR, TL
         self.anchors = self.plane_corners if self.reader.anchors is None else np.float32(self.reader.anchors)
@@ -131,12 +111,6 @@ class Watcher:
             return None
         plane = np.float32(self.reader.cell_outline(cell)).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(plane, np.linalg.inv(self.H)).reshape(-1, 2)
-
-    @property
-    def marker_ids(self) -> tuple:
-        """The four marker ids to look for: the reader's own (one World board of
-        several) or the board type's."""
-        return tuple(self.reader.markers or markers.BOARD_MARKERS[self.board])
 
     def set_corners(self, points) -> None:
         """Corners clicked on the page's calibration view: from the next frame on they

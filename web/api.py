@@ -12,11 +12,13 @@ import logging
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from controller.events import Corners, Enter, NewGame, Undo
 from controller.games import GAMES, game_class
+from controller.registry import ENTRIES
 from controller.table import Result
 
-from .payload import (ApiError, body, given_token, int_field, is_admin, moves_in_words, page_status, points_field,
-                      require_admin, seat_of, service, text_field, wrong_token)
+from .payload import (ApiError, body, given_token, int_field, is_admin, moves_in_words, page_status, player_token,
+                      points_field, require_admin, seat_of, service, text_field, wrong_token)
 
 api = Blueprint("api", __name__)
 log = logging.getLogger("referee.web")
@@ -70,7 +72,7 @@ def move():
     if is_admin(token):
         seat = int_field(data, "seat", required=False)
         _pace("admin")
-        return _result(service().submit("move", text=text, seat=seat))
+        return _result(service().submit(Enter(text, seat=seat)))
     if token is None:
         raise ApiError(403, "a move needs the admin token or the player token of the seat to move")
     seat = seat_of(token, service().snapshot())
@@ -79,7 +81,7 @@ def move():
     _pace(seat)
     # the referee decides who may act: usually the seat to move, but a hazard card or an
     # auction bid comes from another player (Game.actor)
-    return _result(service().submit("move", text=text, seat=seat))
+    return _result(service().submit(Enter(text, seat=seat)))
 
 
 def _pace(who) -> None:
@@ -100,20 +102,20 @@ def new_game():
     variants = list(game_class(game).variants)
     if variant is not None and variant not in variants:  # said here, not as a fault in the referee
         return _result(Result.refused(f"field 'variant' is {variant!r}; {game} has {', '.join(variants)}"))
-    return _result(service().submit("new_game", game=game, variant=variant))
+    return _result(service().submit(NewGame(game, variant)))
 
 
 @api.post("/undo")
 def undo():
     require_admin(body())
-    return _result(service().submit("undo"))
+    return _result(service().submit(Undo()))
 
 
 @api.post("/corners")
 def corners():
     data = body()
     require_admin(data)
-    return _result(service().submit("corners", points=points_field(data)))
+    return _result(service().submit(Corners(points_field(data))))
 
 
 @api.get("/player-links")
@@ -127,7 +129,7 @@ def player_links():
     root = request.host_url.rstrip("/")
     out = []
     for i, name in enumerate(snap.get("seats") or []):
-        url = f"{root}/seat/{service().player_token(i)}"
+        url = f"{root}/seat/{player_token(service().admin_token, i)}"
         qr = segno.make(url, error="m").svg_inline(scale=3, border=2, omitsize=True)
         out.append({"seat": i, "name": name, "url": url, "qr_svg": qr})
     return jsonify(out)
@@ -135,10 +137,8 @@ def player_links():
 
 @api.get("/layout")
 def layout():
-    """The running game's static board layout for the page's drawing (web/layout.py)."""
-    from .layout import layout_of
-
-    return jsonify(layout_of(service().referee.game))
+    """The running game's static board layout for the page's drawing (its `layout()`)."""
+    return jsonify(service().layout())
 
 
 @api.get("/moves")
@@ -164,7 +164,7 @@ def camera_picture():
 def frame():
     """The camera's latest frame for the calibration view (admin only: it shows the room)."""
     require_admin()
-    jpeg = service().frame_jpeg()
+    jpeg = current_app.extensions["referee_camera"].whole_frame()
     if jpeg is None:
         raise ApiError(404, "no camera frame yet (is the camera on?)")
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
@@ -172,7 +172,9 @@ def frame():
 
 @api.get("/games")
 def games():
-    return jsonify(service().journal.games())
+    """The journal's games, each with the formats it downloads in besides JSON."""
+    return jsonify([{**g, "exports": [x.fmt for x in ENTRIES[g["game"]].exports] if g["game"] in ENTRIES else []}
+                    for g in service().journal.games()])
 
 
 def _game(game_id: int) -> dict:
@@ -196,15 +198,15 @@ def export_json(game_id: int):
     return _download(json.dumps(record, indent=1), "application/json", f"game-{game_id}.json")
 
 
-@api.get("/games/<int:game_id>/export.pgn")
-def export_pgn(game_id: int):
+@api.get("/games/<int:game_id>/export.<fmt>")
+def export_as(game_id: int, fmt: str):
+    """A game in a format of its own kind (PGN for chess: the registry's exports)."""
     info = _game(game_id)
-    if info["game"] != "chess":
-        raise ApiError(404, f"game {game_id} is {info['game']}; PGN is for chess games only")
-    from controller.pgn import export_pgn as to_pgn
-
+    export = ENTRIES[info["game"]].export(fmt) if info["game"] in ENTRIES else None
+    if export is None:
+        raise ApiError(404, f"game {game_id} is {info['game']}; it is not written as {fmt.upper()}")
     try:
-        text = to_pgn(service().journal, game_id)
+        text = export.write(service().journal, game_id)
     except ValueError as exc:  # a record this version cannot replay
-        raise ApiError(422, f"game {game_id} cannot be written as PGN: {exc}") from None
-    return _download(text, "application/x-chess-pgn", f"game-{game_id}.pgn")
+        raise ApiError(422, f"game {game_id} cannot be written as {fmt.upper()}: {exc}") from None
+    return _download(text, export.mimetype, f"game-{game_id}.{fmt}")

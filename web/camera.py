@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import threading
 
+from controller.events import Kind
+
 WIDTH = 480  # pixels across: enough to see the board, small enough for a phone on Wi-Fi
 MARGIN = 0.1  # around the board, of its larger side: hands at its edge show, the room does not
 # (BGR colour, dashed) of each drawing: a read's outline green; an alarm's boxes red and
@@ -38,18 +40,18 @@ class CameraShots:
     def _on_event(self, event) -> None:
         data = event.data or {}
         with self._lock:
-            if event.kind == "illegal" and data.get("source") == "camera":
+            if event.camera_alarm:
                 who, words = data.get("who"), data.get("fix") or data.get("reason") or "illegal"
                 self.alarm = self._marked(data, "ALARM " + ((who + ": ") if who else "") + words)
-            elif event.kind == "doubt":
+            elif event.kind == Kind.DOUBT:
                 self.doubt = self._marked(data, "DOUBT " + (data.get("text") or "which move?"))
-            elif event.kind == "doubt_cleared":
+            elif event.kind == Kind.DOUBT_CLEARED:
                 self.doubt = None
-            elif event.kind in ("restored", "move", "undo", "game_started"):
+            elif event.clears_alarm:
                 self.alarm = self.doubt = None
-                if event.kind == "move":
+                if event.kind == Kind.MOVE:
                     self.last_move = data.get("text") or data.get("notation")
-                elif event.kind == "game_started":
+                elif event.kind == Kind.GAME_STARTED:
                     self.last_move = None
 
     def _marked(self, data: dict, caption: str) -> tuple | None:
@@ -80,6 +82,17 @@ class CameraShots:
             return "no camera frame yet (is the camera on?)"
         return ("the board is not located in the camera's view yet (the admin's calibration page "
                 "shows the whole view)")
+
+    def whole_frame(self) -> bytes | None:
+        """The latest camera frame, whole, as JPEG (the admin's calibration view); None
+        without one."""
+        import cv2
+
+        frame = getattr(self.service.watcher, "last_frame", None)
+        if frame is None:
+            return None
+        ok, buf = cv2.imencode(".jpg", frame)
+        return buf.tobytes() if ok else None
 
     def jpeg(self, which: str = "live") -> bytes | None:
         """The alarm's frame ("alarm", while one stands), the doubt's ("doubt"), or the

@@ -19,6 +19,7 @@ import base64
 import cv2
 from flask import Blueprint, jsonify, render_template
 
+from controller.events import Enrol
 from controller.games.words import printed
 from controller.table_start import SHOWN_PX
 
@@ -81,5 +82,5 @@ def names_field(data: dict) -> dict[str, str]:
 def name_pictures():
     data = body()
     require_admin(data)
-    result = service().submit("enrol", names=names_field(data))
+    result = service().submit(Enrol(names_field(data)))
     return jsonify(result.to_json()), 200 if result.ok else 422

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
+from controller.registry import ENTRIES, FORMATS
+
 from . import guard
 from .addresses import listening_line
 from .payload import ApiError, body, given_token, int_field, token_is, wrong_token
@@ -43,7 +45,7 @@ def _require_admin(data=None) -> None:
 
 @hall.get("/")
 def page():
-    return render_template("hall.html", initial=_hall().overview(), drawings=DRAWINGS)
+    return render_template("hall.html", initial={**_hall().overview(), "formats": FORMATS}, drawings=DRAWINGS)
 
 
 @hall.get("/api/hall")
@@ -64,11 +66,9 @@ def table(name: str):
 
 @hall.get("/tables/<name>/api/layout")
 def layout(name: str):
-    """A table's static board layout for its drawing (web/layout.py), from the rules of
-    the game it started (the drawings fetch it from `opts.base` + /api/layout)."""
+    """A table's static board layout for its drawing (the game's `layout()`), from the
+    rules of the game it started (the drawings fetch it from `opts.base` + /api/layout)."""
     from controller.games import load_game
-
-    from .layout import layout_of
 
     game_id = int_field(request.args, "game_id")
     started = next((e for e in _hall().store.events(name, game_id) if e["type"] == "game_started"), None)
@@ -78,7 +78,7 @@ def layout(name: str):
         game = load_game(started["game"], started.get("variant") or None, started.get("settings"))
     except Exception as exc:  # a game this version does not know: the card falls back to text
         raise ApiError(404, f"table {name!r} game {game_id}: {exc}") from None
-    return jsonify(layout_of(game))
+    return jsonify({"game": game.name, **game.layout()})
 
 
 @hall.get("/api/hall/admin")
@@ -103,14 +103,17 @@ def mark_round():
 def export(number: int, kind: str):
     from controller.hall.export import export_round
 
-    if kind not in ("pgn", "json"):
-        raise ApiError(404, "a round exports as .pgn (chess) or .json (the other games)")
+    if kind not in FORMATS:
+        raise ApiError(404, f"a round exports as {', '.join('.' + f for f in FORMATS)}")
     try:
-        pgn, others, _problems = export_round(_hall().store, number)
+        texts, others, _problems = export_round(_hall().store, number)
     except KeyError as exc:
         raise ApiError(404, exc.args[0]) from None
-    text, mimetype = (pgn, "application/x-chess-pgn") if kind == "pgn" else (json.dumps(others, indent=1),
-                                                                              "application/json")
+    if kind == "json":  # the games of the kinds with no format of their own
+        text, mimetype = json.dumps(others, indent=1), "application/json"
+    else:
+        text = texts[kind]
+        mimetype = next(x.mimetype for e in ENTRIES.values() for x in e.exports if x.fmt == kind)
     return Response(text, mimetype=mimetype,
                     headers={"Content-Disposition": f'attachment; filename="round-{number}.{kind}"'})
 

@@ -7,6 +7,7 @@ the controls also work from a plain form without JavaScript.
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import math
 
@@ -182,6 +183,13 @@ def token_is(token: str | None, expected: str | None) -> bool:
     return True
 
 
+def player_token(admin_token: str, seat: int) -> str:
+    """A per-seat token for phone links, derived from the admin token: a link lasts the
+    evening (every game until the service restarts with a new admin token)."""
+    msg = f"seat:{seat}".encode()
+    return hmac.new(admin_token.encode(), msg, hashlib.sha256).hexdigest()[:16]
+
+
 def is_admin(token: str | None) -> bool:
     return token_is(token, service().admin_token)
 
@@ -191,7 +199,7 @@ def seat_of(token: str | None, snapshot: dict) -> int | None:
     if not token:
         return None
     for seat in range(len(snapshot.get("seats") or [])):
-        if token_is(token, service().player_token(seat)):
+        if token_is(token, player_token(service().admin_token, seat)):
             return seat
     return None
 

@@ -114,8 +114,13 @@ def cmd_serve(args) -> int:
               "drawn table, which only `referee demo` shows; set it to \"picamera2\", a device number "
               "such as \"0\", a video file or a folder of images", file=sys.stderr)
         return 2
+    die_module = None
+    if config.die_module.port == "sim":  # the firmware simulator stands in for the module
+        from controller.demo_rig.module import SimulatedModule
+
+        die_module = SimulatedModule(roll_ms=400)
     try:
-        service = Service(config)
+        service = Service(config, die_module=die_module)
     except Exception as exc:  # start-up faults (camera, pins) are reported, not dumped
         print(f"referee serve: cannot start: {exc}", file=sys.stderr)
         return 1

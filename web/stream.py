@@ -104,7 +104,7 @@ def event_stream(q: queue.Queue, heartbeat_s: float, gone=lambda: False):
         if event is _CLOSE:
             return
         quiet = 0.0
-        yield f"data: {json.dumps(event.to_json())}\n\n"
+        yield f"data: {json.dumps(event.to_json(page=True))}\n\n"
 
 
 @stream.get("/events")

@@ -21,17 +21,18 @@ DRAWINGS = sorted(name for name, e in ENTRIES.items() if e.drawing.exists())
 
 
 @cache
-def die_games() -> list[str]:
-    """The games that roll a die: their pages show the die module's state."""
+def games() -> dict[str, dict]:
+    """What the page needs of each game kind beyond its snapshot: whether it rolls a die
+    (its page shows the die module's state) and an example of its typed notation."""
     from controller.games import game_class
 
-    return [name for name in ENTRIES if game_class(name).die]
+    return {name: {"die": bool(game_class(name).die), "example": game_class(name).example} for name in ENTRIES}
 
 
 def _page(seat: int | None = None, token: str | None = None, table: bool = False):
     snap = service().snapshot(viewer=seat)
     initial = {"snapshot": snap, "status": page_status(), "colours": service().config.camera.colours,
-               "seat": seat, "token": token, "table": table, "moves": moves_in_words(snap), "die_games": die_games()}
+               "seat": seat, "token": token, "table": table, "moves": moves_in_words(snap), "games": games()}
     return render_template("index.html", snap=snap, initial=initial, seat=seat, table=table, drawings=DRAWINGS)
 
 

@@ -14,6 +14,7 @@ from typing import Iterator
 
 import numpy as np
 
+from ..events import Enrol, Enter, RollDie
 from ..registry import entry
 from .players import FPS, Noise, Player
 
@@ -105,7 +106,7 @@ class DemoTable:
         if module is not None and self.service.link_state == "up":
             module.press()
         else:
-            self.service.submit("roll", wait=False)
+            self.service.submit(RollDie(), wait=False)
         yield from self._wait(lambda: len(referee.history) > n or referee.game.outcome(referee.state),
                               "the roll")
 
@@ -119,7 +120,7 @@ class DemoTable:
         """A choice or something the camera cannot see, typed on the page. The players
         choose among the legal inputs, so a refusal is a fault; a few in a row stop the
         demo rather than let it try for ever."""
-        result = self.service.submit("move", text=text, source="page")
+        result = self.service.submit(Enter(text, source="page"))
         if result.ok:
             self.refused = 0
             return
@@ -220,7 +221,7 @@ class DemoTable:
         yield from self._wait(lambda: referee.game_id != game_id or naming(), "the new game", TABLE_START_S)
         if referee.game_id == game_id and naming():
             names = player.picture_names(laid, list(enrolment.public()["pictures"]))
-            result = self.service.submit("enrol", names=names)
+            result = self.service.submit(Enrol(names))
             if not result.ok:
                 raise RuntimeError(f"the enrolment page refused the names {names}: {result.error}")
             yield from self._wait(lambda: referee.game_id != game_id, "the new game", TABLE_START_S)

@@ -53,7 +53,10 @@ class Player:
     - `before_roll(state)`: text typed on the page when a roll is due, before the press;
     - `picture_names(state, cells)`: what the admin names the pictures the referee asks
       about on the enrolment page (Labyrinth's treasures).
+    `variant`: the variant the demo plays (None: the game's first).
     """
+
+    variant: str | None = None
 
     def __init__(self, game, rng: random.Random, seed: int, colours=None):
         self.game, self.rng, self.seed, self.colours = game, rng, seed, colours
@@ -86,6 +89,8 @@ class Player:
 
 class Connect4Player(Player):
     """They take a win when they see one and block the opponent's; blockers sometimes."""
+
+    variant = "blocker"  # the demo shows the blocker being placed
 
     def choose(self, state, prompt):
         game = self.game

@@ -15,6 +15,8 @@ import numpy as np
 
 from vision import markers
 
+from ..registry import entry
+
 SKIN = (120, 160, 215)  # BGR
 SLEEVE = (90, 60, 40)
 
@@ -38,7 +40,7 @@ def place_markers(plane: np.ndarray, board: str, box: tuple[int, int, int, int],
     diagonally outside the corners of the playing area `box` (left, top, right, bottom),
     each marker's inner corner touching its corner: BL, BR, TR, TL."""
     left, top, right, bottom = box
-    for marker_id, (x, y) in zip(markers.BOARD_MARKERS[board],
+    for marker_id, (x, y) in zip(entry(board).markers,
                                  [(left - px, bottom), (right, bottom), (right, top - px), (left - px, top - px)]):
         img = markers.marker_image(marker_id, px, quiet)
         plane[y - quiet:y - quiet + img.shape[0], x - quiet:x - quiet + img.shape[1]] = img[:, :, None]

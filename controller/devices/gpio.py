@@ -29,7 +29,7 @@ from gpiozero.tones import Tone
 from firmware.die import BLINK_MS, PIP_GROUPS, RED, RED_YELLOW, STOP, YELLOW
 
 from ..config import GpioSettings
-from ..events import Bus, Event
+from ..events import Bus, Event, Kind
 
 # (frequency Hz or None for a rest, seconds). Distinct by rhythm as well as pitch, so an
 # active buzzer (one pitch) still tells them apart: chirp one blip, refused two short
@@ -42,7 +42,6 @@ PATTERNS = {
     "fanfare": ((523.25, 0.12), (None, 0.03), (659.26, 0.12), (None, 0.03), (783.99, 0.12),
                 (None, 0.03), (1046.5, 0.35)),
 }
-CLEARS_ALARM = ("restored", "move", "undo", "game_started")
 ROLL_FRAMES = 6  # the GPIO die flickers through this many faces before the roll
 FRAME_S = 0.06
 
@@ -101,19 +100,19 @@ class Panel:
     # --- what others call ------------------------------------------------------------
     def on_event(self, event: Event) -> None:
         kind = event.kind
-        if kind in CLEARS_ALARM:
+        if event.clears_alarm:
             self.led_illegal.off()
-        if kind == "move":
+        if kind == Kind.MOVE:
             self.play("chirp")
-        elif kind == "illegal" and event.data.get("source") == "camera":
+        elif event.camera_alarm:
             self.led_illegal.on()
             self.play("alarm")
-        elif kind == "illegal":  # typed on the page or the CLI: the board is as it was
+        elif kind == Kind.ILLEGAL:  # typed on the page or the CLI: the board is as it was
             self.play("refused")
-        elif kind == "game_over":
+        elif kind == Kind.GAME_OVER:
             self.led_ready.off()
             self.play("fanfare")
-        if kind == "game_started":
+        if kind == Kind.GAME_STARTED:
             self.led_ready.on()
 
     def play(self, pattern: str) -> None:

@@ -32,7 +32,7 @@ import serial.tools.list_ports
 
 from firmware import protocol
 
-from ..events import Bus, Event
+from ..events import Bus, Event, Kind
 
 TONES = {"tick": protocol.TONE_TICK, "chirp": protocol.TONE_CHIRP, "alarm": protocol.TONE_ALARM,
          "fanfare": protocol.TONE_FANFARE}
@@ -154,7 +154,7 @@ class DieLink:
         if path is None:
             if first:  # say so once, not on every look
                 where = f"USB id {self.usb_id}" if self.port == "auto" else self.port
-                self.bus.publish(Event("link", {"state": "down", "text": f"die module not found ({where})"}))
+                self.bus.publish(Event(Kind.LINK, {"state": "down", "text": f"die module not found ({where})"}))
             self._closed.wait(SEARCH_EVERY_S)
             return
         try:
@@ -242,7 +242,7 @@ class DieLink:
             return
         if refused:
             self._refusal = why
-        self.bus.publish(Event("link", {"state": "down", "text": why}))
+        self.bus.publish(Event(Kind.LINK, {"state": "down", "text": why}))
 
     def _damaged(self) -> None:
         """A frame whose CRC was good but whose body does not fit its kind: dropped and
@@ -279,7 +279,7 @@ class DieLink:
             if self.state != "up":
                 self.state = "up"
                 self._refusal = None
-                self.bus.publish(Event("link", {"state": "up", "text":
+                self.bus.publish(Event(Kind.LINK, {"state": "up", "text":
                                                 f"die module connected (firmware {info['version']})"}))
         elif kind == protocol.PRESS:
             press = protocol.parse_press(body)
@@ -296,7 +296,7 @@ class DieLink:
         if last is not None and numbered < last:
             self._last_press[uid] = numbered
             self.counter_resets += 1
-            self.bus.publish(Event("notice", {"text": f"the die module's press count went back from {last} to "
+            self.bus.publish(Event(Kind.NOTICE, {"text": f"the die module's press count went back from {last} to "
                                               f"{numbered}: it lost its saved state (reflashed or reset); its "
                                               "presses are counted from there"}))
 
@@ -308,11 +308,11 @@ class DieLink:
             gap = number - last - 1
             if gap > MAX_LOST:  # no button is pressed that often: the number is wrong
                 self.protocol_faults += 1
-                self.bus.publish(Event("notice", {"text": f"die module protocol fault: press {number} came "
+                self.bus.publish(Event(Kind.NOTICE, {"text": f"die module protocol fault: press {number} came "
                                                   f"after press {last}; counting on from {number}"}))
             else:
                 self.lost += gap
-                self.bus.publish(Event("notice", {"text": f"{gap} roll press(es) on the die module were lost"}))
+                self.bus.publish(Event(Kind.NOTICE, {"text": f"{gap} roll press(es) on the die module were lost"}))
         self._last_press[self._uid] = number
         self.presses += 1
         try:

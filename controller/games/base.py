@@ -70,10 +70,16 @@ class Prompt:
     text: str = ""
     die: str | None = None  # the die definition to roll, for kind == "roll"
     options: tuple[str, ...] = ()  # allowed choices in notation, for kind == "choice"
+    # What the page offers besides the awaited input, in notation: `claims` the seat to
+    # play may make (chess: another promotion piece, a draw claimed), `anytime` either
+    # player may make out of turn too (a draw offered or accepted, a resignation). The
+    # page's buttons come from the prompt alone: no game's rules in JavaScript.
+    claims: tuple[str, ...] = ()
+    anytime: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "seat": self.seat, "text": self.text, "die": self.die,
-                "options": list(self.options)}
+                "options": list(self.options), "claims": list(self.claims), "anytime": list(self.anytime)}
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,9 @@ class Game:
     # The die the game rolls (controller/games/data/dice.json), or None: the page shows the
     # die module's state only for a game that rolls.
     die: ClassVar[str | None] = None
+    # An example of the typed notation, for the page's text box ("" says "a move in the
+    # game's notation").
+    example: ClassVar[str] = ""
     SETUP: ClassVar[dict] = {}
     SETTINGS_SHAPE: ClassVar[dict | None] = None
     # How many cells the camera must clearly see otherwise than every legal history before
@@ -231,6 +240,19 @@ class Game:
     def reader_options(self, state: State) -> dict:
         """Which sheet of the board the camera should read now, for the reader (the
         Super Mario Bros. World in play); {} for a game with one board."""
+        return {}
+
+    def sheet(self, number: int) -> tuple[str, dict]:
+        """(name, `reader_options`) of the printed board sheet `number`, for a game whose
+        board comes in several (a Super Mario Bros. World), so `referee markers` prints
+        that sheet's markers; ValueError for a game with one board."""
+        raise ValueError(f"{self.title} has one board sheet; --world is for a game with several")
+
+    def layout(self) -> dict:
+        """What the page's drawing (web/static/draw/<game>.js) needs beside the snapshot to
+        draw the printed board (its spaces, where they lie, how a path runs), from the
+        game's own board files, so a corrected board file is drawn as it is refereed;
+        {} for a game whose snapshot is enough."""
         return {}
 
     def explain(self, state: State, seen: Mapping[Cell, str]) -> IllegalAction:

@@ -194,6 +194,7 @@ def _automatic_end(state: ChessState) -> Outcome | None:
 class Chess(Game):
     name = "chess"
     title = "Mario chess"
+    example = "a move, e.g. e2e4 or Nf3"
     max_actions_per_view = 2  # a quick reply: two plies between stable views
     wrong_cells = 2  # a piece leaves a square for another: one odd square alone is a misread look
 
@@ -308,7 +309,10 @@ class Chess(Game):
         claim = self._claimable(state)
         if claim:
             parts.append(claim.reason.replace("draw: ", "") + " may be claimed ('claim draw')")
-        return Prompt("move", seat, "; ".join(parts))
+        claims = (("promote q", "promote r", "promote b", "promote n") if promo else ()) + (
+            ("claim draw",) if claim else ())
+        anytime = ("accept draw" if state.draw_offer is not None else "offer draw", "resign")
+        return Prompt("move", seat, "; ".join(parts), claims=claims, anytime=anytime)
 
     # --- notation ------------------------------------------------------------------
     _UCI = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbnkp]?)$")

@@ -105,6 +105,7 @@ def lines_of(cols, seat: int) -> list[tuple[tuple[int, int], ...]]:
 class Connect4(Game):
     name = "connect4"
     title = "Connect 4"
+    example = "a column, e.g. 4"
     variants = ("classic", "blocker")
     sure_labels_name_changes = True  # a chip's colour is its hue: one of the other colour is out of turn
 

@@ -61,6 +61,7 @@ movement rules shared with the landing-frequency simulation.
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
@@ -138,24 +139,57 @@ class Put:
     places: tuple[tuple[str, int | None], ...]  # ("bowser" | "pK", space or None = off)
 
 
+_FIELDS = ("names", "pos", "coins", "jail", "out", "cards", "owner", "flipped", "bowser", "wait", "wait_skip",
+           "decks", "turn", "doubles", "rolled_double", "agenda", "need", "table", "bank", "ledger", "news",
+           "offer", "outcome", "turns", "landing")
+_LISTS = ("pos", "coins", "jail", "out", "owner", "flipped", "wait", "agenda", "ledger", "news")  # per seat, space, ...
+_NESTED = ("cards",)  # a list per seat
+_MAPS = ("decks", "table")  # by deck (each a list) and by token
+
+
 class MState:
-    """One moment of a game. Games never change a state they were given: `apply` works
-    on a copy (simulations may call `apply_in_place` on their own copy)."""
+    """One moment of a game, frozen like every game's state: its lists are tuples, its
+    maps read-only, and it cannot be changed. The rules work on a `Draft` of it
+    (`apply` = draft, advance, freeze), as the simulations do on theirs."""
 
-    __slots__ = ("names", "pos", "coins", "jail", "out", "cards", "owner", "flipped", "bowser",
-                 "wait", "wait_skip", "decks", "turn", "doubles", "rolled_double", "agenda", "need",
-                 "table", "bank", "ledger", "news", "offer", "outcome", "turns", "landing")
+    __slots__ = _FIELDS
 
-    def copy(self) -> "MState":
-        new = MState.__new__(MState)
-        for name in self.__slots__:
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a Monopoly state is frozen ({name!r}): apply an action for the next one")
+
+    def draft(self) -> "Draft":
+        """A working copy the rules may change."""
+        d = Draft()
+        for name in _FIELDS:
             value = getattr(self, name)
-            if isinstance(value, list):
-                value = [list(v) if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
-                value = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
-            setattr(new, name, value)
-        return new
+            if name in _LISTS:
+                value = list(value)
+            elif name in _NESTED:
+                value = [list(v) for v in value]
+            elif name in _MAPS:
+                value = {k: list(v) if isinstance(v, tuple) else v for k, v in value.items()}
+            setattr(d, name, value)
+        return d
+
+
+class Draft:
+    """A state being worked out by the rules (`Monopoly.advance`): the same fields as
+    MState, changed in place, then `freeze`d. Never handed out as a game's state."""
+
+    __slots__ = _FIELDS
+
+    def freeze(self) -> MState:
+        s = MState.__new__(MState)
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if name in _LISTS:
+                value = tuple(value)
+            elif name in _NESTED:
+                value = tuple(tuple(v) for v in value)
+            elif name in _MAPS:
+                value = MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in value.items()})
+            object.__setattr__(s, name, value)
+        return s
 
 
 def _on(value) -> bool:
@@ -170,7 +204,7 @@ class Monopoly(Game):
     # send the token on at once: up to three placements may explain one view.
     max_actions_per_view = 3
 
-    # settings (README, Monopoly): on/off ones as true/false or the words; unknown ones refused
+    # settings (docs/games/monopoly.md): on/off ones as true/false or the words; unknown ones refused
     _SWITCH = OneOf((True, False, "on", "off", "yes", "no", "true", "false", 1, 0))
     SETTINGS_SHAPE = {"players": int, "bowser": _SWITCH, "cards": _SWITCH,
                       "confirm_tokens": _SWITCH, "bowser_waits_for_mover": _SWITCH,
@@ -197,6 +231,18 @@ class Monopoly(Game):
                              "rent is collected automatically (RULINGS.md section 5)")
         self.jail_space = self.b.first("jail")
         self.go_space = self.b.first("go")
+        # the engine's tables: what answers each input the game waits for (`need`), and
+        # each scheduled step of a turn (`agenda`), by the name the state holds
+        self._inputs = {"roll": self._do_roll, "red": self._do_red, "start": self._do_start, "jail": self._do_jail,
+                        "buy": self._do_buy, "auction": self._do_auction, "partner": self._do_partner,
+                        "rolloff": self._do_rolloff, "battle": self._do_battle, "raise": self._do_raise,
+                        "claim": self._do_claim}
+        self._steps = {"turn": self._step_turn, "continue": self._step_continue, "jailchoice": self._step_jailchoice,
+                       "roll": self._step_roll, "end": self._step_end, "place": self._step_place,
+                       "pay": self._step_pay, "collect": self._step_collect, "bowser_move": self._step_bowser_move,
+                       "bowser_put": self._step_bowser_put, "bowser_land": self._step_bowser_land,
+                       "advance": self._step_advance, "goto": self._step_goto, "arrive": self._step_arrive,
+                       "space": self._step_space, "card": self._step_card}
 
     # --- setup -----------------------------------------------------------------------
     def new_setup(self, rng) -> dict:
@@ -213,7 +259,7 @@ class Monopoly(Game):
             if not isinstance(order, list) or sorted(order) != list(range(DECK_SIZE)):
                 raise ValueError(f"monopoly setup: decks.{d} must list the card numbers "
                                  f"0-{DECK_SIZE - 1} once each, got {order!r}")
-        s = MState.__new__(MState)
+        s = Draft()
         s.names = self.b.tokens[:players]
         s.pos = [self.go_space] * players
         s.coins = [self.b.start_coins] * players
@@ -231,7 +277,7 @@ class Monopoly(Game):
         s.ledger, s.news, s.turns, s.landing = [], [], 0, None
         s.table = self._expected(s)
         self._run(s)
-        return s
+        return s.freeze()
 
     def seats(self, state: MState) -> list[str]:
         return list(state.names)
@@ -335,11 +381,13 @@ class Monopoly(Game):
 
     # --- the engine: run scheduled steps until an input is needed ------------------------
     def apply(self, state: MState, action) -> MState:
-        s = state.copy()
-        self.apply_in_place(s, action)
-        return s
+        s = state.draft()
+        self.advance(s, action)
+        return s.freeze()
 
-    def apply_in_place(self, s: MState, action) -> None:
+    def advance(self, s: Draft, action) -> None:
+        """`action` applied to the draft `s`, in place (the simulations advance their own
+        draft through a whole game this way, without freezing each step)."""
         s.news = []
         s.landing = None
         if isinstance(action, Offer):
@@ -356,7 +404,7 @@ class Monopoly(Game):
                 s.need = None
         else:
             need, s.need = s.need, None
-            getattr(self, f"_do_{need[0]}")(s, action, *need[1:])
+            self._inputs[need[0]](s, action, *need[1:])
         self._run(s)
 
     def _run(self, s: MState) -> None:
@@ -364,7 +412,7 @@ class Monopoly(Game):
             if not s.agenda:
                 s.agenda.append(("turn",))
             step = s.agenda.pop()
-            getattr(self, f"_step_{step[0]}")(s, *step[1:])
+            self._steps[step[0]](s, *step[1:])
 
     # --- steps of a turn -----------------------------------------------------------------
     def _step_turn(self, s: MState) -> None:
@@ -1102,6 +1150,11 @@ class Monopoly(Game):
         }
 
     # --- the camera ---------------------------------------------------------------------------
+    def layout(self) -> dict:
+        """The ring's 40 spaces as the board file prints them (draw/monopoly.js)."""
+        return {"spaces": [{"index": s.index, "name": s.name, "kind": s.kind, "set": s.set, "price": s.price}
+                           for s in self.b.spaces]}
+
     def board(self, state: MState) -> dict[int, str]:
         """Space index -> the tokens standing there ("bowser+p0"), or "empty"."""
         cells = {i: [] for i in range(SPACES)}

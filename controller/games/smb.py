@@ -246,6 +246,14 @@ class SuperMarioBros(Game):
         world = state.world + 1 if state.phase == "link" else state.world
         return {"world": world_data(world, self.settings["board"] or None)}
 
+    def sheet(self, number: int) -> tuple[str, dict]:
+        """World `number`'s board (a BoardError names a World the board file lacks)."""
+        return f"World {number}", {"world": world_data(number, self.settings["board"] or None)}
+
+    def layout(self) -> dict:
+        """The World boards: spaces, where they lie, how the path runs (draw/smb.js)."""
+        return {"worlds": {str(n): _world_layout(w) for n, w in self.worlds.worlds.items()}}
+
     def actor(self, state, action) -> int | None:
         """A hazard card is played by the opponent who holds it, out of turn."""
         return action.seat if isinstance(action, Card) else self.prompt(state).seat
@@ -711,3 +719,13 @@ def _without(hand: tuple[str, ...], kind: str) -> tuple[str, ...]:
     """The hand less one `kind` card (or one unseen card)."""
     i = hand.index(kind) if kind in hand else hand.index(UNKNOWN)
     return hand[:i] + hand[i + 1:]
+
+
+def _world_layout(w) -> dict:
+    return {"size": list(w.size), "start": w.start,
+            "spaces": [{"id": s.id, "colour": s.colour, "level": s.level, "at": list(s.at),
+                        "features": sorted(s.features), "next": list(s.next), "name": s.name(),
+                        "label": s.label}
+                       for s in w.spaces.values()],
+            "blocks": list(w.blocks.values()) if isinstance(w.blocks, dict) else list(w.blocks),
+            "decor": list(w.decor)}

@@ -23,7 +23,7 @@ import threading
 import time
 from pathlib import Path
 
-from ..events import Bus, Event
+from ..events import Bus, Event, Kind
 from . import NetworkLoop, mqtt_client, table_of, topic
 from . import message as check
 from .probe import PUBLISHES, AnonymousProbe
@@ -76,7 +76,7 @@ class Hall:
     def _note(self, text: str) -> None:
         log.warning("hall: %s", text)
         self.notes = (self.notes + [text])[-50:]
-        self.bus.publish(Event("hall_note", {"text": text}))
+        self.bus.publish(Event(Kind.HALL_NOTE, {"text": text}))
 
     def _drop(self, table: str, why: str) -> None:
         """A message not taken: the first from each table logged and on the page, the
@@ -98,16 +98,16 @@ class Hall:
         self.connected = True
         client.subscribe([(topic("+", leaf), 1) for leaf in LEAVES] + [(self.probe.topic, 1)])
         log.info("hall: connected to %s", self.broker)
-        self.bus.publish(Event("hall_link", {"state": "up"}))
+        self.bus.publish(Event(Kind.HALL_LINK, {"state": "up"}))
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         self.connected = False
-        self.bus.publish(Event("hall_link", {"state": "down"}))
+        self.bus.publish(Event(Kind.HALL_LINK, {"state": "down"}))
 
     def _probe_broker(self) -> None:
         if self.probe.run() == PUBLISHES:
             self._note(self.warnings()[0])
-        self.bus.publish(Event("hall_warnings", {"warnings": self.warnings()}))
+        self.bus.publish(Event(Kind.HALL_WARNINGS, {"warnings": self.warnings()}))
 
     def _on_message(self, client, userdata, message) -> None:
         try:
@@ -133,13 +133,13 @@ class Hall:
             if leaf == "online":
                 online = check.online(payload)
                 self.store.set_online(table, online)
-                self.bus.publish(Event("hall_online", {"table": table, "online": online}))
+                self.bus.publish(Event(Kind.HALL_ONLINE, {"table": table, "online": online}))
             elif leaf == "events":
                 self._event(table, check.event(payload))
             else:
                 data = check.state(payload)
                 self.store.set_state(table, data)
-                self.bus.publish(Event("hall_state", {"table": table, "state": data}))
+                self.bus.publish(Event(Kind.HALL_STATE, {"table": table, "state": data}))
                 self._ask_if_behind()
         except check.BadMessage as exc:
             self._drop(table, f"{leaf}: {exc}")
@@ -150,7 +150,7 @@ class Hall:
         verdict = self.store.add(table, data)
         if verdict == "kept":
             self._asked.pop(table, None)
-            self.bus.publish(Event("hall_event", {"table": table, "event": data}))
+            self.bus.publish(Event(Kind.HALL_EVENT, {"table": table, "event": data}))
         elif verdict == "gap":
             self._ask_if_behind()
         elif verdict == "conflict":

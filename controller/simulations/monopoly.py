@@ -3,7 +3,7 @@ landing-frequency check against the exact Markov chain.
 
 Two modes:
 - Bowser or cards on (the default): `--games N` whole games through the full rules
-  (`Monopoly.apply_in_place`, the same code the referee uses), each stopped after
+  (`Monopoly.advance` on a draft of the state, the same code the referee uses), each stopped after
   `--turns T` turns (default 1000) if nobody has won. Figures: game length, who won,
   Bowser's win rate, landing frequency per space, and the coin invariant (Bank +
   players == 255) checked after every action.
@@ -173,11 +173,11 @@ def play_games(games: int, seed: int, bowser: bool, cards: bool, turns: int) -> 
     landings = np.zeros(SPACES, int)
     t0 = time.perf_counter()
     for _ in range(games):
-        s = game.start(game.new_setup(rng))
+        s = game.start(game.new_setup(rng)).draft()  # advanced in place: no frozen copy per action
         while s.outcome is None and s.turns < turns:
             action = random_action(game, s, rng)
             game.check(s, action)
-            game.apply_in_place(s, action)
+            game.advance(s, action)
             actions += 1
             if s.landing is not None:
                 landings[s.landing] += 1

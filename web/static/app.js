@@ -97,8 +97,7 @@
     renderSeats(s);
     renderChoices(s);
     $("move-form").hidden = !canType();
-    $("move-text").placeholder = {connect4: "a column, e.g. 4", chess: "a move, e.g. e2e4 or Nf3"}[s.game] ||
-      "a move in the game's notation";
+    $("move-text").placeholder = (initial.games[s.game] || {}).example || "a move in the game's notation";
     renderBoard(s);
     renderMoves();
     renderNotice();
@@ -159,18 +158,20 @@
     $("result-text").textContent = o.reason;
   }
 
-  // The seat chips of the two-player games (the others draw a card per player under the
-  // board): whose turn from the prompt alone, and the game's words for each seat (Connect
-  // 4: whether the blocker is still to play).
+  // The seat chips of the games whose drawing marks a seat (`draw.seatMark`, the
+  // two-player games; the others draw a card per player under the board): whose turn
+  // from the prompt alone, and the game's words for each seat (Connect 4: whether the
+  // blocker is still to play).
   function renderSeats(s) {
     const turn = window.drawKit.toPlay(s);
     const words = (s.state && s.state.seat_words) || [];
-    const chips = s.game === "connect4" || s.game === "chess";
-    fill($("seats"), chips ? (s.seats || []).map((name, i) => {
+    const draw = s.game ? window.drawings[s.game] : null;
+    const mark = draw && draw.seatMark;
+    fill($("seats"), mark ? (s.seats || []).map((name, i) => {
       const mine = i === page.seat;
       const li = el("li", {class: "seat" + (i === turn ? " turn" : "") + (mine ? " mine" : ""), "data-seat": i});
       li.appendChild(el("span", {class: "swatch", style: "background:" + (page.colours[i] || "#888")},
-                        s.game === "connect4" ? window.drawKit.initial(name) : (i === 0 ? "\u2654" : "\u265A")));
+                        mark(name, i)));
       li.appendChild(document.createTextNode(name + (mine ? " (you)" : "") + (i === turn ? " \u25B6 to play" : "")));
       if (words[i]) li.appendChild(el("small", {class: "seat-words"}, words[i]));
       return li;
@@ -220,31 +221,24 @@
     for (const drawing of box.querySelectorAll("svg.drawing")) sizes.observe(drawing);
   }
 
-  // The prompt's options, plus for chess the claims a player makes at the table.
+  // The prompt's options and the claims it allows (a chess draw offer, a resignation):
+  // what the page offers comes from the game's prompt alone.
   function renderChoices(s) {
-    const st = s.state || {};
-    let options = s.prompt && !s.outcome ? s.prompt.options || [] : [];
-    if (s.game === "chess" && !s.outcome) {
-      const extra = [];
-      if (st.promotion_square) extra.push("promote q", "promote r", "promote b", "promote n");
-      if (st.claimable) extra.push("claim draw");
-      if (st.draw_offer) extra.push("accept draw");
-      else extra.push("offer draw");
-      extra.push("resign");
-      options = options.concat(extra.filter((o) => !options.includes(o)));
-    }
+    const p = s.prompt && !s.outcome ? s.prompt : {};
+    const anytime = p.anytime || [];
+    const options = [...(p.options || []), ...(p.claims || []), ...anytime]
+      .filter((o, i, all) => all.indexOf(o) === i);
     const active = canMove();
-    const words = (s.prompt && s.prompt.words) || {};
-    const name = s.prompt && s.prompt.seat != null ? (s.seats || [])[s.prompt.seat] : null;
+    const words = p.words || {};
+    const name = p.seat != null ? (s.seats || [])[p.seat] : null;
     // a watcher gets no player's buttons; a player out of turn keeps what a player may
-    // do then (a chess draw offer or resignation), the rest greyed until their turn
-    const anyTime = /^(offer draw|accept draw|resign)$/;
+    // do then (the prompt's `anytime`), the rest greyed until their turn
     fill($("choices"), page.table || !canType() ? [] : options.map((text) => {
       // the option in words, without the name of the player it is asked of
       let label = words[text] || text;
       if (name && label.startsWith(name + " ")) label = label.slice(name.length + 1);
       const b = el("button", {type: "button", class: "choice", "data-notation": text, title: text}, label);
-      b.disabled = !active && !(s.game === "chess" && anyTime.test(text));
+      b.disabled = !active && !anytime.includes(text);
       b.addEventListener("click", () => play(text));
       return b;
     }));
@@ -269,7 +263,7 @@
   function renderStatus() {
     const st = page.status || {};
     const rows = [["Camera", st.camera || "unknown"]];
-    if ((initial.die_games || []).includes(page.snap.game)) rows.push(["Die module", st.die_module || "unknown"]);
+    if ((initial.games[page.snap.game] || {}).die) rows.push(["Die module", st.die_module || "unknown"]);
     const roll = lastRoll();
     if (roll) rows.push(["Last roll", roll]);
     if (page.notice) rows.push(["Notice", page.notice]);
@@ -369,14 +363,17 @@
 
   function apply(event) {
     page.events += 1;
+    if (event.clears_alarm) {  // the board is as the game says again (the event says so)
+      if (page.alarm && event.type !== "restored") page.restoredUntil = Date.now() + RESTORED_MS;
+      page.alarm = null;
+    }
     switch (event.type) {
       case "illegal":
         // a typed mistake is answered to the phone that typed it (the HTTP answer)
-        if (event.source !== "camera") return;
+        if (!event.camera_alarm) return;
         page.alarm = event;
         break;
       case "restored":
-        page.alarm = null;
         page.restoredUntil = Date.now() + RESTORED_MS;
         setTimeout(renderBanner, RESTORED_MS + 50);
         break;
@@ -387,8 +384,6 @@
         page.doubt = null;
         break;
       case "move": case "undo": case "game_started":
-        if (page.alarm) page.restoredUntil = Date.now() + RESTORED_MS;
-        page.alarm = null;
         page.doubt = null;
         page.notice = null;
         break;
@@ -489,9 +484,9 @@
     fill($("records-list"), games.slice().reverse().map((g) => {
       const li = el("li", {}, `#${g.id} ${g.game} (${g.variant}): ${g.result || "in play"} `);
       li.appendChild(el("a", {href: `/api/games/${g.id}/export.json`, download: ""}, "JSON"));
-      if (g.game === "chess") {
+      for (const fmt of g.exports || []) {  // the formats of its kind (chess: PGN)
         li.appendChild(document.createTextNode(" "));
-        li.appendChild(el("a", {href: `/api/games/${g.id}/export.pgn`, download: ""}, "PGN"));
+        li.appendChild(el("a", {href: `/api/games/${g.id}/export.${fmt}`, download: ""}, fmt.toUpperCase()));
       }
       return li;
     }));

@@ -133,7 +133,7 @@
     $("rounds").textContent = "";
     for (const [n, t] of Object.entries(rounds)) {
       const li = el("li", "", "Round " + n + " from " + new Date(t * 1000).toLocaleString() + ": ");
-      for (const kind of ["pgn", "json"]) {
+      for (const kind of initial.formats) {  // the formats the games are written in (the registry's)
         const a = el("a", "", kind.toUpperCase() + " ");
         a.href = "/api/hall/export/round-" + n + "." + kind;
         li.appendChild(a);

@@ -12,6 +12,8 @@ window.moveRecord = (function () {
   const NOT_A_MOVE = /^(resign|offer|accept|draw|claim|promote)\b/i;
 
   const el = (...args) => window.drawKit.el(...args);  // the drawings' kit, once it is loaded
+  // a game whose drawing says so (chess) is recorded by move number, in pairs of plies
+  const paired = (snap) => Boolean(window.drawings && (window.drawings[snap.game] || {}).pairedRecord);
 
   // [{notation, text, name, unsure}] of the snapshot's moves, matched with the words move
   // by move (the two are fetched a moment apart)
@@ -78,7 +80,7 @@ window.moveRecord = (function () {
   // fill `list` (an <ol>/<ul>) with the record; returns the last move as {text, notation}
   function fill(list, snap, words) {
     const all = entries(snap, words);
-    const chess = snap.game === "chess";
+    const chess = paired(snap);
     list.classList.toggle("chess-record", chess);
     if (chess) {
       list.replaceChildren(...chessRows(snap, all).map((r) => {
@@ -107,7 +109,7 @@ window.moveRecord = (function () {
     const m = all[all.length - 1];
     if (!m) return null;
     let text = m.name && !m.text.startsWith(m.name) ? m.name + ": " + m.text : m.text;
-    if (snap.game === "chess" && !NOT_A_MOVE.test(m.notation)) {
+    if (paired(snap) && !NOT_A_MOVE.test(m.notation)) {
       const rows = chessRows(snap, all), r = rows[rows.length - 1];
       const lead = r.plies && r.plies.length === 2 && r.plies[1] === m ? `${r.number}... ` : `${r.number}. `;
       text = `${lead}${m.notation} (${m.text})`;

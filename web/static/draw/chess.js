@@ -82,6 +82,10 @@ window.drawings.chess = function (el, snap, opts) {
   ).join(" · ") + ". Outlined: Mario's team; filled: Bowser's team.";
   el.replaceChildren(box, legend);
 };
+// the seat chips beside the board (app.js): each team by its king
+window.drawings.chess.seatMark = (name, seat) => GLYPH.k[seat];
+// the record is written as chess players write it: numbered pairs of plies (moves.js)
+window.drawings.chess.pairedRecord = true;
 
 // Mario chess names by piece letter: [Mario's team (White), Bowser's team (Black)]
 const CHESS_NAMES = {

@@ -71,6 +71,8 @@ window.drawings.connect4 = function (el, snap, opts) {
   }
   el.replaceChildren(box);
 };
+// the seat chips beside the board (app.js): each player's initial on their chip colour
+window.drawings.connect4.seatMark = (name) => window.drawKit.initial(name);
 
 // The four (or more) in a line of the winner's chips, as "column,rowIndex" keys.
 function winningFour(grid, outcome) {

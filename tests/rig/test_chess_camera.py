@@ -1,0 +1,192 @@
+"""Chess through the camera path: rendered frames -> Watcher (markers, motion gate,
+SquareReader) -> Referee. Real master games in both styles, every special move, quick
+replies, illegal moves with their messages and a knocked-over piece."""
+import chess
+import chess.pgn
+import pytest
+
+from controller.events import Enter, NewGame
+from controller.config import CameraSettings, GameSettings
+from controller.demo_rig.render_chess import Camera, Position, corners_in_frame, render_game
+from controller.events import Bus
+from controller.journal import Journal
+from controller.referee import Referee
+from controller.table import Table
+from shared_data import SHARED_DATA
+
+PGN = f"{SHARED_DATA}/pgn/"
+GAMES = ["kasparov-deep-blue-1997-game1.pgn", "kasparov-deep-blue-1997-game2.pgn",
+         "nepomniachtchi-liren-2023-game1.pgn"]
+
+
+def position(board: chess.Board) -> Position:
+    return Position.from_placement({chess.square_name(sq): p.symbol() for sq, p in board.piece_map().items()})
+
+
+def positions_of(sans) -> tuple[list[Position], list[str]]:
+    board = chess.Board()
+    out, played = [position(board)], []
+    for san in sans:
+        played.append(board.san(board.parse_san(san)))
+        board.push_san(san)
+        out.append(position(board))
+    return out, played
+
+
+def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=None, clicked=False, setup=None,
+          still_s=0.5, camera=None):
+    """Run the frames of `positions` through the Table (Watcher -> Referee, learning from
+    every position it is sure of, the live camera's clock) of a fresh referee; returns
+    the referee and every event. `entries` {position index: text} are typed on the page
+    once the referee has recorded that many plies (a promotion choice). `clicked`: the
+    Watcher is given the board's corners (a1, h1, h8, a8) instead of finding markers.
+    `setup`: the game's setup ({"fen": ...} to start from a position). `still_s`: how
+    long each position stays still after the hand leaves. `camera`: where the camera
+    stands (by default one at an angle, its seed `camera_seed`)."""
+    referee = Referee(Journal(":memory:"), Bus())
+    camera = camera or Camera(seed=camera_seed)
+    corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera)) if clicked else ""
+    table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
+    result, events = table.run(NewGame(game="chess", setup=setup))
+    assert result.ok, result.error
+    entries = dict(entries or {})
+    for t, frame in render_game(positions, style=style, camera=camera, seed=seed, quick=quick, still_s=still_s):
+        events += table.feed(t, frame)
+        ply = len(referee.history)
+        if ply in entries:
+            events += table.run(Enter(text=entries.pop(ply)))[1]
+    return referee, events
+
+
+def kinds_of(events, kind):
+    return [e for e in events if e.kind == kind]
+
+
+def assert_whole_game(pgn_name, style, plies=None):
+    game = chess.pgn.read_game(open(PGN + pgn_name))
+    board = game.board()
+    sans = []
+    for move in list(game.mainline_moves())[:plies]:
+        sans.append(board.san(move))
+        board.push(move)
+    positions, _ = positions_of(sans)
+    referee, events = watch(positions, style=style)
+    assert kinds_of(events, "illegal") == []
+    assert referee.history == sans
+    delays = [e.data["decided_after_s"] for e in kinds_of(events, "move")]
+    assert max(delays) <= 0.5  # recorded within half a second of the hand leaving
+
+
+@pytest.mark.parametrize("style", ["mario", "wood"])
+@pytest.mark.parametrize("pgn_name", GAMES)
+def test_first_forty_plies_of_a_master_game_every_move_right(pgn_name, style):
+    assert_whole_game(pgn_name, style, plies=40)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", ["mario", "wood"])
+@pytest.mark.parametrize("pgn_name", GAMES)
+def test_whole_master_games_every_move_right_no_false_alarm(pgn_name, style):
+    assert_whole_game(pgn_name, style)
+
+
+@pytest.mark.parametrize("where", ["above", "side_on"])
+def test_dark_pieces_on_dark_squares_from_above_and_from_a_low_side(where):
+    """A walnut set (dark pieces on dark squares, light on light), a camera on a stand
+    straight above or low at the h-file side (tall pieces hide the squares behind them),
+    hands over the board, its corners clicked, and two quick replies: every ply in order,
+    decided within half a second of the hand leaving, with no alarm and nothing
+    corrected."""
+    game = chess.pgn.read_game(open(PGN + GAMES[1]))
+    board, sans = game.board(), []
+    for move in list(game.mainline_moves())[:30]:
+        sans.append(board.san(move))
+        board.push(move)
+    positions, _ = positions_of(sans)
+    camera = getattr(Camera, where)(seed=2)
+    referee, events = watch(positions, style="walnut", quick=(9, 24), camera=camera, clicked=True)
+    assert referee.history == sans
+    assert [e for e in events if e.kind in ("illegal", "corrected")] == []
+    assert max(e.data["decided_after_s"] for e in kinds_of(events, "move")) <= 0.5
+
+
+def test_a_board_without_markers_is_followed_from_its_clicked_corners():
+    sans = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5".split()
+    positions, _ = positions_of(sans)
+    referee, events = watch(positions, style="wood", clicked=True)
+    assert kinds_of(events, "illegal") == []
+    assert referee.history == sans
+
+
+SPECIAL = "d4 e5 d5 c5 dxc6 Nf6 cxb7 Bc5 Bg5 O-O Nc3 Qe7 Qd2 d6 O-O-O Nbd7 bxa8=Q Bb7".split()
+
+
+@pytest.mark.parametrize("style", ["mario", "wood"])
+def test_en_passant_castling_both_ways_promotion_and_quick_replies(style):
+    positions, _ = positions_of(SPECIAL)
+    # quick replies: dxc6 (en passant) and Nf6 arrive in one stable view, and so do Qd2 d6.
+    # (c5 and dxc6 in one view would be ambiguous: c6 then dxc6 leaves the same board.)
+    referee, events = watch(positions, style=style, quick=(5, 13), entries={17: "promote n"})
+    assert kinds_of(events, "illegal") == []
+    assert referee.history == ["d4", "e5", "d5", "c5", "dxc6", "Nf6", "cxb7", "Bc5", "Bg5", "O-O", "Nc3",
+                               "Qe7", "Qd2", "d6", "O-O-O", "Nbd7", "bxa8=Q", "promote n", "Bb7"]
+    assert chess.Board(referee.snapshot()["state"]["fen"]).piece_at(chess.A8).symbol() == "N"
+
+
+def scene(board: chess.Board, edit) -> Position:
+    """The position on `board` with pieces moved by hand: edit {square: piece symbol or
+    None}, whatever the rules say."""
+    b = board.copy()
+    for name, symbol in edit.items():
+        sq = chess.parse_square(name)
+        b.remove_piece_at(sq)
+        if symbol:
+            b.set_piece_at(sq, chess.Piece.from_symbol(symbol))
+    return position(b)
+
+
+def test_illegal_moves_are_flagged_in_words_and_wait_for_the_position_to_return():
+    start = chess.Board()
+    after_e4 = chess.Board()
+    after_e4.push_san("e4")
+    positions = [
+        position(start),
+        scene(start, {"b1": None, "b4": "N"}),  # Yoshi jumps like no knight can
+        position(start),  # taken back
+        position(after_e4),  # a legal move from the restored position
+        scene(after_e4, {"d2": None, "d4": "P"}),  # red again, out of turn
+    ]
+    referee, events = watch(positions, still_s=1.2)  # a wrong board must stay a moment
+    illegal = [e.data["reason"] for e in kinds_of(events, "illegal")]
+    assert illegal == ["Yoshi cannot move from b1 to b4: a knight moves in an L, two squares one way "
+                       "and one to the side",
+                       "it is Bowser's team's turn: Coin cannot move now"]
+    assert [e.data["cells"] for e in kinds_of(events, "illegal")] == [["b1", "b4"], ["d2", "d4"]]
+    assert len(kinds_of(events, "restored")) == 1
+    assert referee.history == ["e4"]
+
+
+def test_castling_through_check_is_flagged():
+    sans = "e4 b6 g3 Ba6 Nf3 Nc6 Bh3 Nf6".split()
+    positions, _ = positions_of(sans)
+    board = chess.Board()
+    for san in sans:
+        board.push_san(san)
+    positions.append(scene(board, {"e1": None, "h1": None, "g1": "K", "f1": "R"}))
+    referee, events = watch(positions, style="wood", still_s=1.2)
+    assert referee.history == sans
+    assert [e.data["reason"] for e in kinds_of(events, "illegal")] == \
+        ["Mario cannot castle through check: f1 is attacked by Magikoopa on a6"]
+
+
+def test_a_knocked_over_piece_is_a_board_that_does_not_match():
+    board = chess.Board()
+    board.push_san("e4")
+    upright = position(board)
+    fallen = Position(upright.labels, upright.kinds, fallen=("e1",))  # Mario falls over e2
+    referee, events = watch([position(chess.Board()), upright, fallen, upright], still_s=1.2)
+    reasons = [e.data["reason"] for e in kinds_of(events, "illegal")]
+    assert len(reasons) == 1 and reasons[0].startswith("board does not match: ")
+    assert "e2 shows a red piece where an empty square should be" in reasons[0]
+    assert len(kinds_of(events, "restored")) == 1  # stood up again
+    assert referee.history == ["e4"]

@@ -1,0 +1,50 @@
+"""A low camera from the side of the board, through the whole camera path (the Table:
+Watcher -> Referee, learning after every accepted move): tall pieces stand in front of
+the squares they leave behind. Bc8-g4 leaves c8 behind the queen on d8; a pawn promotes
+and the new queen then moves on."""
+import chess
+
+from controller.events import NewGame
+from controller.config import CameraSettings, GameSettings
+from controller.demo_rig.render_chess import Camera, Position, corners_in_frame, render_game
+from controller.events import Bus
+from controller.journal import Journal
+from controller.referee import Referee
+from controller.table import Table
+
+
+def follow(sans, fen=None, seed=4):
+    """Render the plies `sans` (from `fen`, or the start) with a side-on camera and
+    referee them; returns the referee and every event."""
+    board = chess.Board(fen) if fen else chess.Board()
+    positions = []
+    for san in [None] + list(sans):
+        if san:
+            board.push_san(san)
+        positions.append(Position.from_placement({chess.square_name(sq): p.symbol()
+                                                  for sq, p in board.piece_map().items()}))
+    camera = Camera.side_on(seed=seed)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners_in_frame(camera))
+    referee = Referee(Journal(":memory:"), Bus())
+    table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
+    result, events = table.run(NewGame(game="chess", setup={"fen": fen} if fen else None))
+    assert result.ok, result.error
+    for t, frame in render_game(positions, camera=camera, seed=seed):
+        events += table.feed(t, frame)
+    return referee, events
+
+
+def test_a_bishop_leaving_c8_behind_the_queen_on_d8_is_seen():
+    sans = ["d4", "d5", "Nf3", "Bg4", "e3", "e6"]
+    referee, events = follow(sans)
+    assert referee.history == sans
+    assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+    assert all(e.data["decided_after_s"] <= 0.5 for e in events if e.kind == "move")
+
+
+def test_a_promoted_queen_that_moves_on_is_followed():
+    fen = "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1"
+    sans = ["b8=Q+", "Kd7", "Qb5+", "Ke7", "Qe5+", "Kd7"]
+    referee, events = follow(sans, fen=fen)
+    assert referee.history == sans
+    assert [e for e in events if e.kind in ("illegal", "doubt")] == []
