@@ -131,7 +131,8 @@ class Table:
             return self._from_table(self._table_view(view))
         event = self.referee.observe(view)
         known = self.referee.known
-        if known is not None and (known[0] != self._learned or (self.watcher.learning and known[1] == view.t)):
+        if known is not None and self.watcher is not None and (
+                known[0] != self._learned or (self.watcher.learning and known[1] == view.t)):
             # a view showed a position the referee had not yet been sure of (the start, the
             # position after recorded moves, a correction), or one it is sure of where the
             # camera still lacks a look (a hand covered part of the board last time): learn
