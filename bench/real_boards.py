@@ -93,11 +93,18 @@ def _read_set(board: str, items, colours=None) -> dict:
 
     from controller.registry import entry
 
+    def watcher_of(corners):
+        if hasattr(entry(board), "watcher"):
+            return entry(board).watcher(corners=corners, colours=colours)
+        from vision.watch import Watcher  # a baseline before issue 22: vision's own table
+
+        return Watcher(board, corners=corners, colours=colours)
+
     cells = right = unsure = whole = 0
     ms, worst = [], []
     for path, corners, want in items:
         image = cv2.imread(str(path))
-        watcher = entry(board).watcher(corners=_corners(corners), colours=colours)
+        watcher = watcher_of(_corners(corners))
         t0 = time.process_time()
         view = watcher.read_frame(image)
         ms.append((time.process_time() - t0) * 1000)

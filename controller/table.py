@@ -191,6 +191,8 @@ class Table:
             r.await_start()  # overlays, hands, a half-set board before the start are waited out
             if self.watcher is not old:  # it knows nothing of this board: the next still view is the start
                 self.learn_position()
+            else:
+                self.watcher.new_game()
             # else it reads this board already, and the referee says when the camera sees
             # the start (`known`): the watcher learns from that view, and players who move
             # at once are not taken for the start

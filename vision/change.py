@@ -144,6 +144,13 @@ class CellChange:
     def supported(self) -> bool:
         return self.grid or _measures(self.reader)
 
+    def forget_position(self) -> None:
+        """The players set up another game on this board: the last known position is
+        gone until the next one is known; the empty looks and the steps learned on this
+        table stay."""
+        self.ref, self.board = None, None
+        self.known[:] = False
+
     def camera(self, H: np.ndarray, frame_size) -> None:
         """Where the camera stands (frame -> plane homography `H`, frame (width, height)):
         for each cell, the neighbour between it and the camera and how far a tall piece

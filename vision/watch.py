@@ -185,6 +185,14 @@ class Watcher:
         self._pending_learn = dict(expected)
         self._read_at = None
 
+    def new_game(self) -> None:
+        """Another game on the board this watcher reads: its looks stay, the position it
+        last knew does not (change is measured again from the next known position), and
+        the next still view is handed on whatever the last one read."""
+        self.change.forget_position()
+        self._pending_learn, self._learn_from = None, None
+        self.last_view = None
+
     def _learn(self, plane: np.ndarray, expected: dict, moving=None) -> None:
         """The reader learns from what nothing moves over (on a grid, the cells still;
         elsewhere only a board all still); the change reference keeps its old look where
