@@ -199,12 +199,6 @@ def run_measure(code: Path, renders: bool) -> dict:
     return json.loads(run.stdout.splitlines()[-1])
 
 
-def export(rev: str, into: Path) -> Path:
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    return into
-
-
 def text(m: dict) -> str:
     delay = "-" if m["delay_median"] is None else f"{m['delay_median']:.2f}/{m['delay_max']:.2f} s"
     return (f"{m['in_order']:>3}/{m['plies']:<3} in order{' ' if m['right'] else '*'} "
@@ -225,6 +219,7 @@ def main() -> int:
         print(json.dumps(measure(args.renders)))
         return 0
     import cv2
+    from real_boards import export  # bench/real_boards.py, beside this script: the baseline's code
 
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
           f"{platform.python_version()}, OpenCV {cv2.__version__}, one thread")
