@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import replace
-from typing import Iterable
+from typing import Any, Iterable, NamedTuple
 
 from vision.view import BoardView
 
@@ -58,6 +58,25 @@ STEADY_S = 1.0  # a still board that says a recorded ply was misread for this lo
 DEEPER = 2  # a view no history explains is searched this many actions deeper
 
 
+class Recorded(NamedTuple):
+    """A camera ply recorded lately, which a clear view may still take back."""
+
+    before: Any  # the state it was played from
+    action: Any
+    seen: float | None  # when the hand left before the view that first showed it
+
+
+class Challenge(NamedTuple):
+    """The histories that take back the last `k` recorded camera plies (`lines`), by how
+    much they explain the still views since better than those that keep them (`lead`,
+    less RETRACT a ply), and whether the board kept saying so (`steady`)."""
+
+    k: int
+    lines: list
+    lead: float
+    steady: bool
+
+
 class Referee:
     def __init__(self, journal: Journal, bus: Bus | None = None, min_confidence: float = MIN_CONFIDENCE):
         self.journal = journal
@@ -76,11 +95,11 @@ class Referee:
         self.awaiting_start = False  # the camera has not yet seen the board in the position
         self.known: tuple | None = None  # (epoch, view time, cells read otherwise): a view of the sure position
         self.epoch = 0  # counts changes of the sure position (the camera learns from each)
-        self._past: list[tuple] = []  # (state before, action, notation, seen at) of the last camera plies
+        self._past: list[Recorded] = []  # the last camera plies recorded
         self._stills: list[Still] = []  # the still views since (about) the oldest of them
         self._replays: dict = {}  # the beliefs with and without recorded plies, over all stills but the last
         self._challenges: dict = {}  # (plies back, still) -> the first view that said they were misread
-        self._challenged: tuple | None = None  # (k, lines, lead) of a take-back that explains the view, not yet surely
+        self._challenged: Challenge | None = None  # a take-back that explains the view, not yet surely
         self._suspect: tuple | None = None  # (view, "illegal", data) waiting for confirmation
         self._unsure: tuple | None = None  # (view, doubt data) of an undecided board, until said
         self._said: list = []  # each doubt said since the sure position last changed
@@ -241,7 +260,7 @@ class Referee:
             self.sure = self.game.apply(before, action)
             self.history.append(notation)
             if source == "camera":
-                self._past = (self._past + [(before, action, notation, seen[i] if i < len(seen) else at)])[-BACK:]
+                self._past = (self._past + [Recorded(before, action, seen[i] if i < len(seen) else at)])[-BACK:]
             else:
                 self._past, self._stills = [], []
             self._replays, self._challenges = {}, {}
@@ -430,7 +449,7 @@ class Referee:
             return None
         if self._challenged is not None:  # a ply recorded may have been misread: later views will tell
             self._suspect = None
-            self._wait_unsure(view, self._misread_doubt(*self._challenged[:2]))
+            self._wait_unsure(view, self._misread_doubt(self._challenged.k, self._challenged.lines))
             return None
         # the wrong board, put in words against the position the page shows
         state = self.state
@@ -463,9 +482,9 @@ class Referee:
         self._challenged = None
         if view.extra.get("moving") or ev.unclear(lines[0].board):
             return None  # looking further needs a clear view
-        challenger = self._challenger(view, ev)
-        if challenger is not None and challenger[2] >= OVERWHELM:
-            return self._take_back(*challenger[:2], view, ev)
+        challenge = self._challenger(view, ev)
+        if challenge is not None and challenge.steady and challenge.lead >= OVERWHELM:
+            return self._take_back(challenge.k, challenge.lines, view, ev)
         depth = self.game.max_actions_per_view + DEEPER
         before = self.beliefs.before(view.moved_at)
         found = self.beliefs.search(ev, [(line, 0) for line in before[:3]], depth, view.moved_at)
@@ -473,8 +492,8 @@ class Referee:
             self.beliefs.adopt(found, view.moved_at)
             self.awaiting_start = False
             return [self._follow(view, ev)]
-        if challenger is not None and challenger[2] + RETRACT * challenger[0] > 0:
-            self._challenged = challenger  # the views since favour it: a doubt, not an alarm, for now
+        if challenge is not None and challenge.lead + RETRACT * challenge.k > 0:
+            self._challenged = challenge  # the views since favour it: a doubt, not an alarm, for now
         return None
 
     def _keep_still(self, still: Still) -> None:
@@ -488,21 +507,19 @@ class Referee:
             self._stills.append(still)
         del self._stills[:-MAX_STILLS]
 
-    def _challenger(self, view: BoardView, ev: Evidence) -> tuple | None:
-        """(k, lines, lead): the histories that take back the last `k` recorded camera
-        plies, and by how much they explain every still view since those plies were
-        first seen better than the histories that keep them, less the prior against
-        taking back (RETRACT a ply); the k with the largest lead, when its best history
-        explains the view; else None. `_look_further` takes them back at OVERWHELM, if
-        each of the last two stills favoured them by MISFIT at least, or the lead was
-        overwhelming after the still before and this one does not object, or this still
-        has said so for STEADY_S: a board says a ply was misread when it keeps saying so,
-        not in one glimpse (a hand, a shadow)."""
+    def _challenger(self, view: BoardView, ev: Evidence) -> Challenge | None:
+        """The take-back of the last k recorded camera plies (k up to BACK) whose
+        histories explain every still view since those plies were first seen best
+        against the histories that keep them, when its best history explains the view;
+        else None. It is steady when each of the last two stills favoured it by MISFIT
+        at least, or the lead was overwhelming after the still before and this one does
+        not object, or this still has said so for STEADY_S: a board says a ply was
+        misread when it keeps saying so, not in one glimpse (a hand, a shadow)."""
         depth = self.game.max_actions_per_view + DEEPER
         best = None
         for k in range(1, len(self._past) + 1):
-            before, _, _, seen = self._past[-k]
-            recorded = tuple(p[1] for p in self._past[-k:])
+            before, _, seen = self._past[-k]
+            recorded = tuple(p.action for p in self._past[-k:])
             stills = [still for still in self._stills if seen is None or still.moved_at >= seen]
             # a view a hand still moved over stands until the next: the referee may have
             # recorded from it (its arm read as a piece), but it is not a look of its own
@@ -529,8 +546,8 @@ class Referee:
                 if lead >= OVERWHELM:  # since when this still says so
                     since = self._challenges.setdefault((k, stills[-1].moved_at), view.t)
                     steady = steady or view.t - since >= STEADY_S
-                if best is None or lead > best[2]:
-                    best = (k, other.lines, lead if steady else min(lead, OVERWHELM - 1.0))
+                if best is None or lead > best.lead:
+                    best = Challenge(k, other.lines, lead, steady)
         return best
 
     def _replayed(self, k: int, stills: list[Still], root, depth: int, keeps: bool, keep, stable: bool):
@@ -551,16 +568,16 @@ class Referee:
 
     def _misread_doubt(self, k: int, lines: list[Line]) -> dict:
         """The doubt while a take-back explains the board, not yet surely: in words."""
-        recorded = [p[1] for p in self._past[-k:]]
-        text = self._corrected_text(self._past[-k][0], recorded, list(lines[0].actions))
+        recorded = [p.action for p in self._past[-k:]]
+        text = self._corrected_text(self._past[-k].before, recorded, list(lines[0].actions))
         return {"text": f"I may have misread a move: {text}? The next moves will tell",
                 "candidates": [], "cells": []}
 
     def _take_back(self, k: int, found: list[Line], view: BoardView, ev: Evidence) -> list:
         """The last `k` recorded camera plies were wrong: take them back (a `corrected`
         event, which the journal keeps beside them) and follow the histories `found`."""
-        before = self._past[-k][0]
-        recorded = [p[1] for p in self._past[-k:]]
+        before = self._past[-k].before
+        recorded = [p.action for p in self._past[-k:]]
         retracted = self.history[-k:]
         was_over = self.game.outcome(self.sure) is not None
         best = max(found, key=lambda line: line.score)
