@@ -37,12 +37,6 @@ def running_service(folder, variant: str = "classic", camera_source: str | None 
 
 
 @pytest.fixture
-def service(tmp_path):
-    with running_service(tmp_path / "data") as s:
-        yield s
-
-
-@pytest.fixture
 def client(service):
     return create_app(service).test_client()
 

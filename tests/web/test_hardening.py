@@ -22,12 +22,6 @@ from web.payload import player_token
 
 
 @pytest.fixture
-def service(tmp_path):
-    with running_service(tmp_path / "data") as s:
-        yield s
-
-
-@pytest.fixture
 def app(service):
     return create_app(service)
 

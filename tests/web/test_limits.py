@@ -11,16 +11,10 @@ import time
 
 import pytest
 
-from test_api import admin, running_service
+from test_api import admin
 from web import close_streams, connections, create_app, limits
 from web.hall import create_hall_app
 from web.server import open_server
-
-
-@pytest.fixture
-def service(tmp_path):
-    with running_service(tmp_path / "data") as s:
-        yield s
 
 
 class Served:

@@ -1,0 +1,10 @@
+"""What the page's tests share: a running service on a fresh data folder."""
+import pytest
+
+from test_api import running_service
+
+
+@pytest.fixture
+def service(tmp_path):
+    with running_service(tmp_path / "data") as s:
+        yield s
