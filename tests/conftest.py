@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pytest
 
+from support import IN_CI, need
+
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
 
-IN_CI = os.environ.get("CI") == "true"
 CHROMIUM = "/usr/bin/chromium"  # Debian's chromium, as CI installs it
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -25,47 +26,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if RIG in Path(item.fspath).parents:
             item.add_marker(pytest.mark.rig)
-
-
-def need(tool_ok: bool, why: str):
-    """Skip for a missing tool on a person's machine; under CI=true a missing tool fails."""
-    if tool_ok:
-        return
-    if IN_CI:
-        pytest.fail(f"CI=true and {why}")
-    pytest.skip(why)
-
-
-def offline_config(tmp_path, source, game: str = "connect4", variant: str | None = None):
-    """A service's config as the tests run one: the camera from `source` (a folder of
-    frames), gpiozero's mock pins, no die module, the journal under tmp_path."""
-    from controller.config import default
-
-    config = default()
-    config.game.name = game
-    if variant:
-        config.game.variant = variant
-    config.camera.source = str(source)
-    config.gpio.factory = "mock"
-    config.die_module.port = "off"
-    config.data.folder = str(tmp_path / "data")
-    return config
-
-
-class Hang:
-    """A command that holds the referee's thread (see `hang_referee`)."""
-
-
-def hang_referee(service, monkeypatch):
-    """Make the command Hang() hold the service's referee thread until released, as a
-    command stuck in the rules would; (hung, release) events."""
-    import threading
-
-    hung, release = threading.Event(), threading.Event()
-    original = service.table.command
-    monkeypatch.setattr(service.table, "command", lambda command: (hung.set(), release.wait())
-                        if isinstance(command, Hang) else original(command))
-    return hung, release
 
 
 @pytest.fixture

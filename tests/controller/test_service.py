@@ -12,7 +12,7 @@ import cv2
 from controller.events import NewGame, Tick
 from vision.camera import SyntheticCamera
 from controller.demo_rig.render_connect4 import empty_grid, render
-from conftest import Hang, hang_referee
+from support import Hang, hang_referee
 
 
 def start(config):

@@ -14,7 +14,7 @@ import time
 from controller.config import Config
 from controller.service import Service
 from controller.systemd import Notifier
-from conftest import Hang, hang_referee
+from support import Hang, hang_referee
 from serve_config import write_config
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from conftest import offline_config
+from support import offline_config
 from controller.journal import Journal
 from controller.service import Service
 from vision.treasures import Catalogue

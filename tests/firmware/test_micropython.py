@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import need
+from support import need
 from firmware import protocol
 
 ROOT = Path(__file__).resolve().parents[2]

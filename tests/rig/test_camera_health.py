@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from conftest import offline_config
+from support import offline_config
 from controller.service import Service
 from vision.camera import CameraError, Camera, KeptCamera, open_camera
 from controller.demo_rig.render_connect4 import empty_grid, render

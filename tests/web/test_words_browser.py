@@ -16,7 +16,7 @@ import threading
 import pytest
 import waitress
 
-from conftest import need
+from support import need
 from controller.events import Enter, NewGame, View
 from controller.config import HallSettings, default
 from controller.games import load_game

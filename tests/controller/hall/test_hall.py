@@ -15,7 +15,7 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from conftest import need
+from support import need
 from controller.cli import main
 from controller.config import ConfigError, HallSettings, parse
 from controller.events import Bus

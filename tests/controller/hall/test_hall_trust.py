@@ -11,7 +11,7 @@ import time
 import paho.mqtt.client as mqtt
 
 import controller.hall as hall_package
-from conftest import need
+from support import need
 from controller.config import HallSettings
 from controller.events import Bus
 from controller.hall.export import export_round
