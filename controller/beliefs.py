@@ -95,7 +95,7 @@ class Beliefs:
                 best = None
                 for seq, state in frontier:
                     ext = line.then(self.game, seq, state, 0.0, moved_at)
-                    if ev.hides(line.board, ext.board):
+                    if ev.hides(line.board, ext.board) or ev.unseen(line.board, ext.board):
                         continue
                     ext = replace(ext, score=line.score + ev.score(ext.board) - self.cost(len(seq)))
                     self._keep(found, ext)
@@ -189,7 +189,8 @@ class Beliefs:
                     continue
                 for action in self.game.observable_actions(line.state, ev.maybe_changed(line.board)):
                     ext = line.then(self.game, (action,), self.game.apply(line.state, action), 0.0, moved_at)
-                    if ev.hides(line.board, ext.board) or (keep is not None and not keep(ext)):
+                    if (ev.hides(line.board, ext.board) or ev.unseen(line.board, ext.board)
+                            or (keep is not None and not keep(ext))):
                         continue
                     ext = replace(ext, score=base + ev.score(ext.board) - self.cost(max(0, n + 1)))
                     key = self._key(ext)

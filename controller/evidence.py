@@ -73,6 +73,7 @@ class Evidence:
         self.label_weight = LABEL_WEIGHT if self.measured and not labels_name_changes else 1.0
         self.base_board = dict(self.ref) if self.ref is not None else dict(board)
         self._cache: dict = {}
+        self._seen: dict = {}
         self.base = sum(self.ll(c, self.base_board) for c in self.base_board)
 
     # --- per cell ------------------------------------------------------------------------
@@ -152,6 +153,11 @@ class Evidence:
         """The view's log-likelihood of `after` (up to a constant shared by all boards)."""
         return self.base + sum(self.ll(c, after) - self.ll(c, self.base_board) for c in self.affected(after))
 
+    def hidden(self, cell, board: dict) -> bool:
+        """Does a piece `board` puts in front of `cell` hide most of it?"""
+        front = self.fronts.get(cell)
+        return front is not None and front[1] >= 0.5 and board.get(front[0], "empty") != "empty"
+
     def contradicts(self, cell, after: dict) -> bool:
         """Does the view clearly show something else on this well-seen cell than `after`
         puts there: the reader surely reads another label and (where measured) the change
@@ -216,7 +222,27 @@ class Evidence:
 
     def maybe_changed(self, board: dict) -> set:
         """Cells a move from `board` could explain: read otherwise or unsurely, or whose
-        look disagrees with what `board` keeps or changes since the known position."""
+        look disagrees with what `board` keeps or changes since the known position; and,
+        when some cell does, the cells a piece `board` puts in front mostly hides (a
+        knight leaving b8 behind the bishop on c8 changes nothing the camera sees there;
+        where it went shows the move)."""
+        seen = self._seen_changed(board)
+        if not seen:
+            return seen
+        return seen | {c for c in board if c not in self.moving and self.hidden(c, board)}
+
+    def unseen(self, before: dict, after: dict) -> bool:
+        """Does going from `before` to `after` leave alone every cell the view shows
+        changed? Such a history (a piece moving only among hidden cells) is guessed from
+        nothing."""
+        seen = self._seen_changed(before)
+        return not any(after.get(c) != before.get(c) for c in seen)
+
+    def _seen_changed(self, board: dict) -> set:
+        """The cells `maybe_changed` finds by what the view shows (cached per board)."""
+        cached = self._seen.get(id(board))
+        if cached is not None and cached[0] is board:
+            return cached[1]
         out = set()
         for c, lab in board.items():
             if c in self.moving:
@@ -228,6 +254,7 @@ class Evidence:
             changed = self.looks_changed(c)
             if changed is not None and (changed > 0.0) == (lab == self.ref.get(c)):
                 out.add(c)
+        self._seen[id(board)] = (board, out)
         return out
 
     def unclear(self, board: dict) -> bool:

@@ -147,8 +147,9 @@ def square_xy(square: str) -> tuple[float, float]:
     return "abcdefgh".index(square[0]) + 0.5, int(square[1]) - 0.5
 
 
-def _draw_piece(frame, cam: Camera, x: float, y: float, kind: str, colour, lying: bool = False) -> None:
-    profile = PROFILES[kind]
+def _draw_piece(frame, cam: Camera, x: float, y: float, kind: str, colour, lying: bool = False,
+                tall: float = 1.0) -> None:
+    profile = [(z * tall, r) for z, r in PROFILES[kind]]
     angles = np.linspace(0, 2 * np.pi, 20, endpoint=False)
     rings = []
     for z, r in profile:
@@ -171,10 +172,11 @@ def _draw_piece(frame, cam: Camera, x: float, y: float, kind: str, colour, lying
 
 def render(labels: dict, *, style: str = "mario", kinds: dict | None = None, camera: Camera | None = None,
            arm_tip=None, light: float = 1.0, tint=(1.0, 1.0, 1.0), noise: float = 3.0,
-           fallen: Sequence[str] = (), rng: np.random.Generator | None = None) -> np.ndarray:
+           fallen: Sequence[str] = (), rng: np.random.Generator | None = None, tall: float = 1.0) -> np.ndarray:
     """One camera frame of the board holding `labels`. `fallen` squares hold a piece
     lying on its side instead of standing; `arm_tip` (frame pixels) puts a hand there;
-    `tint` scales the blue, green and red of the light (a warmer or cooler lamp)."""
+    `tint` scales the blue, green and red of the light (a warmer or cooler lamp); `tall`
+    scales the pieces' height (sets differ: a club's tournament set stands taller)."""
     st = STYLES[style]
     cam = camera or Camera()
     kinds = kinds or {}
@@ -184,7 +186,7 @@ def render(labels: dict, *, style: str = "mario", kinds: dict | None = None, cam
     def pieces(frame):
         for sq, lab in placed:
             x, y = square_xy(sq)
-            _draw_piece(frame, cam, x, y, kinds.get(sq, "p"), st.pieces[int(lab[1])], sq in fallen)
+            _draw_piece(frame, cam, x, y, kinds.get(sq, "p"), st.pieces[int(lab[1])], sq in fallen, tall)
 
     frame = synth.photograph(_PLANES[style], cam.shot(), light=light, noise=0.0, blur=0.7,
                              overlay=pieces, rng=rng)
@@ -225,13 +227,12 @@ class Position:
 
 def render_game(positions: Sequence[Position], *, style: str = "mario", fps: float = 10.0,
                 camera: Camera | None = None, seed: int = 0, still_s: float = 0.5,
-                lead_s: float = 0.8, quick: Sequence[int] = ()) -> Iterator[tuple[float, np.ndarray]]:
+                lead_s: float = 0.8, quick: Sequence[int] = (), tall: float = 1.0) -> Iterator[tuple[float, np.ndarray]]:
     """Frames of a game: `positions[0]` still for `lead_s`; then for each next position
     a hand reaching in over the squares that change, the change, the hand leaving, and
     the board still for `still_s` (not for the positions whose index is in `quick`: a
     reply made at once, before the board settled). The light's level and colour drift
-    from move to move;
-    each frame gets its own sensor noise."""
+    from move to move; each frame gets its own sensor noise. `tall` as for `render`."""
     rng = np.random.default_rng(seed)
     cam = camera or Camera()
     w, h = cam.size
@@ -253,7 +254,8 @@ def render_game(positions: Sequence[Position], *, style: str = "mario", fps: flo
 
     light, tint = 1.0, np.ones(3)
     first = positions[0]
-    still = render(first.labels, style=style, kinds=first.kinds, camera=cam, light=light, noise=0, fallen=first.fallen)
+    still = render(first.labels, style=style, kinds=first.kinds, camera=cam, light=light, noise=0, fallen=first.fallen,
+                   tall=tall)
     for _ in range(int(lead_s * fps)):
         yield emit(still)
     for i in range(1, len(positions)):
@@ -266,7 +268,7 @@ def render_game(positions: Sequence[Position], *, style: str = "mario", fps: flo
         light = float(np.clip(light + rng.uniform(-0.1, 0.1), 0.75, 1.15))
         tint = np.clip(tint + rng.uniform(-0.03, 0.03, 3), 0.88, 1.12)  # the light's colour wanders too
         still = render(nxt.labels, style=style, kinds=nxt.kinds, camera=cam, light=light, tint=tuple(tint),
-                       noise=0, fallen=nxt.fallen)
+                       noise=0, fallen=nxt.fallen, tall=tall)
         yield emit(with_hand(still, 1.0))
         yield emit(with_hand(still, 0.5))
         if i in quick:

@@ -39,6 +39,16 @@ class Camera:
                     self.events.append(event)
 
 
+def shown_plainly(referee: Referee, sans) -> tuple[chess.Board, Camera]:
+    """The start, then the board after each of `sans`, each held 2 s and read plainly."""
+    board, camera = chess.Board(), Camera(referee)
+    camera.show(board)
+    for san in sans:
+        board.push_san(san)
+        camera.show(board)
+    return board, camera
+
+
 def referee_on(journal: Journal) -> tuple[Referee, list]:
     events: list = []
     bus = Bus()
@@ -152,12 +162,7 @@ def test_a_doubt_nobody_answers_is_settled_by_the_next_move():
     moves), records Bg4 without anyone tapping."""
     referee, events = referee_on(Journal(":memory:"))
     referee.new_game("chess")
-    camera = Camera(referee)
-    board = chess.Board()
-    camera.show(board)
-    for san in ("d4", "d5", "Nf3"):
-        board.push_san(san)
-        camera.show(board)
+    board, camera = shown_plainly(referee, ("d4", "d5", "Nf3"))
     after = board.copy()
     after.push_san("Bg4")
     unclear = {chess.square_name(s): (label(after.piece_at(s)), 0.95) for s in chess.SQUARES}
@@ -178,3 +183,31 @@ def test_a_doubt_nobody_answers_is_settled_by_the_next_move():
     assert len(doubts) == 1 and {c["notation"] for c in doubts[0].data["candidates"]} == {"Bg4", "Bf5"}
     assert [e.kind for e in events if e.kind == "doubt_cleared"] == ["doubt_cleared"]
     assert [e for e in events if e.kind == "illegal"] == []
+
+
+def test_a_move_from_a_square_hidden_behind_a_piece_is_found_from_where_it_lands():
+    """At a low side camera the knight on b8 stands behind the bishop on c8: its going
+    changes nothing seen there. The view shows only a dark piece come to c6 (and b8 as it
+    was): the referee still finds Nc6, from the changed square it lands on, and raises no
+    alarm or doubt."""
+    referee, events = referee_on(Journal(":memory:"))
+    referee.new_game("chess")
+    board, camera = shown_plainly(referee, ("e4", "e5", "Nf3"))
+    before = board.copy()
+    board.push_san("Nc6")
+    cells = {chess.square_name(s): (label(board.piece_at(s)), 0.95) for s in chess.SQUARES}
+    cells["b8"] = ("p1", 0.95)  # the bishop in front still reads as a dark piece there
+    ref = {c: label(before.piece_at(chess.parse_square(c))) for c in cells}
+    seen = {c: lab for c, (lab, _) in cells.items()}
+    change = {c: ({lab: 0.0, **{o: -8.0 for o in ("empty", "p0", "p1") if o != lab}}, None, 1.0)
+              for c, lab in seen.items()}
+    change["b8"] = ({"p1": 0.0, "empty": -1.0, "p0": -1.0}, None, 0.5)  # hidden: barely any change shows
+    # every back-rank square stands behind its neighbour towards the h-file
+    fronts = {f"{f}8": (f"{chr(ord(f) + 1)}8", 0.9) for f in "abcdefg"}
+    view = BoardView(cells, t=camera.t + 1.0, moved_at=camera.t + 0.5,
+                     extra={"change_from": ref, "change": change, "fronts": fronts})
+    for k in range(8):
+        referee.observe(BoardView(cells, t=view.t + 0.25 * k, moved_at=view.moved_at, extra=view.extra))
+    referee.settle()
+    assert referee.history == ["e4", "e5", "Nf3", "Nc6"]
+    assert [e for e in events if e.kind in ("illegal", "doubt")] == []
