@@ -58,12 +58,18 @@ class Evidence:
         self.labels_name_changes = labels_name_changes
         self.wrong_cells = wrong_cells  # contradicted cells that make a wrong board (Game.wrong_cells)
         self.ref = view.extra.get("change_from") or None  # the board the change reference shows
+        self.fronts = dict(view.extra.get("fronts") or {})  # cell -> (cell in front, share it hides)
         change = view.extra.get("change") or {}
         if self.ref is None:
             change = {c: (None, None, w) for c, (_, _, w) in change.items()}
+        else:
+            # a recorded ply changed a cell that a piece in front hides (the knight left
+            # b8 behind the bishop on c8): its look against the reference says nothing
+            # more, and would favour every history that fills it again
+            change = {c: (None, e, w) if self.ref.get(c) != board.get(c) and self.hidden(c, board) else (h, e, w)
+                      for c, (h, e, w) in change.items()}
         self.change = change
         self.moving = set(view.extra.get("moving") or ())
-        self.fronts = dict(view.extra.get("fronts") or {})  # cell -> (cell in front, share it hides)
         self.behind: dict = {}
         for c, (f, _) in self.fronts.items():
             self.behind.setdefault(f, []).append(c)
