@@ -69,6 +69,10 @@ READ_JS = """
 
 
 def read(page) -> dict:
+    """What a person sees is a painted frame: the page's layout observers (a drawing's
+    labels fitted again to a board the alarm banner just made smaller) run before it, so
+    the reading waits for two frames (read at once, it caught a label not yet hidden)."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     return page.evaluate(READ_JS)
 
 
