@@ -85,16 +85,8 @@ def see_an_alarm_and_the_restore(page, service) -> None:
     banner.wait_for(state="visible", timeout=WAIT_MS)
     alarm = service.snapshot()["alarm"]
     assert alarm is not None, "the wrong board raised no alarm"
-    # what, and how to put it right: the banner may show a moment before its words are
-    # filled in from the alarm event (a loaded machine), so asked again until true
-    words = alarm.get("fix") or alarm["reason"]
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    try:
-        page.wait_for_function("words => document.getElementById('alarm').innerText.includes(words)",
-                               arg=words, timeout=WAIT_MS)
-    except PlaywrightTimeout:
-        pytest.fail(f"the alarm banner never said {words!r}: {banner.inner_text()!r}")
     text = banner.inner_text()
+    assert (alarm.get("fix") or alarm["reason"]) in text  # what, and how to put it right
     if alarm.get("who"):
         assert alarm["who"] in text  # who
     assert "ILLEGAL MOVE" in text.upper()  # the word beside the colour

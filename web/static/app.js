@@ -331,10 +331,15 @@
         }
         page.snap = snap;
         page.moves = moves;
-        // the snapshot's alarm is the standing one; the event may have said more of it
-        const same = snap.alarm && page.alarm && page.alarm.reason === snap.alarm.reason;
-        page.alarm = snap.alarm ? Object.assign({}, same ? page.alarm : {}, snap.alarm) : null;
-        if ("doubt" in snap) page.doubt = snap.doubt;  // a referee without doubts leaves the event's
+        // the snapshot's alarm is the standing one; the event may have said more of it.
+        // A snapshot asked for before the latest events (`again`) may predate an alarm
+        // they raised or cleared: the events' word stands until the next snapshot (else
+        // the banner blinks off and on)
+        if (!again) {
+          const same = snap.alarm && page.alarm && page.alarm.reason === snap.alarm.reason;
+          page.alarm = snap.alarm ? Object.assign({}, same ? page.alarm : {}, snap.alarm) : null;
+        }
+        if (!again && "doubt" in snap) page.doubt = snap.doubt;  // a referee without doubts leaves the event's
         render();  // a drawing's fault is caught inside and never marks the stream down
       } while (again);
     } finally {
