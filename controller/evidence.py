@@ -37,6 +37,7 @@ from vision.view import BoardView
 
 LABEL_WEIGHT = 0.5  # where change is measured, what the reader reads counts this much
 SEEN = 0.5  # a cell weighted at least this is seen well enough to show something
+HIDDEN = 0.5  # a piece in front hiding at least this share of a cell hides it
 CLEAR = 2.0  # a cell's change evidence this far either way says clearly "as it was" or "changed"
 MISFIT = 2.0  # a cell this much better explained by another label is poorly explained
 STRAIN = 8.0  # poorly explained cells in all, with one contradicted: a wrong board even so
@@ -162,15 +163,15 @@ class Evidence:
     def hidden(self, cell, board: dict) -> bool:
         """Does a piece `board` puts in front of `cell` hide most of it?"""
         front = self.fronts.get(cell)
-        return front is not None and front[1] >= 0.5 and board.get(front[0], "empty") != "empty"
+        return front is not None and front[1] >= HIDDEN and board.get(front[0], "empty") != "empty"
 
     def contradicts(self, cell, after: dict) -> bool:
         """Does the view clearly show something else on this well-seen cell than `after`
         puts there: the reader surely reads another label and (where measured) the change
         agrees? A cell hidden behind a piece shows nothing for sure."""
-        label, hidden, trust = self._expect(cell, after)
-        if self.weight(cell) < SEEN or trust < 0.5:
+        if self.weight(cell) < SEEN or self.hidden(cell, after):
             return False
+        label, hidden, _ = self._expect(cell, after)
         lab, conf = self.read.get(cell, (label, 0.0))
         by_label = lab != label and conf >= self.min_confidence
         held = self.change.get(cell, (None,))[0]

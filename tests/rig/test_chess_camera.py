@@ -35,6 +35,17 @@ def positions_of(sans) -> tuple[list[Position], list[str]]:
     return out, played
 
 
+def table_at(camera: Camera, clicked: bool, setup=None) -> tuple[Referee, Table, list]:
+    """A fresh referee's Table for chess under `camera` (its corners clicked, or found by
+    the markers), the game started; (referee, table, events so far)."""
+    referee = Referee(Journal(":memory:"), Bus())
+    corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera)) if clicked else ""
+    table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
+    result, events = table.run(NewGame(game="chess", setup=setup))
+    assert result.ok, result.error
+    return referee, table, events
+
+
 def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=None, clicked=False, setup=None,
           still_s=0.5, camera=None, tall=1.0):
     """Run the frames of `positions` through the Table (Watcher -> Referee, learning from
@@ -46,12 +57,8 @@ def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=Non
     long each position stays still after the hand leaves. `camera`: where the camera
     stands (by default one at an angle, its seed `camera_seed`); `tall` scales the pieces'
     height."""
-    referee = Referee(Journal(":memory:"), Bus())
     camera = camera or Camera(seed=camera_seed)
-    corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera)) if clicked else ""
-    table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
-    result, events = table.run(NewGame(game="chess", setup=setup))
-    assert result.ok, result.error
+    referee, table, events = table_at(camera, clicked, setup)
     entries = dict(entries or {})
     for t, frame in render_game(positions, style=style, camera=camera, seed=seed, quick=quick, still_s=still_s,
                                 tall=tall):
@@ -125,10 +132,7 @@ def test_a_piece_leaving_a_square_hidden_behind_another_is_seen_where_it_lands()
     sans = "e4 e5 Nf3 Nc6 Bb5".split()
     positions, _ = positions_of(sans)
     camera = Camera.side_on(seed=9)
-    corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera))
-    referee = Referee(Journal(":memory:"), Bus())
-    table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
-    _, events = table.run(NewGame(game="chess"))
+    referee, table, events = table_at(camera, clicked=True)
     rng = np.random.default_rng(9)
     t, light = 0.0, 1.0
     for pos in positions:

@@ -338,8 +338,8 @@
         if (!again) {
           const same = snap.alarm && page.alarm && page.alarm.reason === snap.alarm.reason;
           page.alarm = snap.alarm ? Object.assign({}, same ? page.alarm : {}, snap.alarm) : null;
+          if ("doubt" in snap) page.doubt = snap.doubt;  // a referee without doubts leaves the event's
         }
-        if (!again && "doubt" in snap) page.doubt = snap.doubt;  // a referee without doubts leaves the event's
         render();  // a drawing's fault is caught inside and never marks the stream down
       } while (again);
     } finally {
