@@ -10,6 +10,8 @@ import sys
 
 from .bounded_json import JsonError, loads
 from .games import GAMES
+from .events import Kind
+from .record import changes
 from .registry import FORMATS
 
 MAX_SETUP = 1024 * 1024  # bytes of a --setup file (a Labyrinth setup, the largest, is about 1 KB)
@@ -209,11 +211,13 @@ def parse_settings(pairs: list[str]) -> dict:
 
 def print_events(events, referee, as_json: bool) -> None:
     """The output contract of `play` and `replay`: one JSON object per event, and after
-    each move or undo the state (the same JSON as /api/state); or one line of text each."""
+    each that changes the record once the game has started (a move, an undo, a camera
+    correction) the state (the same JSON as /api/state, its `record` each ply in words);
+    or one line of text each."""
     for event in events:
         if as_json:
             print(json.dumps(event.to_json()), flush=True)
-            if event.kind in ("move", "undo"):
+            if changes(event.kind) and event.kind != Kind.GAME_STARTED:
                 print(json.dumps({"type": "state", **referee.snapshot()}), flush=True)
         else:
             print(_human(event), flush=True)
@@ -226,15 +230,20 @@ def print_result(referee) -> None:
 
 def _human(event) -> str:
     d = event.data
-    if event.kind == "move":
+    if event.kind == Kind.MOVE:
         return f"{d['ply']:>3}. {d['notation']:<8} {d['text']}"
-    if event.kind == "illegal":
+    if event.kind == Kind.ILLEGAL:
         return f"  illegal: {d.get('input', '')} - {d['reason']}"
-    if event.kind == "game_over":
+    if event.kind == Kind.GAME_OVER:
         return f"game over: {d['reason']}"
-    if event.kind == "game_started":
+    if event.kind == Kind.GAME_STARTED:
         return f"new game: {d['game']} ({d['variant']})"
-    return f"{event.kind}: {d}"
+    if event.kind == Kind.CORRECTED:  # its text says "corrected: <now>, not <was>"; the plies after it follow
+        taken = d.get("retracted") or []
+        return f"  {d.get('text') or 'corrected'}" + (f" (taken back: {', '.join(map(str, taken))})" if taken else "")
+    if isinstance(d.get("text"), str):  # a doubt, a doubt settled, the board restored, a notice
+        return f"{event.kind.value.replace('_', ' ')}: {d['text']}"
+    return f"{event.kind.value}: {json.dumps(d)}"
 
 
 def main(argv: list[str] | None = None) -> int:

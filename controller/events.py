@@ -9,8 +9,9 @@ JSON-serialisable payload, and where it belongs (game id, sequence number in the
 journal). The journal writes an event first; only then does the bus hand it to the page
 (SSE), the devices (buzzer, LEDs) and anyone else listening. Kinds the referee writes:
 game_started, move (a roll or a choice is a move too), illegal, restored, game_over,
-undo, doubt, doubt_cleared, corrected; of these game_started, move and undo rebuild a
-game. The devices and the service publish link and notice events, the hall its own (not
+undo, doubt, doubt_cleared, corrected; which of them change the game's record
+(game_started, move, undo, and corrected with the plies it retracts) is said once, in
+controller/record.py. The devices and the service publish link and notice events, the hall its own (not
 journalled). What an event means to the listeners (does it raise or clear the camera's
 alarm?) is asked of the event, here, never worked out by each listener.
 """
@@ -48,8 +49,15 @@ class Kind(StrEnum):
     HALL_EVENT = "hall_event"
 
 
-# the board is as the game says again: a standing camera alarm is over
+# the board is as the game says again: a standing camera alarm is over (the devices, the
+# page, the hall's store and its page all ask `clears_alarm`)
 CLEARS_ALARM = frozenset({Kind.RESTORED, Kind.MOVE, Kind.UNDO, Kind.GAME_STARTED})
+
+
+def clears_alarm(kind: str) -> bool:
+    """Does an event of this kind (a `Kind`, or the plain word another table sent, maybe
+    one this version does not know) put a standing camera alarm right?"""
+    return kind in CLEARS_ALARM
 # the keys of an event's JSON that are not its data (the hall adds "prev" and "journal")
 ENVELOPE = ("type", "game_id", "seq", "t", "prev", "journal", "camera_alarm", "clears_alarm")
 
@@ -73,7 +81,7 @@ class Event:
 
     @property
     def clears_alarm(self) -> bool:
-        return self.kind in CLEARS_ALARM
+        return clears_alarm(self.kind)
 
     def to_json(self, page: bool = False) -> dict:
         """The event as JSON (the journal's export, `referee play`, the hall); with `page`,

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from .events import Event
+from .record import fold
 
 SCHEMA_VERSION = 1
 # Longest text kept in an event: a line typed from a phone is journalled and broadcast,
@@ -145,11 +146,13 @@ class Journal:
         return [Event(kind, json.loads(data), game_id, seq, t) for seq, t, kind, data in rows]
 
     def export(self, game_id: int) -> dict:
-        """The whole record of one game as JSON."""
+        """The whole record of one game as JSON: every event, and the plies that stand
+        (`record`: each with its notation, words, seat and time; controller/record.py)."""
         info = next((g for g in self.games() if g["id"] == game_id), None)
         if info is None:
             raise KeyError(f"no game {game_id} in {self.path}")
-        return {**info, "events": [e.to_json() for e in self.events(game_id)]}
+        events = self.events(game_id)
+        return {**info, "events": [e.to_json() for e in events], "record": fold(events).to_json()}
 
 
 def bounded(value):

@@ -8,8 +8,9 @@ import json
 import sys
 from pathlib import Path
 
-from .events import Bus, Enter, NewGame, Settle
+from .events import Bus, Enter, Kind, NewGame, Settle
 from .journal import Journal
+from .record import fold
 from .referee import MIN_CONFIDENCE, Referee
 
 
@@ -135,9 +136,11 @@ class Record:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         if data.get("game") != game:
             raise ValueError(f"it records a game of {data.get('game')!r}, not {game!r}")
-        started = next(e for e in data["events"] if e["type"] == "game_started")
-        self.variant, self.settings, self.setup = started["variant"], started.get("settings"), started["setup"]
-        self.moves = [e for e in data["events"] if e["type"] == "move"]
+        record = fold(data["events"])  # the plies that stand: none undone or retracted
+        if record.game is None:
+            raise ValueError("it holds no game_started event")
+        self.variant, self.settings, self.setup = record.variant, record.settings, record.setup
+        self.plies = record.plies
         self.next = 0
 
     def enter(self, table, events=()) -> list:
@@ -145,12 +148,12 @@ class Record:
         inputs that follow are entered. Returns the events they caused."""
         if table.referee.game is None:
             return []
-        self.next += sum(e.kind == "move" and e.data.get("source") == "camera" for e in events)
+        self.next += sum(e.kind == Kind.MOVE and e.data.get("source") == "camera" for e in events)
         out = []
-        while self.next < len(self.moves) and self.moves[self.next]["source"] != "camera":
-            move = self.moves[self.next]
+        while self.next < len(self.plies) and self.plies[self.next].source != "camera":
+            ply = self.plies[self.next]
             self.next += 1
-            out += table.run(Enter(text=move["notation"], source=move["source"]))[1]
+            out += table.run(Enter(text=ply.notation, source=ply.source or "entry"))[1]
         return out
 
 

@@ -39,10 +39,11 @@ from vision.view import BoardView
 
 from .beliefs import COMMIT, Beliefs, Line, Still, replay
 from .evidence import MISFIT, SEEN, Evidence
-from .events import Bus, Event
+from .events import Bus, Event, Kind
 from .games import load_game
 from .games.base import Game, IllegalAction, NotationError
 from .journal import Journal
+from .record import Ply, Record, fold
 
 MIN_CONFIDENCE = 0.6
 DOUBT_CANDIDATES = 3
@@ -85,7 +86,7 @@ class Referee:
         self.game: Game | None = None
         self.game_id: int | None = None
         self.sure = None  # the position the referee is sure of: the journal's
-        self.history: list[str] = []  # notation of each recorded action
+        self.record = Record()  # the plies that stand (controller/record.py), from each event written
         self.beliefs: Beliefs | None = None  # the histories since `sure`
         self.shown: Line | None = None  # the history the page shows (its actions are unsure)
         self.setup: dict = {}
@@ -112,6 +113,11 @@ class Referee:
         return self.shown.state if self.shown is not None else self.sure
 
     @property
+    def history(self) -> list[str]:
+        """The notation of each recorded action."""
+        return self.record.notations
+
+    @property
     def unsure(self) -> list[str]:
         """The unsure plies shown after the recorded ones, in notation."""
         return self._words(self.shown.actions) if self.shown is not None else []
@@ -119,6 +125,7 @@ class Referee:
     # --- events --------------------------------------------------------------------
     def _emit(self, kind: str, **data) -> Event:
         event = self.journal.append(Event(kind, data, self.game_id))
+        self.record.take(event)
         self.bus.publish(event)
         return event
 
@@ -133,11 +140,12 @@ class Referee:
         state = game.start(setup)
         if self.game_id is not None and self.game.outcome(self.sure) is None:
             self.journal.end_game(self.game_id, "abandoned")
-        self.game, self.setup, self.history, self.alarm = game, setup, [], None
+        self.game, self.setup, self.alarm = game, setup, None
         self._sure_of(state)
         event = self.journal.start_game(name, game.variant, Event(
-            "game_started", {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
+            Kind.GAME_STARTED, {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
         self.game_id = event.game_id
+        self.record = fold([event])
         event = replace(event, data={**event.data, "setup": game.public_setup(setup)})
         self.bus.publish(event)
         return event
@@ -175,24 +183,15 @@ class Referee:
         self._rebuild(self.journal.events(game_id))
 
     def _rebuild(self, events: Iterable[Event]) -> None:
-        moves: list[str] = []
-        self.game = None
-        for e in events:
-            if e.kind == "game_started":
-                self.game = load_game(e.data["game"], e.data["variant"], e.data.get("settings"))
-                self.setup = e.data.get("setup") or {}
-            elif e.kind == "move":
-                moves.append(e.data["notation"])
-            elif e.kind == "undo" and moves:
-                moves.pop()
-            elif e.kind == "corrected":
-                del moves[len(moves) - len(e.data.get("retracted") or ()):]
-        if self.game is None:
+        record = fold(events)
+        if record.game is None:
             raise ValueError("the record has no game_started event")
+        self.game = load_game(record.game, record.variant, record.settings)
+        self.setup = record.setup
         state = self.game.start(self.setup)
-        for text in moves:
+        for text in record.notations:
             state = self.game.play(state, self.game.parse(state, text))
-        self.history, self.alarm = moves, None
+        self.record, self.alarm = record, None
         self._sure_of(state)
 
     # --- inputs --------------------------------------------------------------------
@@ -258,7 +257,6 @@ class Referee:
             notation = self.game.notation(before, action)
             seat = self.game.actor(before, action)
             self.sure = self.game.apply(before, action)
-            self.history.append(notation)
             if source == "camera":
                 self._past = (self._past + [Recorded(before, action, seen[i] if i < len(seen) else at)])[-BACK:]
             else:
@@ -266,7 +264,7 @@ class Referee:
             self._replays, self._challenges = {}, {}
             delay = {} if at is None or i >= len(seen) else {"decided_after_s": round(at - seen[i], 3)}
             event = self._emit("move", notation=notation, text=self.game.describe(before, action),
-                               seat=seat, ply=len(self.history), source=source, **delay, **extra)
+                               seat=seat, ply=len(self.record.plies) + 1, source=source, **delay, **extra)
         best = self.beliefs.best
         if tuple(best.actions[:len(actions)]) == tuple(actions):
             self.beliefs.advance(len(actions), self.sure)
@@ -581,10 +579,10 @@ class Referee:
         retracted = self.history[-k:]
         was_over = self.game.outcome(self.sure) is not None
         best = max(found, key=lambda line: line.score)
+        # the `corrected` event takes the retracted plies off the record (controller/record.py)
         event = self._corrected(recorded, list(best.actions), retracted=retracted, state=before)
         if was_over:
             self.journal.reopen_game(self.game_id)
-        del self.history[-k:]
         past, stills = self._past[:-k], self._stills
         self._sure_of(before)
         self._past, self._stills = past, stills
@@ -687,21 +685,33 @@ class Referee:
             return {"game": None}
         outcome = self.game.outcome(self.sure)
         unsure = self.unsure
+        seats = self.game.seats(self.state)
         return {
             "game": self.game.name,
             "title": self.game.title,
             "variant": self.game.variant,
             "game_id": self.game_id,
-            "seats": self.game.seats(self.state),
+            "seats": seats,
             "prompt": self._prompt_json(),
             "moves": list(self.history) + unsure,
             "unsure": len(unsure),
+            "record": self._record_json(seats),
             "alarm": self.alarm,
             "doubt": self.doubt,
             "outcome": outcome.to_json() if outcome else None,
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
             "state": self.game.snapshot(self.state, viewer),
         }
+
+    def _record_json(self, seats: list) -> list[dict]:
+        """The plies that stand, then the unsure ones shown after them: each with its
+        notation, its words and its seat (the page never matches words to moves itself)."""
+        out, state = self.record.to_json(seats), self.sure
+        for action in self.shown.actions if self.shown is not None else ():
+            ply = Ply(self.game.notation(state, action), self.game.describe(state, action), self.game.actor(state, action))
+            out.append(ply.to_json(seats, unsure=True))
+            state = self.game.apply(state, action)
+        return out
 
     def _prompt_json(self) -> dict:
         """The prompt, with each option in words for the page's buttons ("moves Mario to

@@ -1,7 +1,10 @@
 """What test modules import by name from every folder: the gate for a missing tool, a
-service's offline config and a way to hold the referee's thread. Kept out of conftest.py,
+service's offline config, a way to hold the referee's thread, a chess camera's views, and
+a running service with its page served. Kept out of conftest.py,
 whose module name each test folder's own conftest.py would shadow."""
+import contextlib
 import os
+import threading
 
 import pytest
 
@@ -47,3 +50,173 @@ def hang_referee(service, monkeypatch):
     monkeypatch.setattr(service.table, "command", lambda command: (hung.set(), release.wait())
                         if isinstance(command, Hang) else original(command))
     return hung, release
+
+
+# --- a chess camera, as the referee is handed its views ---------------------------------
+def label(piece) -> str:
+    """A chess square's label as a reader gives it (python-chess's piece, or None)."""
+    import chess
+
+    return "empty" if piece is None else ("p0" if piece.color == chess.WHITE else "p1")
+
+
+class ServiceSight:
+    """A running service's referee, reached as the camera thread reaches it: each view
+    and each tick of the camera's clock a command on the referee's thread."""
+
+    def __init__(self, service):
+        self.service = service
+
+    def observe(self, view):
+        from controller.events import View
+
+        self.service.submit(View(view))
+
+    def tick(self, t: float, moved_at: float):
+        from controller.events import Tick
+
+        self.service.submit(Tick(t, moved_at))
+
+
+class Camera:
+    """Views of chess boards as a camera reading labels only (no change evidence) gives
+    them: each board held still `hold` seconds, read four times a second, handed to
+    `referee` (a Referee, or a ServiceSight); the events it answers are kept."""
+
+    def __init__(self, referee):
+        self.referee, self.t, self.events = referee, 0.0, []
+
+    def show(self, board, hold: float = 2.0, confidence: float = 0.95, since=None) -> None:
+        """`since`: a board the change is measured from (vision/change.py), each square
+        plainly as it was or plainly changed into what it now shows."""
+        import chess
+
+        from vision.view import BoardView
+
+        cells = {chess.square_name(s): (label(board.piece_at(s)), confidence) for s in chess.SQUARES}
+        extra = {}
+        if since is not None:
+            extra = {"change_from": {c: label(since.piece_at(chess.parse_square(c))) for c in cells},
+                     "change": {c: ({lab: 0.0, **{other: -8.0 for other in ("empty", "p0", "p1") if other != lab}},
+                                    None, 1.0) for c, (lab, _) in cells.items()}}
+        moved_at = self.t + 0.1  # the hand leaves, then the board stands
+        for _ in range(int(hold / 0.25)):
+            self.t += 0.25
+            for event in (self.referee.observe(BoardView(cells, t=self.t, moved_at=moved_at, extra=extra)),
+                          self.referee.tick(self.t, moved_at=moved_at)):
+                if event is not None:
+                    self.events.append(event)
+
+
+def misread_then_corrected(camera: Camera, misread_shown=lambda: None):
+    """The take-back the issue met: 1. e4, then Black's f7-f5 read as h7-h6 (held 4 s, so
+    recorded; then `misread_shown` is called), then Nf3 Nc6 Bc4 e6, after which the views
+    say h6 was f5. Returns the history the game holds (python-chess's SAN)."""
+    import chess
+
+    board = chess.Board()
+    camera.show(board)
+    board.push_san("e4")
+    camera.show(board)
+    misread = board.copy()
+    misread.push_san("h6")
+    camera.show(misread, hold=4.0)
+    misread_shown()
+    board.push_san("f5")
+    for san in ("Nf3", "Nc6", "Bc4", "e6"):
+        board.push_san(san)
+        camera.show(board)
+    return ["e4", "f5", "Nf3", "Nc6", "Bc4", "e6"]
+
+
+# --- a running service and its page ----------------------------------------------------
+WAIT_MS = 5000  # how long a browser test waits for what the page shows
+
+
+@contextlib.contextmanager
+def running_service(folder, variant: str = "classic", camera_source: str | None = None):
+    """The referee service as `referee serve` builds it, without devices, and without a
+    camera unless `camera_source` names one (a folder of images)."""
+    from controller.config import default
+    from controller.service import Service
+
+    config = default()
+    config.data.folder = str(folder)
+    config.game.variant = variant
+    if camera_source:
+        config.camera.source = camera_source
+    service = Service(config, camera=camera_source is not None, devices=False)
+    service.start()
+    try:
+        yield service
+    finally:
+        service.stop()
+
+
+def admin(service) -> dict:
+    return {"Authorization": f"Bearer {service.admin_token}"}
+
+
+def player(service, seat: int) -> dict:
+    from web.payload import player_token
+
+    return {"Authorization": f"Bearer {player_token(service.admin_token, seat)}"}
+
+
+class Served:
+    """A service and the page's app under waitress on 127.0.0.1, on a free port."""
+
+    def __init__(self, service, heartbeat_s: float, threads: int = 4):
+        import waitress
+
+        from web import create_app
+
+        self.service = service
+        self.app = app = create_app(service)
+        app.config["HEARTBEAT_S"] = heartbeat_s
+        # poll, not select: the server is closed from the test's thread while its loop runs
+        # here, and select on a closed socket raises in this thread (poll reports it)
+        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads, asyncore_use_poll=True)
+        self.url = f"http://127.0.0.1:{self.server.effective_port}"
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        """The clean order: end the streams, let the worker threads finish, then close
+        the sockets (a worker still running would write to a closed server)."""
+        from web import close_streams
+
+        close_streams(self.app)
+        self.server.task_dispatcher.shutdown(timeout=2)
+        self.server.close()
+
+
+@contextlib.contextmanager
+def served_hall(folder, broker, referee, table: str = "t1"):
+    """A hall on `broker` (tests/mosquitto.py) keeping its journal in `folder`, the table
+    `table` publishing `referee`'s journal and snapshot to it, and the hall's page under
+    waitress: yields (the page's URL, the hall)."""
+    import waitress
+
+    from controller.config import HallSettings
+    from controller.hall.publisher import Publisher
+    from controller.hall.receiver import Hall
+    from web import close_streams
+    from web.hall import create_hall_app
+
+    hall = Hall(folder, "127.0.0.1", broker.port).start()
+    publisher = Publisher(referee.journal.path, HallSettings(enabled=True, broker="127.0.0.1", port=broker.port,
+                                                             table=table), snapshot=referee.snapshot)
+    referee.bus.subscribe(publisher.wake)
+    publisher.start()
+    app = create_hall_app(hall, "sesame", heartbeat_s=0.2)
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4, asyncore_use_poll=True)
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}", hall
+    finally:
+        close_streams(app)
+        server.task_dispatcher.shutdown(timeout=2)
+        server.close()
+        publisher.close()
+        hall.close()

@@ -45,7 +45,7 @@ request = st.tuples(
 
 
 def test_the_json_api_answers_every_request_without_a_5xx(tmp_path):
-    from test_api import running_service
+    from support import running_service
     from web import create_app
 
     with running_service(tmp_path / "data") as service:

@@ -17,7 +17,7 @@ from controller.games import GAMES, game_class
 from controller.registry import ENTRIES
 from controller.table import Result
 
-from .payload import (ApiError, body, given_token, int_field, is_admin, moves_in_words, page_status, player_token,
+from .payload import (ApiError, body, given_token, int_field, is_admin, page_status, player_token,
                       points_field, require_admin, seat_of, service, text_field, wrong_token)
 
 api = Blueprint("api", __name__)
@@ -143,9 +143,10 @@ def layout():
 
 @api.get("/moves")
 def moves():
-    """The current game's accepted moves in words, with who made each (public: what the
-    table shows)."""
-    return jsonify(moves_in_words(service().snapshot()))
+    """The current game's plies that stand, each with its notation, its words, its seat
+    and its time (the referee's record, controller/record.py; public: what the table
+    shows). The snapshot's `record` holds the same, then the plies not yet sure."""
+    return jsonify([ply for ply in service().snapshot().get("record") or () if not ply["unsure"]])
 
 
 @api.get("/camera.jpg")

@@ -59,9 +59,14 @@ def table(name: str):
     found = next((t for t in _hall().store.tables() if t["table"] == name), None)
     if found is None:
         raise ApiError(404, f"no table {name!r} in this hall")
-    game_id = (found["state"] or {}).get("game_id")
+    state = found["state"] or {}
+    game_id = state.get("game_id")
     events = _hall().store.events(name, game_id) if game_id is not None else []
-    return jsonify({**found, "events": events})
+    # the plies that stand, folded from the hall's own journal (controller/record.py), then
+    # those the table shows as not yet sure
+    record = _hall().store.record(name, game_id).to_json(state.get("seats") or []) if game_id is not None else []
+    record += [p for p in state.get("record") or () if isinstance(p, dict) and p.get("unsure")]
+    return jsonify({**found, "events": events, "record": record})
 
 
 @hall.get("/tables/<name>/api/layout")
@@ -71,11 +76,11 @@ def layout(name: str):
     from controller.games import load_game
 
     game_id = int_field(request.args, "game_id")
-    started = next((e for e in _hall().store.events(name, game_id) if e["type"] == "game_started"), None)
-    if started is None:
+    started = _hall().store.record(name, game_id)
+    if started.game is None:
         raise ApiError(404, f"no game {game_id} of table {name!r} in this hall")
     try:
-        game = load_game(started["game"], started.get("variant") or None, started.get("settings"))
+        game = load_game(started.game, started.variant or None, started.settings)
     except Exception as exc:  # a game this version does not know: the card falls back to text
         raise ApiError(404, f"table {name!r} game {game_id}: {exc}") from None
     return jsonify({"game": game.name, **game.layout()})

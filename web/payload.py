@@ -113,27 +113,6 @@ def page_status() -> dict:
     return {**service().status(), "picture": current_app.extensions["referee_camera"].ready()}
 
 
-def moves_in_words(snap: dict) -> list[dict]:
-    """The game's accepted moves as the journal words them ("Luigi drops a chip in
-    column 5"), each with its notation and the seat that made it: the move events, less
-    those taken back by undo."""
-    game_id = snap.get("game_id")
-    if game_id is None:
-        return []
-    seats = snap.get("seats") or []
-    out: list[dict] = []
-    for event in service().journal.events(game_id):
-        if event.kind == "move":
-            d = event.data
-            seat = d.get("seat")
-            name = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else None
-            out.append({"notation": d.get("notation"), "text": d.get("text") or d.get("notation"),
-                        "seat": seat, "name": name})
-        elif event.kind == "undo" and out:
-            out.pop()
-    return out
-
-
 # --- tokens ----------------------------------------------------------------------------
 def given_token(data=None) -> str | None:
     """The token from `Authorization: Bearer <token>`, else the `token` field of `data`

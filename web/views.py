@@ -11,7 +11,7 @@ from flask import Blueprint, redirect, render_template, url_for
 
 from controller.registry import ENTRIES
 
-from .payload import check_token_wait, moves_in_words, page_status, seat_of, service, wrong_token
+from .payload import check_token_wait, page_status, seat_of, service, wrong_token
 
 views = Blueprint("views", __name__)
 
@@ -32,7 +32,7 @@ def games() -> dict[str, dict]:
 def _page(seat: int | None = None, token: str | None = None, table: bool = False):
     snap = service().snapshot(viewer=seat)
     initial = {"snapshot": snap, "status": page_status(), "colours": service().config.camera.colours,
-               "seat": seat, "token": token, "table": table, "moves": moves_in_words(snap), "games": games()}
+               "seat": seat, "token": token, "table": table, "games": games()}
     return render_template("index.html", snap=snap, initial=initial, seat=seat, table=table, drawings=DRAWINGS)
 
 

@@ -240,7 +240,7 @@ def soak(commands: int, presses: int, unplugs: int, resets: int, seed: int = 0,
     through a faulty cable, with unplugs and firmware resets spread over the run. Returns
     the figures; zero lost, duplicated or reordered rolls is what the tests and
     bench/link.py check. Rolls are drawn from a seeded generator, one per counted press."""
-    from ..events import Bus
+    from ..events import Bus, Kind
     from ..devices import dice
     from ..devices.link import DieLink
 
@@ -306,7 +306,7 @@ def soak(commands: int, presses: int, unplugs: int, resets: int, seed: int = 0,
         sim.close()
     shows, tones = sim.log["shows"], sim.log["tones"]
     acted = shows + tones
-    downs = [e for e in events if e.kind == "link" and e.data["state"] == "down"]
+    downs = [e for e in events if e.kind == Kind.LINK and e.data["state"] == "down"]
     show_numbers = [n for n, _ in shows]
     return {
         "seconds": round(time.monotonic() - start, 1),

@@ -15,6 +15,7 @@ import math
 import re
 
 from ..bounded_json import JsonError, loads
+from ..events import Kind
 
 MAX_EVENT_BYTES = 64 * 1024  # one event as a table publishes it (a Labyrinth start is ~3 KB)
 MAX_STATE_BYTES = 256 * 1024  # a table's retained snapshot (a Monopoly game's is ~20 KB)
@@ -78,13 +79,13 @@ def event(payload: bytes) -> dict:
     t = data.get("t")
     if isinstance(t, bool) or not isinstance(t, (int, float)) or not (math.isfinite(t) and 0 <= t < 1e11):
         raise BadMessage(f"field 't' is {_show(t)}; expected a time in seconds since 1970")
-    if data["type"] == "game_started":
+    if data["type"] == Kind.GAME_STARTED:
         _text(data, "game")
         _text(data, "variant", optional=True)
         for key in ("settings", "setup"):
             if not isinstance(data.get(key) or {}, dict):
                 raise BadMessage(f"field {key!r} of a game_started event is {_show(data[key])}; expected an object")
-    elif data["type"] == "game_over":
+    elif data["type"] == Kind.GAME_OVER:
         _text(data, "reason", optional=True)
     return data
 

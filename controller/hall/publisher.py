@@ -24,6 +24,7 @@ import threading
 import time
 from collections import deque
 
+from ..events import Kind
 from . import NetworkLoop, mqtt_client, topic
 from . import message as check
 
@@ -202,7 +203,7 @@ class Publisher:
     def _public_data(self, kind: str, data: dict, game_id: int | None) -> dict:
         """What the page gets of a journalled event: a game's setup only in its public
         part (a Labyrinth's secret targets and deck orders stay on the table)."""
-        if kind != "game_started":
+        if kind != Kind.GAME_STARTED:
             return data
         if game_id not in self._public:
             from ..games import load_game

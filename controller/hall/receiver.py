@@ -23,7 +23,7 @@ import threading
 import time
 from pathlib import Path
 
-from ..events import Bus, Event, Kind
+from ..events import Bus, Event, Kind, clears_alarm
 from . import NetworkLoop, mqtt_client, table_of, topic
 from . import message as check
 from .probe import PUBLISHES, AnonymousProbe
@@ -150,7 +150,8 @@ class Hall:
         verdict = self.store.add(table, data)
         if verdict == "kept":
             self._asked.pop(table, None)
-            self.bus.publish(Event(Kind.HALL_EVENT, {"table": table, "event": data}))
+            # the hall's page asks the event whether it puts the table's alarms right
+            self.bus.publish(Event(Kind.HALL_EVENT, {"table": table, "event": {**data, "clears_alarm": clears_alarm(data["type"])}}))
         elif verdict == "gap":
             self._ask_if_behind()
         elif verdict == "conflict":

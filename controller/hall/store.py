@@ -20,6 +20,9 @@ import threading
 import time
 from pathlib import Path
 
+from ..events import CLEARS_ALARM, Kind
+from ..record import Record, fold
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     name TEXT PRIMARY KEY,
@@ -146,14 +149,14 @@ class HallStore:
                                                              time.time(), kind, json.dumps(event)))
         self._db.execute("UPDATE journals SET last_seq=? WHERE table_name=? AND journal=?", (seq, table, journal))
         key = (table, journal, game_id)
-        if kind == "game_started":
+        if kind == Kind.GAME_STARTED:
             self._db.execute("INSERT OR REPLACE INTO games(table_name, journal, game_id, game, variant, started) "
                              "VALUES (?, ?, ?, ?, ?, ?)",
                              (*key, event.get("game", "?"), event.get("variant", ""), event.get("t", 0.0)))
-        elif kind == "game_over":
+        elif kind == Kind.GAME_OVER:
             self._db.execute("UPDATE games SET result=? WHERE table_name=? AND journal=? AND game_id=?",
                              (event.get("reason", "over"), *key))
-        elif kind == "undo":  # an undo after the end opens the game again
+        elif kind == Kind.UNDO:  # an undo after the end opens the game again
             self._db.execute("UPDATE games SET result=NULL WHERE table_name=? AND journal=? AND game_id=?", key)
 
     def set_state(self, table: str, state: dict) -> None:
@@ -176,8 +179,9 @@ class HallStore:
         with self._lock:
             rows = self._db.execute(
                 "SELECT name, tables.journal, last_seq, known_seq, online, state, updated, (SELECT MAX(t) FROM "
-                "events WHERE table_name=name AND events.journal=tables.journal AND kind='move') FROM tables "
-                "LEFT JOIN journals ON table_name=name AND journals.journal=tables.journal ORDER BY name").fetchall()
+                "events WHERE table_name=name AND events.journal=tables.journal AND kind=?) FROM tables "
+                "LEFT JOIN journals ON table_name=name AND journals.journal=tables.journal ORDER BY name",
+                (Kind.MOVE.value,)).fetchall()
         return [{"table": n, "journal": journal, "last_seq": last or 0, "known_seq": known or 0, "online": online,
                  "state": json.loads(state) if state else None, "updated": updated, "last_move": moved}
                 for n, journal, last, known, online, state, updated, moved in rows]
@@ -202,14 +206,21 @@ class HallStore:
                 sql, args = sql + " AND game_id=?", args + [game_id]
             return [json.loads(r[0]) for r in self._db.execute(sql + " ORDER BY seq", args).fetchall()]
 
+    def record(self, table: str, game_id: int, journal: str | None = None) -> Record:
+        """The plies of a table's game that stand (controller/record.py), as its referee
+        holds them: a ply undone or retracted by a camera correction is not among them."""
+        return fold(self.events(table, game_id, journal))
+
     def alarms(self, limit: int = 50) -> list[dict]:
         """The newest illegal-move reports of every table, newest first, each `fixed` once
         its table has gone on from it (the board put right, a move, an undo, a new game)."""
+        clears = sorted(k.value for k in CLEARS_ALARM)  # events.py says which kinds put an alarm right
         with self._lock:
             rows = self._db.execute(
                 "SELECT a.table_name, a.data, EXISTS (SELECT 1 FROM events b WHERE b.table_name=a.table_name "
-                "AND b.journal=a.journal AND b.seq>a.seq AND b.kind IN ('restored', 'move', 'undo', 'game_started')) "
-                "FROM events a WHERE a.kind='illegal' ORDER BY a.received DESC LIMIT ?", (limit,)).fetchall()
+                f"AND b.journal=a.journal AND b.seq>a.seq AND b.kind IN ({', '.join('?' * len(clears))})) "
+                "FROM events a WHERE a.kind=? ORDER BY a.received DESC LIMIT ?",
+                (*clears, Kind.ILLEGAL.value, limit)).fetchall()
         return [{**json.loads(d), "table": t, "fixed": bool(fixed)} for t, d, fixed in rows]
 
     def conflicts(self, limit: int = 20) -> list[dict]:

@@ -7,36 +7,8 @@ import pytest
 from controller.events import Bus
 from controller.journal import Journal
 from controller.referee import Referee
+from support import Camera, label, misread_then_corrected
 from vision.view import BoardView
-
-
-def label(piece) -> str:
-    return "empty" if piece is None else ("p0" if piece.color == chess.WHITE else "p1")
-
-
-class Camera:
-    """Views of boards as a camera reading labels only (no change evidence) gives them:
-    each board held still `hold` seconds, read four times a second."""
-
-    def __init__(self, referee: Referee):
-        self.referee, self.t, self.events = referee, 0.0, []
-
-    def show(self, board: chess.Board, hold: float = 2.0, confidence: float = 0.95, since=None) -> None:
-        """`since`: a board the change is measured from (vision/change.py), each square
-        plainly as it was or plainly changed into what it now shows."""
-        cells = {chess.square_name(s): (label(board.piece_at(s)), confidence) for s in chess.SQUARES}
-        extra = {}
-        if since is not None:
-            extra = {"change_from": {c: label(since.piece_at(chess.parse_square(c))) for c in cells},
-                     "change": {c: ({lab: 0.0, **{other: -8.0 for other in ("empty", "p0", "p1") if other != lab}},
-                                    None, 1.0) for c, (lab, _) in cells.items()}}
-        moved_at = self.t + 0.1  # the hand leaves, then the board stands
-        for _ in range(int(hold / 0.25)):
-            self.t += 0.25
-            for event in (self.referee.observe(BoardView(cells, t=self.t, moved_at=moved_at, extra=extra)),
-                          self.referee.tick(self.t, moved_at=moved_at)):
-                if event is not None:
-                    self.events.append(event)
 
 
 def shown_plainly(referee: Referee, sans) -> tuple[chess.Board, Camera]:
@@ -67,19 +39,9 @@ def test_a_ply_recorded_wrongly_is_taken_back_by_the_views_that_follow_once_in_w
     journal = Journal(str(tmp_path / "games.sqlite"))
     referee, events = referee_on(journal)
     referee.new_game("chess")
-    camera = Camera(referee)
-    board = chess.Board()
-    camera.show(board)
-    board.push_san("e4")
-    camera.show(board)
-    misread = board.copy()
-    misread.push_san("h6")
-    camera.show(misread, hold=4.0)
-    assert referee.history == ["e4", "h6"]  # taken as sure: the view was plain
-    board.push_san("f5")
-    for san in ("Nf3", "Nc6", "Bc4", "e6"):
-        board.push_san(san)
-        camera.show(board)
+    taken: list = []
+    misread_then_corrected(Camera(referee), lambda: taken.append(referee.history))
+    assert taken == [["e4", "h6"]]  # taken as sure: the view was plain
     referee.settle()
 
     assert referee.history == ["e4", "f5", "Nf3", "Nc6", "Bc4", "e6"]

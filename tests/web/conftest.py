@@ -1,7 +1,7 @@
 """What the page's tests share: a running service on a fresh data folder."""
 import pytest
 
-from test_api import running_service
+from support import running_service
 
 
 @pytest.fixture

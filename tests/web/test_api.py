@@ -4,7 +4,6 @@ endpoint serves, who may do what with which token, and that a malformed request 
 400 that names the field instead of a 500."""
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import re
@@ -13,40 +12,14 @@ import threading
 import pytest
 
 from controller.events import Enter
-from controller.config import default
-from controller.service import Service
+from support import admin, player, running_service
 from web import close_streams, create_app
 from web.payload import player_token
-
-
-@contextlib.contextmanager
-def running_service(folder, variant: str = "classic", camera_source: str | None = None):
-    """The referee service as `referee serve` builds it, without devices, and without a
-    camera unless `camera_source` names one (a folder of images)."""
-    config = default()
-    config.data.folder = str(folder)
-    config.game.variant = variant
-    if camera_source:
-        config.camera.source = camera_source
-    service = Service(config, camera=camera_source is not None, devices=False)
-    service.start()
-    try:
-        yield service
-    finally:
-        service.stop()
 
 
 @pytest.fixture
 def client(service):
     return create_app(service).test_client()
-
-
-def admin(service) -> dict:
-    return {"Authorization": f"Bearer {service.admin_token}"}
-
-
-def player(service, seat: int) -> dict:
-    return {"Authorization": f"Bearer {player_token(service.admin_token, seat)}"}
 
 
 def bottom_row(snapshot: dict) -> list[str]:
@@ -200,8 +173,10 @@ def test_player_links_last_the_evening_with_a_qr_code_each(client, service):
 
 def test_the_page_gets_moves_in_words_layouts_and_a_favicon(client, service):
     assert service.submit(Enter(text="4")).ok
-    assert client.get("/api/moves").get_json() == [
-        {"notation": "4", "text": "Mario drops a chip in column 4", "seat": 0, "name": "Mario"}]
+    [ply] = client.get("/api/moves").get_json()
+    assert {k: v for k, v in ply.items() if k != "t"} == {
+        "notation": "4", "text": "Mario drops a chip in column 4", "seat": 0, "name": "Mario", "unsure": False}
+    assert isinstance(ply["t"], float)
     assert client.post("/api/undo", headers=admin(service)).status_code == 200
     assert client.get("/api/moves").get_json() == []
     assert client.get("/favicon.ico").status_code == 301

@@ -5,40 +5,13 @@ arrive through the event stream, without a reload."""
 from __future__ import annotations
 
 import http.client
-import threading
 import time
 
 import pytest
-import waitress
 
 from controller.events import Enter, NewGame, View
-from test_api import running_service
-from web import close_streams, create_app
+from support import WAIT_MS, Served, running_service
 from web.payload import player_token
-
-WAIT_MS = 5000
-
-
-class Served:
-    """A service and the page's app under waitress on 127.0.0.1, on a free port."""
-
-    def __init__(self, service, heartbeat_s: float, threads: int = 4):
-        self.service = service
-        self.app = app = create_app(service)
-        app.config["HEARTBEAT_S"] = heartbeat_s
-        # poll, not select: the server is closed from the test's thread while its loop runs
-        # here, and select on a closed socket raises in this thread (poll reports it)
-        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads, asyncore_use_poll=True)
-        self.url = f"http://127.0.0.1:{self.server.effective_port}"
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-
-    def close(self):
-        """The clean order: end the streams, let the worker threads finish, then close
-        the sockets (a worker still running would write to a closed server)."""
-        close_streams(self.app)
-        self.server.task_dispatcher.shutdown(timeout=2)
-        self.server.close()
 
 
 @pytest.fixture
@@ -237,9 +210,11 @@ def test_unsure_plies_are_marked_and_a_correction_is_said_once(page, served):
     page.wait_for_function("() => window.referee.snap.moves.length === 3", timeout=WAIT_MS)
     assert page.locator("#moves li.unsure").count() == 0  # a referee without "unsure": all sure
 
-    def unsure(route):
+    def unsure(route):  # the last two plies of the record not yet sure
         reply = route.fetch()
-        route.fulfill(response=reply, json={**reply.json(), "unsure": 2})
+        snap = reply.json()
+        record = [{**ply, "unsure": i >= len(snap["record"]) - 2} for i, ply in enumerate(snap["record"])]
+        route.fulfill(response=reply, json={**snap, "unsure": 2, "record": record})
 
     page.route("**/api/state*", unsure)
     served.service.bus.publish(Event("corrected", {"text": "corrected: Mario drops a chip in column 5, not in column 6",

@@ -10,8 +10,7 @@ from __future__ import annotations
 import pytest
 
 from controller.events import Enter, NewGame, View
-from test_api import running_service
-from test_browser import WAIT_MS, Served
+from support import WAIT_MS, Served, running_service
 from web.payload import player_token
 
 PHONE = {"width": 390, "height": 844}

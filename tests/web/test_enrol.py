@@ -9,8 +9,7 @@ import pytest
 from controller.events import NewGame
 from test_labyrinth_table import (FIRST, Table, admin, enrolment_naming, position, shuffle,
                                   start_waiting_for_names, table_service, treasures)
-from test_api import running_service
-from test_browser import WAIT_MS, Served
+from support import WAIT_MS, Served, running_service
 from web import create_app
 
 

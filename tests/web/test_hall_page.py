@@ -3,44 +3,24 @@ Mosquitto, the hall keeps it, and the page (waitress, headless Chromium) shows t
 table's card, its moves and its alarm as they happen, without a reload."""
 from __future__ import annotations
 
-import threading
-
 import pytest
-import waitress
 
-from controller.config import HallSettings
 from controller.events import Bus
-from controller.hall.publisher import Publisher
-from controller.hall.receiver import Hall
 from controller.journal import Journal
 from controller.referee import Referee
+from support import WAIT_MS, served_hall
 from waiting import wait_for
-from test_browser import WAIT_MS
-from web import close_streams
-from web.hall import create_hall_app
 
 
 @pytest.fixture
 def hall_page(tmp_path, broker):
-    hall = Hall(tmp_path / "hall", "127.0.0.1", broker.port).start()
     journal = Journal(tmp_path / "t1.sqlite")
     referee = Referee(journal, Bus())
     referee.new_game("chess")
-    publisher = Publisher(journal.path, HallSettings(enabled=True, broker="127.0.0.1", port=broker.port,
-                                                     table="t1"), snapshot=referee.snapshot)
-    referee.bus.subscribe(publisher.wake)
-    publisher.start()
-    wait_for(lambda: hall.store.events("t1"), "table t1's first event at the hall", 10)
-    app = create_hall_app(hall, "sesame", heartbeat_s=0.2)
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4, asyncore_use_poll=True)
-    threading.Thread(target=server.run, daemon=True).start()
-    yield f"http://127.0.0.1:{server.effective_port}", referee
-    close_streams(app)
-    server.task_dispatcher.shutdown(timeout=2)
-    server.close()
-    publisher.close()
+    with served_hall(tmp_path / "hall", broker, referee) as (url, hall):
+        wait_for(lambda: hall.store.events("t1"), "table t1's first event at the hall", 10)
+        yield url, referee
     journal.close()
-    hall.close()
 
 
 def test_the_hall_shows_each_table_live_and_opens_one_in_full(browser, hall_page):

@@ -15,7 +15,7 @@ import pytest
 import waitress
 
 from controller.events import Enter
-from test_api import admin, player, running_service
+from support import admin, player, running_service
 from web import close_streams, create_app
 from web.limits import CSP
 from web.payload import player_token
@@ -217,7 +217,7 @@ def test_one_address_holding_streams_cannot_take_live_updates_from_others(servic
 def test_the_pages_work_under_the_csp_without_a_console_error_in_chromium(browser, tmp_path):
     """The headers must not break the page: the live page, calibration and enrolment in
     real Chromium, with every console message and failed request collected."""
-    from test_browser import WAIT_MS, Served
+    from support import WAIT_MS, Served
 
     with running_service(tmp_path / "data") as service:
         served = Served(service, heartbeat_s=0.2)

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from test_api import admin
+from support import admin
 from web import close_streams, connections, create_app, limits
 from web.hall import create_hall_app
 from web.server import open_server

@@ -8,7 +8,7 @@ import random
 
 from controller.journal import Journal
 from controller.referee import Referee
-from test_api import admin, player, running_service
+from support import admin, player, running_service
 from web import create_app
 
 

@@ -24,7 +24,7 @@ from controller.registry import ENTRIES
 from controller.service import Service
 from page_reading import faults_of, read
 from table_players import TextTable
-from test_browser import WAIT_MS, Served
+from support import WAIT_MS, Served
 from vision.view import BoardView
 from web import close_streams
 from web.hall import create_hall_app

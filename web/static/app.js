@@ -22,7 +22,6 @@
     alarm: initial.snapshot.alarm || null,  // the standing camera alarm (who/fix/seen or reason/cells)
     doubt: initial.snapshot.doubt || null,
     restoredUntil: 0,
-    moves: initial.moves || null,  // [{notation, text, seat, name}] from /api/moves
     notice: null,
     drawError: null,
     events: 0,                     // events received, for a person checking the stream
@@ -247,7 +246,7 @@
   // The record (web/static/moves.js, shared with the hall) and the last move under the
   // prompt; the notation shows on hover and on a tap.
   function renderMoves() {
-    const last = window.moveRecord.fill($("moves"), page.snap, page.moves);
+    const last = window.moveRecord.fill($("moves"), page.snap);
     $("last-move").hidden = !last;
     $("last-move").classList.toggle("unsure", Boolean(last && last.unsure));
     $("last-move-text").textContent = last ? last.text : "";
@@ -256,7 +255,7 @@
 
   // the last roll in the game's words ("Mario's Cap rolls 4 (black) and 4 (red)")
   function lastRoll() {
-    const rolls = (page.moves || []).filter((m) => /^roll\b/i.test(m.notation || ""));
+    const rolls = (page.snap.record || []).filter((m) => !m.unsure && /^roll\b/i.test(m.notation || ""));
     return rolls.length ? String(rolls[rolls.length - 1].text).split(": ")[0] : null;
   }
 
@@ -315,22 +314,19 @@
         again = false;
         let url = "/api/state";
         if (page.seat !== null) url += `?seat=${page.seat}&token=${encodeURIComponent(page.seatToken)}`;
-        let reply, snap, moves;
+        let reply, snap;
         try {
           reply = await fetch(url, {cache: "no-store"});
           if (reply.status === 403 && page.seat !== null) { dropSeat(); again = true; continue; }
           if (!reply.ok) break;
           snap = await reply.json();
-          const [mr, sr] = await Promise.all([fetch("/api/moves", {cache: "no-store"}),
-                                              fetch("/api/status", {cache: "no-store"})]);
-          moves = mr.ok ? await mr.json() : null;
+          const sr = await fetch("/api/status", {cache: "no-store"});
           if (sr.ok) page.status = await sr.json();
         } catch (err) {
           setLive(false);  // the server is out of reach: the stream will say when it is back
           break;
         }
         page.snap = snap;
-        page.moves = moves;
         // the snapshot's alarm is the standing one; the event may have said more of it.
         // A snapshot asked for before the latest events (`again`) may predate an alarm
         // they raised or cleared: the events' word stands until the next snapshot (else

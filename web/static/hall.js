@@ -168,7 +168,8 @@
     $("full-title").textContent = detail.table + ": " + (snap.title || "no game");
     $("full-prompt").textContent = status(snap);
     draw($("full-board"), detail.table, snap, false);
-    window.moveRecord.fill($("full-moves"), snap, window.moveRecord.fromEvents(detail.events, snap.seats));
+    // the plies that stand, in words, as the hall's journal holds them (the server's record)
+    window.moveRecord.fill($("full-moves"), Object.assign({}, snap, {record: detail.record || []}));
     $("full-events").textContent = "";
     for (const e of detail.events || []) {
       const li = el("li", "", describe(e, snap));
@@ -257,7 +258,7 @@
       alarms.unshift({ ...m.event, table: m.table, fixed: false });
       renderAlarms();
     }
-    if (m.type === "hall_event" && ["restored", "move", "undo", "game_started"].includes(m.event.type)) {
+    if (m.type === "hall_event" && m.event.clears_alarm) {  // the hall's receiver asks controller/events.py
       let changed = false;  // the table went on: its standing alarms are put right
       for (const a of alarms) if (a.table === m.table && !a.fixed) { a.fixed = true; changed = true; }
       if (changed) renderAlarms();

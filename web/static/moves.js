@@ -1,6 +1,6 @@
-// The record of a game as the status page and the hall show it, from the snapshot's moves
-// (their notation) and the moves in words (the journal's, /api/moves or the hall's
-// events). Each move reads as the game's describer words it ("Luigi drops a chip in
+// The record of a game as the status page and the hall show it, from the snapshot's
+// `record`: each ply with its notation, its words and its seat, as the server folded them
+// from the journal (controller/record.py), never matched up here. Each move reads as the game's describer words it ("Luigi drops a chip in
 // column 5", the player's name in bold, never an action under another's name); chess
 // reads as a club writes it, in standard notation by move number ("15. Nf3 Re8") with
 // the Mario words as the detail (hover, or a tap on the row). The last `unsure` moves of
@@ -15,15 +15,10 @@ window.moveRecord = (function () {
   // a game whose drawing says so (chess) is recorded by move number, in pairs of plies
   const paired = (snap) => Boolean(window.drawings && (window.drawings[snap.game] || {}).pairedRecord);
 
-  // [{notation, text, name, unsure}] of the snapshot's moves, matched with the words move
-  // by move (the two are fetched a moment apart)
-  function entries(snap, words) {
-    const notes = snap.moves || [], unsure = Math.max(0, Number(snap.unsure) || 0);
-    const said = words || [];
-    return notes.map((n, i) => {
-      const m = said[i] && said[i].notation === n ? said[i] : {notation: n, text: null, name: null};
-      return {notation: n, text: m.text || n, name: m.name || null, unsure: i >= notes.length - unsure};
-    });
+  // [{notation, text, name, unsure}] of the snapshot's record
+  function entries(snap) {
+    return (snap.record || []).map((m) => ({notation: String(m.notation), text: m.text || String(m.notation),
+                                            name: m.name || null, unsure: Boolean(m.unsure)}));
   }
 
   // the words with who in front, in bold: the describer's text begins with the name
@@ -78,8 +73,8 @@ window.moveRecord = (function () {
   }
 
   // fill `list` (an <ol>/<ul>) with the record; returns the last move as {text, notation}
-  function fill(list, snap, words) {
-    const all = entries(snap, words);
+  function fill(list, snap) {
+    const all = entries(snap);
     const chess = paired(snap);
     list.classList.toggle("chess-record", chess);
     if (chess) {
@@ -117,19 +112,5 @@ window.moveRecord = (function () {
     return {text: text + (m.unsure ? " ?" : ""), notation: m.notation, unsure: m.unsure};
   }
 
-  // the journal's move events (the hall's), less those taken back, as /api/moves gives them
-  function fromEvents(events, seats) {
-    const out = [];
-    for (const e of events || []) {
-      if (e.type === "move") {
-        out.push({notation: e.notation, text: e.text || e.notation,
-                  name: Number.isInteger(e.seat) ? (seats || [])[e.seat] || null : null});
-      } else if (e.type === "undo") {
-        out.pop();
-      }
-    }
-    return out;
-  }
-
-  return {fill, fromEvents, UNSURE};
+  return {fill, UNSURE};
 })();
