@@ -15,6 +15,8 @@ import typing
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from vision.view import STILL_S
+
 
 class ConfigError(Exception):
     """A config problem; the message names the file and the key."""
@@ -37,7 +39,7 @@ class CameraSettings:
     fps: float = 30.0
     # four corner points "x,y" of the playing area when the board has no markers
     corners: list = field(default_factory=list)
-    still_s: float = 0.25  # how long the board must be still before it is read
+    still_s: float = STILL_S  # how long the board must be still before it is read
     # chip or piece colours as "#rrggbb": first player, second player
     colours: list = field(default_factory=lambda: ["#d22328", "#1e9e3c"])
 

@@ -7,7 +7,7 @@ and, where vision measures it (vision/change.py), whether the cell still looks a
 in the last known position and as its own empty look (log-likelihood ratios). The
 referee asks this class one question for every board it considers: how well does the
 view fit it? The answer is a sum over cells, each weighted by how well it is seen (a
-cell under a hand still moving weighs 0.1):
+cell under a hand still moving weighs nothing: vision/change.py's MOVING_WEIGHT):
 
 - what the reader reads: the label's log-likelihood (learned looks), or the reader's
   confidence spread over the other labels (a cold read, a game whose reader gives

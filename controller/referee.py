@@ -35,7 +35,7 @@ import secrets
 from dataclasses import replace
 from typing import Any, Iterable, NamedTuple
 
-from vision.view import BoardView
+from vision.view import SURE, BoardView
 
 from .beliefs import COMMIT, Beliefs, Line, Still, replay
 from .evidence import MISFIT, SEEN, Evidence
@@ -45,7 +45,7 @@ from .games.base import Game, IllegalAction, NotationError
 from .journal import Journal
 from .record import Ply, Record, fold
 
-MIN_CONFIDENCE = 0.6
+MIN_CONFIDENCE = SURE
 DOUBT_CANDIDATES = 3
 CONFIRM_S = 0.5  # the live camera's wrong board must stay this long before an alarm
 DOUBT_S = 3.0  # an undecided board must stand still this long before the referee says so

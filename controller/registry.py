@@ -24,6 +24,8 @@ import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from vision.view import STILL_S
+
 WEB_STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
 
 
@@ -76,7 +78,7 @@ class Entry:
             raise ValueError(f"the camera reader for {self.name!r} ({self.reader}) is not available: {exc}") from None
         return reader_class(colours=colours, **options)
 
-    def watcher(self, *, colours=None, corners=None, still_s: float = 0.25, options: dict | None = None,
+    def watcher(self, *, colours=None, corners=None, still_s: float = STILL_S, options: dict | None = None,
                 reader=None):
         """The camera's Watcher of this board, handed its reader (`reader`, or one built
         for the sheet `options` in `colours`) and the markers of that sheet. ValueError

@@ -30,8 +30,8 @@ import numpy as np
 
 from vision.read_tiles import cell_name
 from vision.treasures import Catalogue, find_pictures, layout_rows
+from vision.view import SURE  # a tile side read less surely than this: wait for a clearer view
 
-SURE = 0.6  # a tile side read less surely than this: wait for a clearer view
 SHOWN_PX = 160  # a waiting picture's whole tile, as the page shows it to a person
 
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Hashable, Mapping
 
+SURE = 0.6  # a label read at least this surely is taken as read (the referee's default confidence)
+STILL_S = 0.25  # how long the board must stand still before it is read ([camera] still_s's default)
+
 
 @dataclass(frozen=True)
 class BoardView:

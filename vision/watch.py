@@ -47,12 +47,11 @@ import numpy as np
 from . import locate, markers
 from .change import CellChange
 from .stable import FrameHealth, MotionGate, occluded
-from .view import BoardView
+from .view import STILL_S, SURE, BoardView  # SURE: a change of a cell's read across it is a new view
 
 MOTION_SCALE = 0.5  # the motion plane is the reader's plane at this scale
 SEARCH_EVERY_S = 0.5  # while no markers are in view
 REREAD_S = 1.0  # re-read a still board this often, in case a reading was unsure
-SURE = 0.6  # the referee's default confidence: a change across it is a new view
 PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view moved
 KEEP_PLANES_S = 10.0  # a view's plane is kept this long, for learning once it is accepted
 PATIENCE_S = 3.0  # a "hand" that stays this long without moving is a shadow: read
@@ -60,7 +59,7 @@ PARTIAL_SHARE = 0.25  # at most this share of a grid board may still move for a 
 
 
 class Watcher:
-    def __init__(self, board: str, reader, marker_ids, *, corners=None, still_s: float = 0.25,
+    def __init__(self, board: str, reader, marker_ids, *, corners=None, still_s: float = STILL_S,
                  reader_options: dict | None = None):
         self.board = board  # the game's name, for messages
         self.reader_options = reader_options or None  # the board sheet read (None: the only one)

@@ -101,7 +101,7 @@ def state(payload: bytes) -> dict:
     _whole(data, "game_id", 1, optional=True)
     for key in ("game", "title", "variant"):
         _text(data, key, optional=True)
-    for key, kind in (("moves", list), ("seats", list), ("prompt", dict), ("outcome", dict)):
+    for key, kind in (("moves", list), ("record", list), ("seats", list), ("prompt", dict), ("outcome", dict)):
         if data.get(key) is not None and not isinstance(data[key], kind):
             raise BadMessage(f"field {key!r} is {_show(data[key])}; expected {'a list' if kind is list else 'an object'}")
     return data

@@ -221,7 +221,11 @@ class Publisher:
             return
         self._changed = False
         seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
-        payload = json.dumps({**self._snapshot(), "table": self.table, "journal": self.journal_id,
+        snapshot = self._snapshot()
+        # the plies that stand the hall folds from the events it keeps (controller/record.py):
+        # the state carries only those not yet sure, so a long game's state stays small
+        unsure = [ply for ply in snapshot.get("record") or () if ply.get("unsure")]
+        payload = json.dumps({**snapshot, "record": unsure, "table": self.table, "journal": self.journal_id,
                               "seq": seq}).encode()
         if payload != self._last_state:
             info = self._client.publish(topic(self.table, "state"), payload, qos=1, retain=True)
