@@ -12,7 +12,7 @@ from .bounded_json import JsonError, loads
 from .games import GAMES
 from .events import Kind
 from .record import changes
-from .registry import FORMATS
+from .registry import FORMATS, SIMULATED
 
 MAX_SETUP = 1024 * 1024  # bytes of a --setup file (a Labyrinth setup, the largest, is about 1 KB)
 
@@ -110,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--config", default="referee.toml")
 
     sp = sub.add_parser("simulate", help="play whole games with random legal choices")
-    sp.add_argument("--game", choices=list(GAMES), required=True)
+    sp.add_argument("--game", choices=list(SIMULATED), required=True, help="the games that have a simulation")
     sp.add_argument("--games", type=int, default=1000)
     sp.add_argument("--seed", type=int, default=1)
     sp.add_argument("--bowser", choices=["on", "off"], default="on")

@@ -57,6 +57,13 @@ class Entry:
     player: str  # the demo's simulated player (it draws the table it plays on)
     starts_from_table: bool = False  # the start position is laid out at random by the players
     exports: tuple[Export, ...] = ()
+    simulation: str | None = None  # `referee simulate`: "module:run", run(args) -> figures; None: none
+
+    def simulate(self, args) -> dict:
+        """Whole games with random legal choices (`referee simulate`): the figures."""
+        if self.simulation is None:
+            raise ValueError(f"no simulation for {self.name}")
+        return _load(self.simulation)(args)
 
     @property
     def drawing(self) -> Path:
@@ -107,13 +114,14 @@ ENTRIES = {e.name: e for e in (
     Entry("labyrinth", "controller.games.labyrinth:Labyrinth", "vision.read_tiles:TileReader", (8, 9, 10, 11),
           "controller.demo_rig.players:LabyrinthPlayer", starts_from_table=True),
     Entry("smb", "controller.games.smb:SuperMarioBros", "vision.read_spaces:SmbSpaceReader", (12, 13, 14, 15),
-          "controller.demo_rig.players:SmbPlayer"),
+          "controller.demo_rig.players:SmbPlayer", simulation="controller.simulations.smb:run"),
     Entry("monopoly", "controller.games.monopoly:Monopoly", "vision.read_monopoly:MonopolyReader", (16, 17, 18, 19),
-          "controller.demo_rig.players:MonopolyPlayer"),
+          "controller.demo_rig.players:MonopolyPlayer", simulation="controller.simulations.monopoly:run"),
 )}
 
 
 FORMATS = ("json", *sorted({x.fmt for e in ENTRIES.values() for x in e.exports}))  # what `referee export` writes
+SIMULATED = tuple(name for name, e in ENTRIES.items() if e.simulation)  # what `referee simulate` plays
 
 
 def entry(name: str) -> Entry:

@@ -1,20 +1,21 @@
 """`referee simulate`: whole games played with random legal choices, for statistics and
-for finding rule errors. Each game that supports it has a module in
-controller/simulations/ with `run(args) -> dict` (figures printed as JSON or text)."""
+for finding rule errors. A game that has one names its simulation in its registry entry
+(controller/registry.py: `run(args) -> dict`, in controller/simulations/); the figures
+are printed as JSON or text. `--game` offers only those games."""
 from __future__ import annotations
 
-import importlib
 import json
 import sys
+
+from .registry import entry
 
 
 def cmd_simulate(args) -> int:
     try:
-        module = importlib.import_module(f"controller.simulations.{args.game}")
-    except ModuleNotFoundError:
-        print(f"referee simulate: no simulation for {args.game}", file=sys.stderr)
+        figures = entry(args.game).simulate(args)
+    except ValueError as exc:  # a game without one (argparse offers only those that have one)
+        print(f"referee simulate: {exc.args[0]}", file=sys.stderr)
         return 2
-    figures = module.run(args)
     if args.json:
         print(json.dumps(figures))
     else:

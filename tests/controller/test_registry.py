@@ -14,7 +14,7 @@ import pytest
 
 from controller.demo_rig.players import Player
 from controller.games.base import Game
-from controller.registry import ENTRIES, FORMATS
+from controller.registry import ENTRIES, FORMATS, SIMULATED
 from vision.reader import Reader
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,6 +81,24 @@ def test_the_export_formats_are_named_and_load(name):
         assert export.fmt in FORMATS and export.fmt != "json" and "/" in export.mimetype
         module, _, attr = export.writer.partition(":")
         assert callable(getattr(__import__(module, fromlist=[attr]), attr))
+
+
+def test_simulate_offers_only_the_games_whose_entry_names_a_simulation(capsys):
+    """`referee simulate --game` lists the games that have one (named in the registry, not
+    found by a module name), and each it names loads."""
+    from controller.cli import main
+
+    assert SIMULATED == ("smb", "monopoly")
+    for name in SIMULATED:
+        module, _, attr = ENTRIES[name].simulation.partition(":")
+        assert callable(getattr(__import__(module, fromlist=[attr]), attr))
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    offered = re.search(r"--game \{([^}]*)\}", capsys.readouterr().out)[1]
+    assert offered.split(",") == list(SIMULATED)
+    with pytest.raises(SystemExit) as refused:
+        main(["simulate", "--game", "chess"])
+    assert refused.value.code == 2 and "invalid choice: 'chess'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("name", list(ENTRIES))
