@@ -176,4 +176,7 @@ def test_the_hall_shows_the_corrected_history_with_each_plys_words(browser, hall
     assert plies.all_inner_texts() == sans
     assert [plies.nth(i).get_attribute("title") for i in range(len(sans))] == words
     assert MISREAD not in page.locator("#full-moves").inner_text()
+    said = [t for t in page.locator("#full-events li").all_inner_texts() if t.startswith("Corrected")]
+    assert len(said) == 1 and said[0].startswith(f"Corrected: {words[1]}")  # the event list says it once
+    assert said[0].endswith(f"not {MISREAD} (taken back: h6)")
     context.close()

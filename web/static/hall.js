@@ -158,6 +158,8 @@
       case "undo": return "Undone: " + e.notation;
       case "doubt": return "Not sure: " + (e.text || "");
       case "doubt_cleared": return "Settled: " + (e.text || "");
+      case "corrected": return "Corrected: " + String(e.text || "").replace(/^corrected: /, "") +
+        (e.retracted && e.retracted.length ? " (taken back: " + e.retracted.join(", ") + ")" : "");
       default: return (e.type.charAt(0).toUpperCase() + e.type.slice(1)).replace(/_/g, " ") + (e.text ? ": " + e.text : "");
     }
   }
