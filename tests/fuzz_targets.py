@@ -131,7 +131,7 @@ def check_wire(chunks) -> None:
     """Frames with a good CRC but any body, and noise, into both ends' receivers: the
     firmware module's (MicroPython's code, run here) and the host's parsers. Nothing
     raises; every bad frame is dropped and counted."""
-    from test_firmware_module import boot, clean, hello
+    from die_firmware import boot, clean, hello
 
     clean()
     fw, io, _ = boot()

@@ -108,6 +108,14 @@ class Camera:
                     self.events.append(event)
 
 
+def chess_labels(fen: str) -> dict:
+    """Each square's label as a reader should give it, for the position `fen`."""
+    import chess
+
+    board = chess.Board(fen)
+    return {chess.square_name(sq): label(board.piece_at(sq)) for sq in chess.SQUARES}
+
+
 def misread_then_corrected(camera: Camera, misread_shown=lambda: None):
     """The take-back the issue met: 1. e4, then Black's f7-f5 read as h7-h6 (held 4 s, so
     recorded; then `misread_shown` is called), then Nf3 Nc6 Bc4 e6, after which the views
@@ -220,3 +228,37 @@ def served_hall(folder, broker, referee, table: str = "t1"):
         server.close()
         publisher.close()
         hall.close()
+
+
+# --- the demo, run as a person runs it ---------------------------------------------------
+
+
+def play_demo(tmp_path, *args, page_shows=None, timeout=150):
+    """Run `referee demo --fast ARGS` to its end and return the game record that
+    `referee export` writes from its journal; with `page_shows`, the status page must
+    show that text while the demo runs."""
+    import json
+    import re
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "demo", "--fast", "--port", "0", "--data", str(tmp_path), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = None
+        for line in proc.stdout:
+            if m := re.search(r"status page: (http://\S+)/", line):
+                url = m[1]
+                break
+        assert url, proc.stderr.read()
+        if page_shows:
+            assert page_shows in urllib.request.urlopen(url + "/", timeout=10).read().decode()
+        proc.wait(timeout=timeout)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, proc.stderr.read()[-3000:]
+    out = subprocess.run([sys.executable, "-m", "controller.cli", "export", "--data", str(tmp_path)],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)

@@ -5,7 +5,7 @@ so only a few positions are rendered."""
 import chess
 import pytest
 
-from test_chess_camera import kinds_of, position, positions_of, watch
+from chess_watching import kinds_of, position, positions_of, watch
 
 
 def from_fen(fen: str, sans) -> list:

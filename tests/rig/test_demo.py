@@ -7,30 +7,7 @@ import sys
 import time
 import urllib.request
 
-
-def play_demo(tmp_path, *args, page_shows=None, timeout=150):
-    """Run `referee demo --fast ARGS` to its end and return the game record that
-    `referee export` writes from its journal; with `page_shows`, the status page must
-    show that text while the demo runs."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "demo", "--fast", "--port", "0", "--data", str(tmp_path), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        url = None
-        for line in proc.stdout:
-            if m := re.search(r"status page: (http://\S+)/", line):
-                url = m[1]
-                break
-        assert url, proc.stderr.read()
-        if page_shows:
-            assert page_shows in urllib.request.urlopen(url + "/", timeout=10).read().decode()
-        proc.wait(timeout=timeout)
-    finally:
-        proc.kill()
-    assert proc.returncode == 0, proc.stderr.read()[-3000:]
-    out = subprocess.run([sys.executable, "-m", "controller.cli", "export", "--data", str(tmp_path)],
-                         capture_output=True, text=True, check=True).stdout
-    return json.loads(out)
+from support import play_demo
 
 
 def test_demo_plays_a_whole_game_recognised_from_the_camera(tmp_path):

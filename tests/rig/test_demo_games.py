@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from test_demo import play_demo
 from controller.games.smb_board import world_data
+from support import play_demo
 
 # game, turns shown on the table, seed, what a move on the table looks like in notation
 GAMES = [

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from shared_data import SHARED_DATA
-from test_read_squares_photos import expected
+from support import chess_labels
 from vision.read_squares import CELLS, SquareReader
 from controller.demo_rig.render_chess import Camera, corners_in_frame, render
 from controller.registry import entry
@@ -30,7 +30,7 @@ def reads():
         corners = " ".join(f"{x},{y}" for x, y in label["corners_a1_h1_h8_a8"])
         watcher = entry("chess").watcher(corners=corners)
         view = watcher.read_frame(cv2.imread(DATA + name))
-        out[name] = (view, expected(label["fen"] + " w - - 0 1"), watcher)
+        out[name] = (view, chess_labels(label["fen"] + " w - - 0 1"), watcher)
     return out
 
 

@@ -7,22 +7,17 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.read_squares import SquareReader
 from controller.registry import entry
-from vision.watch import Watcher
 from shared_data import SHARED_DATA
+from support import chess_labels
+from vision.read_squares import SquareReader
+from vision.view import SURE  # the referee's default confidence
+from vision.watch import Watcher
 
 DATA = f"{SHARED_DATA}/chess/"
 LABELS = json.load(open(DATA + "labels.json"))
 START = [name for name, v in sorted(LABELS.items()) if v["fen"].startswith("rnbqkbnr")]
 EMPTY = [name for name, v in sorted(LABELS.items()) if v["fen"].startswith("8/8")]
-SURE = 0.6  # the referee's default confidence
-
-
-def expected(fen: str) -> dict:
-    board = chess.Board(fen)
-    return {chess.square_name(sq): "empty" if board.piece_at(sq) is None else
-            "p0" if board.piece_at(sq).color == chess.WHITE else "p1" for sq in chess.SQUARES}
 
 
 def watcher_for(name: str) -> tuple[Watcher, np.ndarray]:
@@ -40,7 +35,7 @@ def test_the_photos_are_the_ones_described():
 @pytest.mark.parametrize("name", START)
 def test_start_position_photos_every_square_and_colour_right(name):
     watcher, image = watcher_for(name)
-    want = expected(LABELS[name]["fen"])
+    want = chess_labels(LABELS[name]["fen"])
     watcher.learn(want)
     view = watcher.read_frame(image)
     wrong = {sq: view.cells[sq] for sq in want if view.cells[sq][0] != want[sq]}
@@ -65,7 +60,7 @@ def test_colours_learned_on_one_photo_read_another_of_the_same_set(teacher_name,
     light: what is learned from one must read another (a reader that only memorised its
     photo would not). Learned on 7, photo 6 is not read right (README, chess section)."""
     teacher, image = watcher_for(teacher_name)
-    want = expected(LABELS[teacher_name]["fen"])
+    want = chess_labels(LABELS[teacher_name]["fen"])
     teacher.learn(want)
     teacher.read_frame(image)
     watcher, image = watcher_for(other)

@@ -10,7 +10,7 @@ import cv2
 import pytest
 
 from shared_data import SHARED_DATA
-from test_read_squares_photos import expected
+from support import chess_labels
 from controller.registry import entry
 
 DATA = f"{SHARED_DATA}/chess-rectified/"
@@ -25,7 +25,7 @@ def wrong():
     for name, label in sorted(PHOTOS.items()):
         corners = " ".join(f"{x},{y}" for x, y in label["corners_a1_h1_h8_a8"])
         view = entry("chess").watcher(corners=corners).read_frame(cv2.imread(DATA + name))
-        want = expected(label["fen"] + " w - - 0 1")
+        want = chess_labels(label["fen"] + " w - - 0 1")
         out[name] = {sq: (want[sq], view.cells[sq]) for sq in want if view.cells[sq][0] != want[sq]}
     return out
 

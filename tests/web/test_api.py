@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from controller.events import Enter
-from support import admin, player, running_service
+from support import admin, player
 from web import close_streams, create_app
 from web.payload import player_token
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from controller.events import NewGame
-from test_labyrinth_table import (FIRST, Table, admin, enrolment_naming, position, shuffle,
-                                  start_waiting_for_names, table_service, treasures)
-from support import WAIT_MS, Served, running_service
+from labyrinth_table import (FIRST, Table, enrolment_naming, position, shuffle, start_waiting_for_names,
+                             table_service, treasures)
+from support import WAIT_MS, Served, admin, running_service
 from web import create_app
 
 

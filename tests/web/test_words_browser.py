@@ -104,7 +104,7 @@ class Screens:
             else:
                 page.wait_for_function(
                     """([n, alarm]) => { const r = window.referee;
-                                          return r.snap.moves.length === n && (r.moves || []).length === n
+                                          return r.snap.moves.length === n && (r.snap.record || []).length === n
                                             && Boolean(r.alarm) === alarm && !document.querySelector('.drawing-wait'); }""",
                     arg=[n, alarm], timeout=WAIT_MS)
 

@@ -10,36 +10,8 @@ from controller.devices.link import DieLink, find_port
 from controller.demo_rig.module import SimulatedModule
 from controller.events import Bus
 from firmware import main as firmware_main
+from link_rig import Rig
 from waiting import wait
-
-
-class Rig:
-    """A simulated module, a link to it and a service-like press handler that draws a
-    roll on the Pi and shows it on the module."""
-
-    def __init__(self, faults=None, heartbeat_s=0.2, seed=1):
-        import random
-
-        self.bus = Bus()
-        self.events = []
-        self.bus.subscribe(self.events.append)
-        self.sim = SimulatedModule(faults)
-        self.rng = random.Random(seed)
-        self.rolls = []
-        self.link = DieLink(self.sim.port, self.bus, self.on_press, heartbeat_s=heartbeat_s)
-        assert wait(lambda: self.link.state == "up")
-
-    def on_press(self):
-        roll = dice.roll("monopoly", self.rng)
-        self.rolls.append(roll)
-        self.link.show(roll)
-
-    def texts(self, state):
-        return [e.data["text"] for e in self.events if e.kind == "link" and e.data["state"] == state]
-
-    def close(self):
-        self.link.close()
-        self.sim.close()
 
 
 @pytest.fixture

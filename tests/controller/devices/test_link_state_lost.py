@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from firmware import main as firmware_main
-from test_link import Rig
+from link_rig import Rig
 from waiting import wait
 
 
