@@ -12,6 +12,7 @@ import json
 
 from ..events import Event
 from ..journal import Journal
+from ..record import fold
 from ..registry import FORMATS, Export, entry
 from .store import HallStore
 
@@ -51,8 +52,9 @@ def export_round(store: HallStore, round_number: int | None) -> tuple[dict[str, 
             except (ValueError, KeyError, IndexError) as exc:  # a record this version cannot replay
                 problems.append(f"table {info['table']} game {info['game_id']}: not written as "
                                 f"{export.fmt.upper()}: {exc}")
-        if not kind.exports:
-            others.append({**info, "events": store.events(info["table"], info["game_id"], info["journal"])})
+        if not kind.exports:  # as `referee export` writes JSON: every event, and the plies that stand
+            events = store.events(info["table"], info["game_id"], info["journal"])
+            others.append({**info, "events": events, "record": fold(events).to_json()})
     texts = {fmt: "\n\n".join(games) + ("\n" if games else "") for fmt, games in written.items()}
     return texts, others, problems
 

@@ -111,6 +111,8 @@ def test_every_event_of_every_table_reaches_the_hall_once_in_order_through_resta
         assert [n.san() for n in game.mainline()] == moves
     others = json.loads((tmp_path / "out" / "round-1.json").read_text())
     assert [(g["table"], g["game"]) for g in others] == [("c", "connect4")]
+    played = [e["notation"] for e in others[0]["events"] if e["type"] == "move"]  # no undo in this game
+    assert [p["notation"] for p in others[0]["record"]] == played and all(p["text"] for p in others[0]["record"])
 
 
 def test_a_table_publishes_only_under_its_own_name_and_never_its_secret_setup_and_the_hall_catches_up(tmp_path):
