@@ -67,7 +67,7 @@ def cmd_replay(args) -> int:
     [--record EXPORT.json]"""
     from vision.camera import CameraError, open_camera
 
-    from .cli import print_events, print_result
+    from .cli import print_events, print_result, with_clock
     from .config import GameSettings
     from .table import Table
 
@@ -86,7 +86,8 @@ def cmd_replay(args) -> int:
     game = GameSettings(name=args.game, variant=args.variant or "",
                         rulings=config.game.rulings if config.game.name == args.game else {})
     if record is not None:
-        game.variant, game.rulings = record.variant, record.settings
+        game.variant, game.rulings = record.variant, record.settings or {}
+    game.rulings = with_clock(game.rulings, args.clock)
     try:
         table = Table(referee, game, camera, catalogue=Path(config.data.folder) / "treasures.npz")
         # the game starts as `serve` started it, dealt as recorded (a maze laid out on the

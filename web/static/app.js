@@ -26,6 +26,7 @@
     notice: null,
     drawError: null,
     events: 0,                     // events received, for a person checking the stream
+    clockAt: performance.now(),    // when the snapshot's clock was read (the running side counts down from it)
   };
   window.referee = page;
 
@@ -95,6 +96,7 @@
       "No game is running. Start one from the referee controls.";
     if (page.seat !== null && $("you")) $("you").textContent = (s.seats || [])[page.seat] || "";
     renderSeats(s);
+    renderClocks();
     renderChoices(s);
     $("move-form").hidden = !canType();
     $("move-text").placeholder = (initial.games[s.game] || {}).example || "a move in the game's notation";
@@ -177,6 +179,35 @@
       return li;
     }) : []);
   }
+
+  // The chess clock (the snapshot's `clock`, controller/clock.py): each side's time left,
+  // the running side counted down here between snapshots (each event brings a new one).
+  function clockText(seconds) {
+    const s = Math.max(0, seconds);
+    if (s < 20) return (Math.floor(s * 10) / 10).toFixed(1);
+    const whole = Math.floor(s), h = Math.floor(whole / 3600), m = Math.floor(whole % 3600 / 60), sec = whole % 60;
+    const pad = (n) => String(n).padStart(2, "0");
+    return h ? h + ":" + pad(m) + ":" + pad(sec) : m + ":" + pad(sec);
+  }
+
+  function renderClocks() {
+    const c = page.snap.clock;
+    $("clocks").hidden = !c;
+    if (!c) return;
+    const gone = (performance.now() - page.clockAt) / 1000;
+    const seats = page.snap.seats || [];
+    document.querySelectorAll("#clocks .clock").forEach((box) => {
+      const i = Number(box.dataset.seat);
+      const left = c.left[i] - (c.running === i ? gone : 0);
+      box.classList.toggle("running", c.running === i);
+      box.classList.toggle("low", left <= c.low[i]);
+      box.classList.toggle("flagged", left <= 0);
+      box.querySelector(".clock-name").textContent = (seats[i] || "") + (c.running === i ? " to move" : "");
+      box.querySelector(".clock-time").textContent = clockText(left);
+    });
+    $("clock-note").textContent = c.control + (c.stopped ? ": " + c.stopped : "");
+  }
+  setInterval(() => { if (page.snap.clock && page.snap.clock.running !== null) renderClocks(); }, 100);
 
   // A doubt's cells are marked like an alarm's, in the doubt's own colour (the board's
   // "doubting" class): the players see where the camera hesitates.
@@ -330,6 +361,7 @@
           break;
         }
         page.snap = snap;
+        page.clockAt = performance.now();
         page.moves = moves;
         // the snapshot's alarm is the standing one; the event may have said more of it.
         // A snapshot asked for before the latest events (`again`) may predate an alarm
@@ -403,6 +435,9 @@
       case "corrected":  // the camera took back a provisional reading: said once, then the state
         page.notice = event.text || null;
         break;
+      case "clock":  // a low-time warning, said once
+        page.notice = event.text || null;
+        break;
       default:
         break;
     }
@@ -473,6 +508,8 @@
 
   function fillVariants() {
     const game = catalogue.find((g) => g.game === $("ng-game").value);
+    $("ng-clock").hidden = !(game && game.clock);  // the games that run a clock (chess)
+    if (game && page.snap.game === game.game) $("ng-clock").value = page.snap.clock ? page.snap.clock.control : "";
     fill($("ng-variant"), (game ? game.variants : []).map((v) => el("option", {value: v}, v)));
     if (game && page.snap.game === game.game) $("ng-variant").value = page.snap.variant;
   }
@@ -510,7 +547,9 @@
     $("ng-game").addEventListener("change", fillVariants);
     $("new-game-form").addEventListener("submit", async (e) => {
       e.preventDefault();
-      adminResult(await post("/api/new-game", {game: $("ng-game").value, variant: $("ng-variant").value}));
+      const ask = {game: $("ng-game").value, variant: $("ng-variant").value};
+      if (!$("ng-clock").hidden) ask.clock = $("ng-clock").value.trim() || "off";
+      adminResult(await post("/api/new-game", ask));
       useAdminToken(page.adminToken);  // a game with other seats has other links
     });
     $("undo").addEventListener("click", async () => adminResult(await post("/api/undo")));
