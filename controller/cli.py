@@ -9,7 +9,7 @@ import random
 import sys
 
 from .bounded_json import JsonError, loads
-from .clock import hms
+from .clock import shown
 from .games import GAMES
 from .registry import FORMATS
 
@@ -244,7 +244,7 @@ def _human(event) -> str:
     d = event.data
     if event.kind == "move":
         clocks = d.get("clocks")
-        timed = f"  [red {hms(clocks[0])}, green {hms(clocks[1])}]" if clocks else ""
+        timed = f"  [clock red {shown(clocks[0])}, green {shown(clocks[1])}]" if clocks else ""
         return f"{d['ply']:>3}. {d['notation']:<8} {d['text']}{timed}"
     if event.kind == "clock":
         return f"  clock: {d['text']}"

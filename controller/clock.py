@@ -48,11 +48,14 @@ class Reading:
         return [round(max(0.0, s), 1) for s in self.left]
 
 
-def hms(seconds: float) -> str:
-    """h:mm:ss, as PGN's [%clk] writes it (whole seconds, rounded down: a clock showing
-    0:00:00 has flagged)."""
-    s = max(0, int(seconds))
-    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+def shown(seconds: float) -> str:
+    """A time left as a clock shows it: m:ss.s (h:mm:ss from an hour), rounded down, so a
+    clock at 0:00.0 has flagged."""
+    tenths = max(0, int(seconds * 10 + 1e-6))
+    s = tenths // 10
+    if s >= 3600:
+        return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+    return f"{s // 60}:{s % 60:02d}.{tenths % 10}"
 
 
 class Clock:

@@ -202,8 +202,11 @@
       box.classList.toggle("running", c.running === i);
       box.classList.toggle("low", left <= c.low[i]);
       box.classList.toggle("flagged", left <= 0);
-      box.querySelector(".clock-name").textContent = (seats[i] || "") + (c.running === i ? " to move" : "");
-      box.querySelector(".clock-time").textContent = clockText(left);
+      box.querySelector(".clock-name").textContent = seats[i] || "";
+      box.title = (seats[i] || "") + (c.running === i ? ": to move, clock running" : "");
+      const digits = box.querySelector(".clock-time");
+      digits.textContent = clockText(left);
+      digits.classList.toggle("long", digits.textContent.length > 5);
     });
     $("clock-note").textContent = c.control + (c.stopped ? ": " + c.stopped : "");
   }
