@@ -155,8 +155,8 @@ class TimeControl:
 
     def low(self, seat: int) -> float:
         """The time left at which the side is warned once: a tenth of its first period,
-        at least 10 s and at most a minute."""
-        return min(60.0, max(10.0, self.start(seat) / 10))
+        at least 10 s and at most a minute (a third of it for a control shorter than 30 s)."""
+        return min(60.0, max(10.0, self.start(seat) / 10), self.start(seat) / 3)
 
 
 def charged(period: Period, used: float) -> float:

@@ -113,7 +113,7 @@ def test_a_simple_delay_waits_before_the_clock_counts_and_before_the_flag_falls(
     assert referee.clock.left()[1] == 10.0  # inside the delay: nothing counted yet
     now.t = 5.0
     assert referee.clock.left()[1] == 8.0
-    assert referee.clock.due() == pytest.approx(13.0 - 10.0)  # the low-time warning: 10 s (its floor)
+    assert referee.clock.due() == pytest.approx(13.0 - 10.0 / 3)  # the low-time warning: a third of a short control
     now.t = 12.9
     assert [e.kind for e in referee.clock.tick(referee)] == ["clock"]  # warned, not flagged: the delay
     now.t = 13.1

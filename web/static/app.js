@@ -552,8 +552,9 @@
       e.preventDefault();
       const ask = {game: $("ng-game").value, variant: $("ng-variant").value};
       if (!$("ng-clock").hidden) ask.clock = $("ng-clock").value.trim() || "off";
-      adminResult(await post("/api/new-game", ask));
-      useAdminToken(page.adminToken);  // a game with other seats has other links
+      const r = await post("/api/new-game", ask);
+      adminResult(r);
+      if (r.ok) useAdminToken(page.adminToken);  // a game with other seats has other links
     });
     $("undo").addEventListener("click", async () => adminResult(await post("/api/undo")));
     $("records").addEventListener("toggle", () => { if ($("records").open) loadRecords(); });
