@@ -81,6 +81,14 @@ def test_a_control_that_is_not_one_is_named(text, words):
         load_game("chess", None, {"clock": text})
 
 
+def test_referee_toml_sets_the_clock_and_names_a_bad_one():
+    from controller.config import ConfigError, parse
+
+    assert parse('[game]\nname = "chess"\nrulings = { clock = "3+2" }\n').game.rulings == {"clock": "3+2"}
+    with pytest.raises(ConfigError, match=r"referee.toml: \[game\] rulings: time control '3 min': '3 min' is not"):
+        parse('[game]\nname = "chess"\nrulings = { clock = "3 min" }\n')
+
+
 def test_sudden_death_nobody_runs_before_the_first_move_then_the_hand_stops_each_side():
     referee, now, _ = on_the_clock("5+0")
     now.t = 40.0  # the players sit down and set up: no clock runs
