@@ -237,7 +237,11 @@ class Clock:
 
 
 def _said(seconds: float) -> str:
+    """A time left in words: "9 seconds", "1 minute", "2 minutes 5 seconds"."""
+    def unit(n: int, word: str) -> str:
+        return f"{n} {word}{'' if n == 1 else 's'}"
+
     s = int(round(seconds))
     if s >= 60:
-        return f"{s // 60} minute{'s' if s >= 120 else ''}" + (f" {s % 60} seconds" if s % 60 else "")
-    return f"{s} seconds"
+        return unit(s // 60, "minute") + (" " + unit(s % 60, "second") if s % 60 else "")
+    return unit(s, "second")

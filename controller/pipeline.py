@@ -127,10 +127,14 @@ def cmd_replay(args) -> int:
     return 0
 
 
+SEEN = ("camera", "clock")  # what a replay makes itself: the camera's moves, and its clock's flag fall
+
+
 class Record:
     """A game's record (`referee export` JSON) beside its recording: the setup the game
     was dealt, and the inputs the camera cannot see, entered as the game reaches them:
-    after each move seen by the camera, every recorded input up to the next such move."""
+    after each move seen by the camera, every recorded input up to the next such move
+    (a flag fall is the replay's own clock's, on the recording's time)."""
 
     def __init__(self, path: str, game: str):
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -146,9 +150,9 @@ class Record:
         inputs that follow are entered. Returns the events they caused."""
         if table.referee.game is None:
             return []
-        self.next += sum(e.kind == "move" and e.data.get("source") == "camera" for e in events)
+        self.next += sum(e.kind == "move" and e.data.get("source") in SEEN for e in events)
         out = []
-        while self.next < len(self.moves) and self.moves[self.next]["source"] != "camera":
+        while self.next < len(self.moves) and self.moves[self.next]["source"] not in SEEN:
             move = self.moves[self.next]
             self.next += 1
             out += table.run(Enter(text=move["notation"], source=move["source"]))[1]
