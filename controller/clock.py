@@ -192,7 +192,7 @@ class Clock:
         last = self.readings[-1]
         running = None if self.over or self.stopped_at is not None else last.turn
         why = ("game over" if self.over else "stopped while the board is put right" if self.stopped_at is not None
-               else "starts with red's first move" if not any(last.made) else None)
+               else "starts with the first move" if not any(last.made) else None)
         return {"control": self.control.text(), "words": self.control.words(), "left": [round(x, 1) for x in self.left()],
                 "running": running, "stopped": why, "low": [self.control.low(0), self.control.low(1)]}
 

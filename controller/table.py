@@ -31,6 +31,9 @@ from .registry import entry
 from .table_start import TableStart
 
 
+FRAME_GAP_S = 1.0  # the table's time runs on past the last frame this long at most
+
+
 @dataclass(frozen=True)
 class Result:
     """What a command did: `ok`, else `error` in words; the `event` it caused, if any;
@@ -108,9 +111,11 @@ class Table:
 
     def now(self) -> float:
         """The table's time, the camera's: the last frame's time, and the time since it
-        was seen (none in a replay, which decides each frame as it is fed)."""
+        was seen (none in a replay, which decides each frame as it is fed), up to
+        FRAME_GAP_S: a camera lost stops the chess clock, as the referee cannot see the
+        board (its time goes on from where it stopped, vision/camera.py KeptCamera)."""
         t, seen = self._frame
-        return t if seen is None else t + (time.monotonic() - seen)
+        return t if seen is None else t + min(time.monotonic() - seen, FRAME_GAP_S)
 
     def feed(self, t: float, frame) -> list[Event]:
         """One frame, seen and decided at once (`referee replay`); the events it caused."""

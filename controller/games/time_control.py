@@ -95,7 +95,7 @@ class TimeControl:
             moves, minutes, sign, bonus = m.groups()
             if ":" in minutes:
                 mm, ss = minutes.split(":")
-                seconds = int(mm) * 60 + int(ss)
+                seconds = float(int(mm) * 60 + int(ss))
             else:
                 seconds = float(minutes) * 60
             if moves is not None and not 1 <= int(moves) <= MAX_MOVES:
