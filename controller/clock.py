@@ -8,8 +8,8 @@ arithmetic of docs/games/chess.md "The clock":
 - a side's clock stops at the moment the hand left the piece of its move, however late
   the referee decided: a ply recorded from a later view, or settled by the next views,
   costs nothing (`move` events carry `clock`, the mover's time left, and `clocks`, both);
-- nobody's clock runs before White's first move (the camera cannot tell when the players
-  are seated; the first move starts Black's clock, as FIDE 6.5 says of Black's);
+- nobody's clock runs before White's first move (FIDE 6.6.1 starts White's at the start,
+  but the camera cannot tell when the players are seated); that move starts Black's;
 - a camera alarm (`illegal` from the camera) stops both clocks, as an arbiter would,
   until the board is right (`restored`, or a legal move, whose hand time restarts it);
 - a take-back of camera plies (`corrected` with `retracted`) puts the clocks back to the
@@ -224,6 +224,7 @@ class Clock:
         names = referee.game.seats(referee.sure)
         for seat in (0, 1):
             if left[seat] <= 0:
+                # the chess rules' action (controller/games/chess.py): the only game with a clock
                 event = referee.enter(f"flag {('red', 'green')[seat]}", source="clock")
                 self.over = True  # entered once: a game whose rules refuse it is not asked again
                 return [event]

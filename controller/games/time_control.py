@@ -4,15 +4,15 @@ the running clock, with its times, is controller/clock.py.
 
 Written forms (spaces optional, case ignored; minutes, then seconds):
 
-| text | what it is | FIDE |
+| text | what it is | the rule |
 |---|---|---|
-| ``5+0``, ``5``, ``G/5`` | sudden death: 5 minutes for the whole game | 6.1 |
-| ``3+2`` | Fischer increment: 3 minutes, 2 seconds added after each move, from move 1 | 6.1, Guidelines III (increment) |
-| ``5 b3`` | Bronstein delay: after each move, the time used on it is given back, up to 3 seconds | Guidelines (delay mode) |
-| ``5 d3`` | simple (US) delay: each move, the clock waits 3 seconds before it counts down | Guidelines (delay mode) |
-| ``40/90, 30+30`` | periods: 40 moves in 90 minutes, then 30 minutes (+30 s a move) for the rest | 6.1, 6.9 |
+| ``5+0``, ``5``, ``G/5`` | sudden death: 5 minutes for the whole game | FIDE 6.3.1, 6.9 |
+| ``3+2`` | Fischer increment: 3 minutes, 2 seconds added after each move, from move 1 | FIDE 6.3.1 |
+| ``5 b3`` | Bronstein delay: after each move, the time used on it is given back, up to 3 seconds | FIDE's Guidelines on electronic clocks |
+| ``5 d3`` | simple (US) delay: each move, the clock waits 3 seconds before it counts down | US Chess (time delay) |
+| ``40/90, 30+30`` | periods: 40 moves in 90 minutes, then 30 minutes (+30 s a move) for the rest | FIDE 6.3.1, 6.9 |
 | ``40/120, 20/60`` | a last period with a move count repeats (20 moves an hour after move 40) | |
-| ``10+5 \\| 5+5`` | time odds: red's (White's) control, then green's (Black's) | |
+| ``10+5 \| 5+5`` | time odds: red's (White's) control, then green's (Black's) | |
 | ``0:30+1`` | minutes as m:ss (30 seconds, 1 second a move) | |
 
 An increment or delay belongs to the period it is written in (``40/90+30, 30+30`` for
@@ -109,8 +109,8 @@ class TimeControl:
         for p in periods[:-1]:
             if p.moves is None:
                 raise ValueError(f"time control {whole!r}: only the last period may be for the rest of the game")
-        if periods[0].seconds <= 0 and periods[0].kind is None:
-            raise ValueError(f"time control {whole!r}: no time at all")
+        if periods[0].seconds <= 0:
+            raise ValueError(f"time control {whole!r}: no time to start with")
         return tuple(periods)
 
     def text(self) -> str:

@@ -74,7 +74,7 @@ def test_time_controls_are_read_as_clubs_write_them(text, written, sides):
 
 @pytest.mark.parametrize("text, words", [
     ("5+", "is not a period"), ("40/90, 30, 10", "only the last period"), ("1 | 2 | 3", "at most two sides"),
-    ("2000+0", "over 24 hours"), ("5+900", "at most 600"), ("0/5", "1-200"),
+    ("2000+0", "over 24 hours"), ("5+900", "at most 600"), ("0/5", "1-200"), ("0+5", "no time to start with"),
 ])
 def test_a_control_that_is_not_one_is_named(text, words):
     with pytest.raises(ValueError, match=words):
