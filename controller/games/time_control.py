@@ -1,4 +1,4 @@
-"""Time controls as clubs write them, and what FIDE's Laws of Chess (Article 6 and the
+r"""Time controls as clubs write them, and what FIDE's Laws of Chess (Article 6 and the
 Guidelines on clocks) say each one does to a player's clock. Pure arithmetic on seconds:
 the running clock, with its times, is controller/clock.py.
 
@@ -12,7 +12,7 @@ Written forms (spaces optional, case ignored; minutes, then seconds):
 | ``5 d3`` | simple (US) delay: each move, the clock waits 3 seconds before it counts down | US Chess (time delay) |
 | ``40/90, 30+30`` | periods: 40 moves in 90 minutes, then 30 minutes (+30 s a move) for the rest | FIDE 6.3.1, 6.9 |
 | ``40/120, 20/60`` | a last period with a move count repeats (20 moves an hour after move 40) | |
-| ``10+5 | 5+5`` (a bar between) | time odds: red's (White's) control, then green's (Black's) | |
+| ``10+5 \| 5+5`` | time odds: red's (White's) control, then green's (Black's) | |
 | ``0:30+1`` | minutes as m:ss (30 seconds, 1 second a move) | |
 
 An increment or delay belongs to the period it is written in (``40/90+30, 30+30`` for
