@@ -33,6 +33,9 @@ from typing import Callable
 from .games.time_control import TimeControl, allowance, charged
 
 
+FLAG_S = 1e-3  # a time left this short has run out (the sums of the table's times are floats)
+
+
 @dataclass(frozen=True)
 class Reading:
     """What the clocks show after a recorded action: each side's time left at its last
@@ -45,6 +48,7 @@ class Reading:
     since: float = 0.0
 
     def clocks(self) -> list[float]:
+        """Each side's time left as events carry it (seconds, to a tenth)."""
         return [round(max(0.0, s), 1) for s in self.left]
 
 
@@ -223,7 +227,7 @@ class Clock:
         left = self.left()
         names = referee.game.seats(referee.sure)
         for seat in (0, 1):
-            if left[seat] <= 0:
+            if left[seat] <= FLAG_S:
                 # the chess rules' action (controller/games/chess.py): the only game with a clock
                 event = referee.enter(f"flag {('red', 'green')[seat]}", source="clock")
                 self.over = True  # entered once: a game whose rules refuse it is not asked again
@@ -242,7 +246,7 @@ def _said(seconds: float) -> str:
     def unit(n: int, word: str) -> str:
         return f"{n} {word}{'' if n == 1 else 's'}"
 
-    s = int(round(seconds))
+    s = max(1, int(round(seconds)))  # a warning is said before the flag: never "0 seconds"
     if s >= 60:
         return unit(s // 60, "minute") + (" " + unit(s % 60, "second") if s % 60 else "")
     return unit(s, "second")

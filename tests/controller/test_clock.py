@@ -343,3 +343,28 @@ def test_a_game_without_a_clock_has_none():
     assert referee.snapshot()["clock"] is None
     assert "clock" not in referee.enter("e4").data
     assert Clock().due() is None
+
+
+def test_the_table_keeps_the_camera_s_time_across_a_restart_and_its_frames_bring_the_flag(tmp_path):
+    """A resumed game under a camera: the clock runs on the frames' times from the
+    Table's start (not the time the referee was down), and a frame past the flag time
+    brings the flag fall (the camera's thread sends the referee a Tick when it is due)."""
+    import numpy as np
+
+    from controller.config import CameraSettings, GameSettings
+    from controller.table import Table
+
+    path = str(tmp_path / "games.sqlite")
+    referee, now, _ = on_the_clock("1+0", Journal(path))
+    play(referee, now, [(1.0, "e4"), (11.0, "e5")])
+    again = Referee(Journal(path))
+    assert again.resume()
+    table = Table(again, GameSettings(name="chess"), CameraSettings())
+    frame = np.zeros((360, 640, 3), np.uint8)
+    table.feed(2.0, frame)  # the camera's time: seconds since it opened
+    assert again.clock.left()[0] == pytest.approx(58.0, abs=0.05) and again.clock.left()[1] == 50.0
+    said = table.feed(55.0, frame)
+    assert [e.kind for e in said] == ["clock"] and said[0].data["text"] == "Mario's team: 5 seconds left on the clock"
+    flag = table.feed(60.5, frame)
+    assert [e.data.get("notation") for e in flag if e.kind == "move"] == ["flag red"]
+    assert again.snapshot()["outcome"]["reason"] == "Mario's team's flag fell: Bowser's team wins on time"
