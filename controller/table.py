@@ -99,7 +99,8 @@ class Table:
         """One camera frame through the watcher (the camera's thread): the referee's
         command it calls for, run on the referee's thread: a View when the board has just
         settled differently, a Tick while the referee waits out a wrong or unclear board
-        (its clock is the frames'), else None."""
+        or the chess clock has a warning or a flag due (their clock is the frames'), else
+        None."""
         view = self.watcher.feed(t, frame)
         self._frame = (t, time.monotonic())
         if view is not None:
@@ -161,7 +162,8 @@ class Table:
 
     def _tick(self, command: Tick) -> Result:
         """The camera's clock: a wrong or unclear board that stayed still becomes an alarm
-        or a doubt (controller/referee.py)."""
+        or a doubt (controller/referee.py); the chess clock says low time or enters a flag
+        fall (controller/clock.py)."""
         said = self.referee.tick(command.t, command.moved_at)
         timed = self.referee.clock.tick(self.referee)  # a low-time warning, a flag fall
         return self._said(timed[-1] if timed else said)
