@@ -65,3 +65,20 @@ def test_the_admin_starts_a_game_on_a_clock_and_a_bad_one_is_named(browser, serv
     assert "delay 3 s" in page.locator("#rulings").inner_text()
     assert served.service.snapshot()["clock"]["control"] == "5 d3"
     context.close()
+
+
+def test_a_flag_fall_shows_as_the_result_and_a_row_of_words_in_the_record(browser, served):
+    context = browser.new_context(viewport={"width": 420, "height": 900})
+    page = context.new_page()
+    page.goto(served.url + "/")
+    page.wait_for_selector("#live.on", timeout=WAIT_MS)
+    assert served.service.submit(NewGame(game="chess", clock="5+0")).ok
+    for text in ("e4", "e5", "flag red"):  # the clock's entry, as an arbiter types it
+        assert served.service.submit(Enter(text=text)).ok, text
+    page.locator("#result").wait_for(state="visible", timeout=WAIT_MS)
+    assert "Mario's team's flag fell: Bowser's team wins on time" in page.locator("#result").inner_text()
+    assert page.locator("#moves").inner_text().splitlines()[-1] == "Mario's team's flag fell: Bowser's team wins on time"
+    assert page.locator("#moves .record-row .num").all_inner_texts() == ["1."]  # the flag is no ply
+    assert page.locator("#clocks .clock.running").count() == 0
+    assert page.locator("#clock-note").inner_text() == "5+0: game over"
+    context.close()
