@@ -9,6 +9,7 @@ import random
 import sys
 
 from .bounded_json import JsonError, loads
+from .clock import shown
 from .games import GAMES
 from .events import Kind
 from .record import changes
@@ -42,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--game", choices=list(GAMES), required=required)
         sp.add_argument("--variant", default=None)
 
+    def clock_arg(sp):
+        sp.add_argument("--clock", default=None, metavar="CONTROL",
+                        help="chess: a clock the camera runs, e.g. 5+0, 3+2, \"5 d3\", \"40/90, 30+30\" "
+                             "(docs/games/chess.md, The clock)")
+
     sp = sub.add_parser("serve", help="run the referee on the configured rig")
     sp.add_argument("--config", default="referee.toml")
     sp.add_argument("--port", type=int, default=None, help="overrides [web] port")
@@ -59,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--config", default=None, help="a referee.toml whose [hall] the demo table uses")
     sp.add_argument("--no-mistake", action="store_true",
                     help="the players make no deliberate mistake (there is one per game otherwise)")
+    clock_arg(sp)
 
     sp = sub.add_parser("play", help="referee moves read from stdin, without a camera")
     game_args(sp)
@@ -67,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--setup", default=None, help="JSON file with the starting setup (see docs/games/)")
     sp.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                     help="a game setting or ruling (repeatable; the value is read as JSON, else as text)")
+    clock_arg(sp)
 
     sp = sub.add_parser("replay", help="run a recording through the whole pipeline")
     sp.add_argument("video")
@@ -77,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--record", default=None,
                     help="the game's record (`referee export` JSON): its setup, and the inputs the "
                          "camera cannot see (rolls, choices, typed moves), entered in their order")
+    clock_arg(sp)
 
     sp = sub.add_parser("read", help="what vision sees in one picture")
     sp.add_argument("image")
@@ -159,7 +168,7 @@ def cmd_play(args) -> int:
             print(f"referee play: --setup {args.setup}: {exc}", file=sys.stderr)
             return 2
     try:
-        settings = parse_settings(args.setting)
+        settings = with_clock(parse_settings(args.setting), args.clock)
         load_game(args.game, args.variant, settings)  # the settings' faults named as such
     except ValueError as exc:
         print(f"referee play: {exc}", file=sys.stderr)
@@ -189,6 +198,7 @@ def cmd_play(args) -> int:
         text = line.split("#", 1)[0].strip()
         if text:
             referee.enter(text)
+            referee.clock.tick(referee)  # a flag that fell while the move was awaited
             flush()
     if not args.json:
         print_result(referee)
@@ -207,6 +217,12 @@ def parse_settings(pairs: list[str]) -> dict:
         except JsonError:  # not JSON (a word such as paper, or too large a number): the text
             out[key] = value
     return out
+
+
+def with_clock(settings: dict, clock: str | None) -> dict:
+    """The settings with `--clock` as the game's "clock" setting (a time control, checked
+    by the rules: controller/games/time_control.py); "" for no clock."""
+    return settings if clock is None else {**settings, "clock": clock}
 
 
 def print_events(events, referee, as_json: bool) -> None:
@@ -231,7 +247,11 @@ def print_result(referee) -> None:
 def _human(event) -> str:
     d = event.data
     if event.kind == Kind.MOVE:
-        return f"{d['ply']:>3}. {d['notation']:<8} {d['text']}"
+        clocks = d.get("clocks")
+        timed = f"  [clock red {shown(clocks[0])}, green {shown(clocks[1])}]" if clocks else ""
+        return f"{d['ply']:>3}. {d['notation']:<8} {d['text']}{timed}"
+    if event.kind == Kind.CLOCK:
+        return f"  clock: {d['text']}"
     if event.kind == Kind.ILLEGAL:
         return f"  illegal: {d.get('input', '')} - {d['reason']}"
     if event.kind == Kind.GAME_OVER:

@@ -24,7 +24,8 @@ import shutil
 import sys
 import tempfile
 
-from .config import Config, ConfigError, load
+from .cli import with_clock
+from .config import Config, ConfigError, load, validate
 from vision.camera import SyntheticCamera
 
 from .demo_rig.feed import DemoTable, press_button
@@ -48,6 +49,9 @@ def demo_config(args) -> Config:
     config.web.host, config.web.port = args.host, args.port
     if getattr(args, "config", None):  # a demo table in a hall: the file's [hall] only
         config.hall = load(args.config).hall
+    if getattr(args, "clock", None) is not None:
+        config.game.rulings = with_clock(config.game.rulings, args.clock)
+        validate(config)  # a control that is not one, or a game without a clock: said before the start
     return config
 
 

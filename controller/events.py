@@ -9,7 +9,8 @@ JSON-serialisable payload, and where it belongs (game id, sequence number in the
 journal). The journal writes an event first; only then does the bus hand it to the page
 (SSE), the devices (buzzer, LEDs) and anyone else listening. Kinds the referee writes:
 game_started, move (a roll or a choice is a move too), illegal, restored, game_over,
-undo, doubt, doubt_cleared, corrected; which of them change the game's record
+undo, doubt, doubt_cleared, corrected, clock (a low-time warning, in words:
+controller/clock.py); which of them change the game's record
 (game_started, move, undo, and corrected with the plies it retracts) is said once, in
 controller/record.py. The devices and the service publish link and notice events, the hall its own (not
 journalled). What an event means to the listeners (does it raise or clear the camera's
@@ -39,6 +40,7 @@ class Kind(StrEnum):
     DOUBT = "doubt"
     DOUBT_CLEARED = "doubt_cleared"
     CORRECTED = "corrected"
+    CLOCK = "clock"  # a low-time warning, said once a side (controller/clock.py)
     NOTICE = "notice"  # a message for the page (a camera lost, a roll not due)
     LINK = "link"  # the die module's link came up or went down
     HALL_NOTE = "hall_note"
@@ -139,6 +141,7 @@ class NewGame:
     game: str | None = None  # None: the game in play (the new-game button)
     variant: str | None = None
     setup: dict | None = None  # a recorded deal (a replay); None: drawn, or read from the table
+    clock: str | None = None  # a chess time control ("3+2"; "" none); None: the game's as before
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@
 The journal holds each accepted action in the game's notation (SAN moves, "promote n",
 "resign red", ...); the referee replays them through the rules (as on a resume) to the
 final position and its move list, which python-chess writes out. Red (Mario's team) plays White.
+A game on the clock (controller/clock.py) writes each move's time left as `[%clk h:mm:ss]`,
+the comment DGT boards and chess servers write, and its TimeControl header.
 """
 from __future__ import annotations
 
@@ -36,8 +38,11 @@ def export_pgn(journal: Journal, game_id: int, headers: dict | None = None) -> s
     if state.fen:
         record.setup(state.fen)  # the SetUp and FEN headers
     node = record
-    for uci in state.moves:
+    clocks = _clocks(referee)
+    for i, uci in enumerate(state.moves):
         node = node.add_variation(chess.Move.from_uci(uci))
+        if clocks[i] is not None:
+            node.set_clock(int(clocks[i]))  # whole seconds: [%clk h:mm:ss], as DGT boards write
     outcome = game.outcome(state)
     record.headers.update({
         "Event": "Mario chess",
@@ -51,7 +56,43 @@ def export_pgn(journal: Journal, game_id: int, headers: dict | None = None) -> s
                        ("abandoned" if info["result"] == "abandoned" else "unterminated"),
         "PlyCount": str(len(state.moves)),
     })
+    if game.settings.get("clock"):
+        record.headers["TimeControl"] = _pgn_time_control(game.settings["clock"])
     record.headers.update(headers or {})
     if outcome:
         node.comment = outcome.reason
     return str(record)
+
+
+def _clocks(referee: Referee) -> list:
+    """Each board move's `clock` (the mover's time left, seconds) from the move events
+    that stand (less those undone or taken back), or None for a move without one."""
+    standing: list = []
+    for e in referee.journal.events(referee.game_id):
+        if e.kind == "move":
+            standing.append(e.data)
+        elif e.kind == "undo" and standing:
+            standing.pop()
+        elif e.kind == "corrected":
+            del standing[len(standing) - len(e.data.get("retracted") or ()):]
+    game, state, out = referee.game, referee.game.start(referee.setup), []
+    for data in standing:
+        action = game.parse(state, data["notation"])
+        if isinstance(action, chess.Move):
+            out.append(data.get("clock"))
+        state = game.apply(state, action)
+    return out
+
+
+def _pgn_time_control(text: str) -> str:
+    """The PGN standard's TimeControl tag: seconds, "moves/seconds", "+increment", ":"
+    between periods ("3+2" -> "180+2", "40/90, 30+30" -> "40/5400:1800+30"); "?" for
+    a delay or time odds, which the tag cannot say (the Rulings of the page say them)."""
+    from .games.time_control import TimeControl
+
+    control = TimeControl.parse(text)
+    side = control.sides[0]
+    if control.sides[0] != control.sides[1] or any(p.kind not in (None, "increment") for p in side):
+        return "?"
+    return ":".join((f"{p.moves}/" if p.moves else "") + f"{p.seconds:g}" + (f"+{p.bonus:g}" if p.kind else "")
+                    for p in side)

@@ -68,7 +68,7 @@ def cmd_replay(args) -> int:
     [--record EXPORT.json]"""
     from vision.camera import CameraError, open_camera
 
-    from .cli import print_events, print_result
+    from .cli import print_events, print_result, with_clock
     from .config import GameSettings
     from .table import Table
 
@@ -87,7 +87,8 @@ def cmd_replay(args) -> int:
     game = GameSettings(name=args.game, variant=args.variant or "",
                         rulings=config.game.rulings if config.game.name == args.game else {})
     if record is not None:
-        game.variant, game.rulings = record.variant, record.settings
+        game.variant, game.rulings = record.variant, record.settings or {}
+    game.rulings = with_clock(game.rulings, args.clock)
     try:
         table = Table(referee, game, camera, catalogue=Path(config.data.folder) / "treasures.npz")
         # the game starts as `serve` started it, dealt as recorded (a maze laid out on the
@@ -127,10 +128,14 @@ def cmd_replay(args) -> int:
     return 0
 
 
+SEEN = ("camera", "clock")  # what a replay makes itself: the camera's moves, and its clock's flag fall
+
+
 class Record:
     """A game's record (`referee export` JSON) beside its recording: the setup the game
     was dealt, and the inputs the camera cannot see, entered as the game reaches them:
-    after each move seen by the camera, every recorded input up to the next such move."""
+    after each move seen by the camera, every recorded input up to the next such move
+    (a flag fall is the replay's own clock's, on the recording's time)."""
 
     def __init__(self, path: str, game: str):
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -148,9 +153,9 @@ class Record:
         inputs that follow are entered. Returns the events they caused."""
         if table.referee.game is None:
             return []
-        self.next += sum(e.kind == Kind.MOVE and e.data.get("source") == "camera" for e in events)
+        self.next += sum(e.kind == Kind.MOVE and e.data.get("source") in SEEN for e in events)
         out = []
-        while self.next < len(self.plies) and self.plies[self.next].source != "camera":
+        while self.next < len(self.plies) and self.plies[self.next].source not in SEEN:
             ply = self.plies[self.next]
             self.next += 1
             out += table.run(Enter(text=ply.notation, source=ply.source or "entry"))[1]

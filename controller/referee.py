@@ -38,6 +38,7 @@ from typing import Any, Iterable, NamedTuple
 from vision.view import SURE, BoardView
 
 from .beliefs import COMMIT, Beliefs, Line, Still, replay
+from .clock import Clock
 from .evidence import MISFIT, SEEN, Evidence
 from .events import Bus, Event, Kind
 from .games import load_game
@@ -106,6 +107,7 @@ class Referee:
         self._said: list = []  # each doubt said since the sure position last changed
         self._odd: dict = {}  # cell -> since when the view shows it otherwise than the best history
         self.notes: list[str] = []  # what went wrong while resuming, for the page
+        self.clock = Clock()  # the chess clock, pressed by the moves journalled (controller/clock.py)
 
     @property
     def state(self):
@@ -123,7 +125,10 @@ class Referee:
         return self._words(self.shown.actions) if self.shown is not None else []
 
     # --- events --------------------------------------------------------------------
-    def _emit(self, kind: str, **data) -> Event:
+    def _emit(self, kind: str, at: float | None = None, **data) -> Event:
+        """Journal, then publish, an event; `at`: when the hand left for a move (the
+        clock's time; None: now)."""
+        data = self.clock.stamp(self, kind, data, at)
         event = self.journal.append(Event(kind, data, self.game_id))
         self.record.take(event)
         self.bus.publish(event)
@@ -146,6 +151,7 @@ class Referee:
             Kind.GAME_STARTED, {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
         self.game_id = event.game_id
         self.record = fold([event])
+        self.clock.begin(game, [], state)
         event = replace(event, data={**event.data, "setup": game.public_setup(setup)})
         self.bus.publish(event)
         return event
@@ -183,6 +189,7 @@ class Referee:
         self._rebuild(self.journal.events(game_id))
 
     def _rebuild(self, events: Iterable[Event]) -> None:
+        events = list(events)
         record = fold(events)
         if record.game is None:
             raise ValueError("the record has no game_started event")
@@ -193,6 +200,7 @@ class Referee:
             state = self.game.play(state, self.game.parse(state, text))
         self.record, self.alarm = record, None
         self._sure_of(state)
+        self.clock.begin(self.game, events, state)
 
     # --- inputs --------------------------------------------------------------------
     def enter(self, text: str, source: str = "entry", seat: int | None = None) -> Event:
@@ -257,13 +265,14 @@ class Referee:
             notation = self.game.notation(before, action)
             seat = self.game.actor(before, action)
             self.sure = self.game.apply(before, action)
+            hand = seen[i] if i < len(seen) else at  # None for a typed move: now
             if source == "camera":
-                self._past = (self._past + [Recorded(before, action, seen[i] if i < len(seen) else at)])[-BACK:]
+                self._past = (self._past + [Recorded(before, action, hand)])[-BACK:]
             else:
                 self._past, self._stills = [], []
             self._replays, self._challenges = {}, {}
             delay = {} if at is None or i >= len(seen) else {"decided_after_s": round(at - seen[i], 3)}
-            event = self._emit("move", notation=notation, text=self.game.describe(before, action),
+            event = self._emit("move", at=hand, notation=notation, text=self.game.describe(before, action),
                                seat=seat, ply=len(self.record.plies) + 1, source=source, **delay, **extra)
         best = self.beliefs.best
         if tuple(best.actions[:len(actions)]) == tuple(actions):
@@ -700,6 +709,7 @@ class Referee:
             "doubt": self.doubt,
             "outcome": outcome.to_json() if outcome else None,
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
+            "clock": self.clock.snapshot(),  # None: a game without a clock
             "state": self.game.snapshot(self.state, viewer),
         }
 

@@ -19,6 +19,7 @@ command is a typed value (controller/events.py) dispatched on its type.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -28,6 +29,9 @@ from .games import load_game
 from .referee import CONFIRM_S, Referee
 from .registry import entry
 from .table_start import TableStart
+
+
+FRAME_GAP_S = 1.0  # the table's time runs on past the last frame this long at most
 
 
 @dataclass(frozen=True)
@@ -77,8 +81,10 @@ class Table:
         self._caught: list[Event] | None = None
         self._learned: int | None = None  # the referee's epoch (its sure position) last learned from
         referee.bus.subscribe(self._catch)
+        self._frame: tuple[float, float | None] = (0.0, time.monotonic())  # (frame time, when seen; None: replay)
         if camera is not None:
             referee.confirm_s = CONFIRM_S  # a live camera: wrong or unclear boards must stay a moment
+            referee.clock.keep_time(self.now)  # the chess clock keeps the camera's time (its views' times)
         if camera is not None and referee.game is not None:
             self._options = referee.game.reader_options(referee.state)
             self.watcher = self._watch(referee.game.name, self._options)
@@ -93,17 +99,30 @@ class Table:
         """One camera frame through the watcher (the camera's thread): the referee's
         command it calls for, run on the referee's thread: a View when the board has just
         settled differently, a Tick while the referee waits out a wrong or unclear board
-        (its clock is the frames'), else None."""
+        or the chess clock has a warning or a flag due (their clock is the frames'), else
+        None."""
         view = self.watcher.feed(t, frame)
+        self._frame = (t, time.monotonic())
         if view is not None:
             return View(view)
-        if self.referee.confirming:
+        due = self.referee.clock.due()
+        if self.referee.confirming or (due is not None and t >= due):
             return Tick(t, self.watcher.gate.moved_at)
         return None
 
+    def now(self) -> float:
+        """The table's time, the camera's: the last frame's time, and the time since it
+        was seen (none in a replay, which decides each frame as it is fed), up to
+        FRAME_GAP_S: a camera lost stops the chess clock, as the referee cannot see the
+        board (its time goes on from where it stopped, vision/camera.py KeptCamera)."""
+        t, seen = self._frame
+        return t if seen is None else t + min(time.monotonic() - seen, FRAME_GAP_S)
+
     def feed(self, t: float, frame) -> list[Event]:
         """One frame, seen and decided at once (`referee replay`); the events it caused."""
+        self._frame = (t, None)
         step = self.see(t, frame)
+        self._frame = (t, None)
         return self.run(step)[1] if step is not None else []
 
     def run(self, command: Command) -> tuple[Result, list[Event]]:
@@ -143,8 +162,11 @@ class Table:
 
     def _tick(self, command: Tick) -> Result:
         """The camera's clock: a wrong or unclear board that stayed still becomes an alarm
-        or a doubt (controller/referee.py)."""
-        return self._said(self.referee.tick(command.t, command.moved_at))
+        or a doubt (controller/referee.py); the chess clock says low time or enters a flag
+        fall (controller/clock.py)."""
+        said = self.referee.tick(command.t, command.moved_at)
+        timed = self.referee.clock.tick(self.referee)  # a low-time warning, a flag fall
+        return self._said(timed[-1] if timed else said)
 
     def _settle(self, command: Settle) -> Result:
         """No more frames will come (the end of a recording): the history shown stands."""
@@ -179,12 +201,20 @@ class Table:
         game, variant, setup = command.game, command.variant, command.setup
         name = game or r.game.name
         settings = self.game_settings.rulings if name == self.game_settings.name else None
+        # the clock asked for, else the one the same game had (the new-game button), else the configured one
+        clock = command.clock if command.clock is not None else (
+            r.game.settings.get("clock") if r.game is not None and r.game.name == name else None)
+        if clock is not None:
+            settings = {k: v for k, v in (settings or {}).items() if k != "clock"} | ({"clock": clock} if clock else {})
         variant = variant or (r.game.variant if r.game is not None and name == r.game.name else None)
         if self.camera is not None and entry(name).starts_from_table and (setup is None or setup.get("from_table")):
             # read from the table; a recorded setup (a replay) gives only the deal
             return self._start_from_table(load_game(name, variant, settings), deal=setup)
         self.enrolment.cancel()
-        event = r.new_game(name, variant, settings, setup=setup)
+        try:
+            event = r.new_game(name, variant, settings, setup=setup)
+        except ValueError as exc:  # a setting the rules refuse (a clock that is no time control)
+            return Result.refused(str(exc))
         self._options = r.game.reader_options(r.state)
         if self.camera is not None:
             old, self.watcher = self.watcher, self._watch(name, self._options, self.watcher)

@@ -60,8 +60,17 @@ def catalogue():
         except Exception as exc:  # one broken game module must not hide the others
             log.warning("web: game %s cannot be offered: %s", name, exc)
             continue
-        out.append({"game": name, "title": cls.title, "variants": list(cls.variants)})
+        out.append({"game": name, "title": cls.title, "variants": list(cls.variants), "clock": _takes_clock(cls)})
     return jsonify(out)
+
+
+def _takes_clock(cls) -> bool:
+    """Does the game run a clock (a "clock" setting its rules accept)?"""
+    try:
+        cls(None, {"clock": "5+0"})
+    except ValueError:
+        return False
+    return True
 
 
 @api.post("/move")
@@ -102,7 +111,15 @@ def new_game():
     variants = list(game_class(game).variants)
     if variant is not None and variant not in variants:  # said here, not as a fault in the referee
         return _result(Result.refused(f"field 'variant' is {variant!r}; {game} has {', '.join(variants)}"))
-    return _result(service().submit(NewGame(game, variant)))
+    clock = text_field(data, "clock", required=False)
+    if clock is not None and clock.lower() in ("off", "none"):
+        clock = ""  # a game without a clock
+    if clock:
+        try:  # said here, with the rules' reason, not as a fault in the referee
+            game_class(game)(variant, {"clock": clock})
+        except ValueError as exc:
+            return _result(Result.refused(f"field 'clock': {exc}"))
+    return _result(service().submit(NewGame(game, variant, clock=clock)))
 
 
 @api.post("/undo")

@@ -17,6 +17,10 @@ Text notation:
   ``draw agreed`` ends the game at once (both players at once: the admin's or the CLI's,
   never one player's phone);
 - ``claim draw``: threefold repetition or the 50-move rule, only while claimable;
+- ``flag red`` / ``flag green``: that side's time ran out (the referee's clock enters it,
+  controller/clock.py; an arbiter may type it for a game on a clock of its own): the side
+  loses, or it is a draw when the opponent cannot checkmate by any series of legal moves
+  (FIDE 6.9; python-chess's `has_insufficient_material` of the opponent);
 - ``promote q|r|b|n``: right after a promotion, before the next move, changes the new
   piece (the camera sees colours only, so a promotion is a queen unless a player picks
   another piece on the page).
@@ -35,6 +39,7 @@ from typing import Iterable, Mapping
 import chess
 
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
+from .time_control import TimeControl
 
 TEAM = ("Mario's team", "Bowser's team")
 KING = ("Mario", "Bowser")
@@ -86,6 +91,11 @@ class AcceptDraw:
 @dataclass(frozen=True)
 class ClaimDraw:
     pass
+
+
+@dataclass(frozen=True)
+class Flag:
+    seat: int  # whose time ran out
 
 
 @dataclass(frozen=True)
@@ -210,8 +220,12 @@ class Chess(Game):
     def __init__(self, variant=None, settings=None):
         super().__init__(variant, settings)
         for key, value in self.settings.items():
+            if key == "clock":  # a time control (controller/games/time_control.py), "" for none
+                if value:
+                    TimeControl.parse(value)
+                continue
             if key not in self.SETTINGS:
-                raise ValueError(f"chess has no setting {key!r}; expected one of {', '.join(self.SETTINGS)}")
+                raise ValueError(f"chess has no setting {key!r}; expected one of {', '.join(self.SETTINGS)}, clock")
             allowed = self.SETTINGS[key][1]
             if value not in allowed:
                 raise ValueError(f"chess setting {key!r} is {value!r}; expected one of {', '.join(allowed)}")
@@ -228,6 +242,12 @@ class Chess(Game):
                                                 "is made from it."),
             Ruling("page_results", True, "Resignation and agreed draws are entered on the page."),
         ]
+        clock = self.settings.get("clock")
+        if clock:
+            control = TimeControl.parse(clock)
+            fixed.append(Ruling("clock", control.text(), f"Clock {control.text()}: {control.words()}. The move seen "
+                                "is the clock pressed; an illegal move costs what the players rule (FIDE: two "
+                                "minutes added to the opponent; a second one in blitz loses)."))
         return [Ruling(k, self.setting(k), text) for k, (_, _, text) in self.SETTINGS.items()] + fixed
 
     # --- state ---------------------------------------------------------------------
@@ -285,6 +305,16 @@ class Chess(Game):
             return Outcome(None, "draw: 50 moves by each side without a capture or a pawn move")
         return None
 
+    @staticmethod
+    def _flag_fall(state: ChessState, seat: int) -> Outcome:
+        """FIDE 6.9: the side whose flag fell loses, unless the opponent cannot checkmate
+        its king by any series of legal moves: then a draw."""
+        other = 1 - seat
+        if state.board.has_insufficient_material(chess.WHITE if other == 0 else chess.BLACK):
+            return Outcome(None, f"draw: {TEAM[seat]}'s flag fell, but {TEAM[other]} cannot checkmate "
+                                 "with the pieces it has")
+        return Outcome(other, f"{TEAM[seat]}'s flag fell: {TEAM[other]} wins on time", TEAM[other])
+
     def _last_promotion(self, state: ChessState) -> chess.Move | None:
         if not state.moves:
             return None
@@ -334,6 +364,8 @@ class Chess(Game):
             return AcceptDraw(None)
         if low == "claim draw":
             return ClaimDraw()
+        if m := re.fullmatch(r"flag" + self._SIDE, low):
+            return Flag(SIDES[m[1]] if m[1] else turn)
         if m := re.fullmatch(r"promote\s+(\w+)", low):
             if m[1] not in PROMOTION:
                 raise NotationError(f"{t!r}: a pawn is promoted to q (queen), r (rook), b (bishop) "
@@ -366,7 +398,7 @@ class Chess(Game):
         except chess.InvalidMoveError:
             raise NotationError(f"{t!r} is not a chess move: expected UCI (e2e4, e7e8q), SAN (Nf3, "
                                 "O-O), 'resign', 'offer draw', 'accept draw', 'draw agreed', "
-                                "'claim draw' or 'promote q|r|b|n'") from None
+                                "'claim draw', 'flag red|green' or 'promote q|r|b|n'") from None
         except chess.IllegalMoveError:
             over = self.outcome(state)
             raise (IllegalAction(f"the game is over: {over.reason}") if over else self._why_san(board, t)) from None
@@ -406,6 +438,8 @@ class Chess(Game):
             return "draw agreed" if action.seat is None else f"accept draw {COLOUR[action.seat]}"
         if isinstance(action, ClaimDraw):
             return "claim draw"
+        if isinstance(action, Flag):
+            return f"flag {COLOUR[action.seat]}"
         return f"promote {chess.piece_symbol(action.piece)}"
 
     def actor(self, state: ChessState, action) -> int | None:
@@ -416,11 +450,15 @@ class Chess(Game):
             return 1 - seat_of(state.board.turn)
         if isinstance(action, (Resign, OfferDraw, AcceptDraw)):
             return action.seat
+        if isinstance(action, Flag):
+            return None  # the clock's, or the arbiter's: never a player's own
         return self.prompt(state).seat
 
     def not_one_seats(self, state: ChessState, action) -> str:
         """'draw agreed' is both players' at once: from a phone it would be one player
         ending the game alone (issue 21 #3)."""
+        if isinstance(action, Flag):
+            return "a flag fall is the clock's to say (or the referee's, admin), not a player's"
         return ("a draw needs both players: one offers it ('offer draw') and the other accepts "
                 "('accept draw'), each from their own phone; 'draw agreed' is the referee's (admin)")
 
@@ -460,6 +498,8 @@ class Chess(Game):
             return "the players agree a draw" if action.seat is None else f"{TEAM[action.seat]} accepts the draw"
         if isinstance(action, ClaimDraw):
             return f"{TEAM[seat_of(board.turn)]} claims a draw"
+        if isinstance(action, Flag):
+            return self._flag_fall(state, action.seat).reason
         sq = self._last_promotion(state).to_square
         return (f"the piece promoted on {SQUARES[sq]} becomes "
                 f"{piece_name(chess.Piece(action.piece, board.piece_at(sq).color), sq)}")
@@ -622,6 +662,8 @@ class Chess(Game):
             return replace(state, draw_offer=action.seat)
         if isinstance(action, AcceptDraw):
             return replace(state, draw_offer=None, ended=Outcome(None, "draw agreed"))
+        if isinstance(action, Flag):
+            return replace(state, ended=self._flag_fall(state, action.seat))
         if isinstance(action, ClaimDraw):
             claim = self._claimable(state)
             return replace(state, ended=Outcome(None, f"{claim.reason}, claimed by "

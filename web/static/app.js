@@ -25,6 +25,7 @@
     notice: null,
     drawError: null,
     events: 0,                     // events received, for a person checking the stream
+    clockAt: performance.now(),    // when the snapshot's clock was read (the running side counts down from it)
   };
   window.referee = page;
 
@@ -94,6 +95,7 @@
       "No game is running. Start one from the referee controls.";
     if (page.seat !== null && $("you")) $("you").textContent = (s.seats || [])[page.seat] || "";
     renderSeats(s);
+    renderClocks();
     renderChoices(s);
     $("move-form").hidden = !canType();
     $("move-text").placeholder = (initial.games[s.game] || {}).example || "a move in the game's notation";
@@ -176,6 +178,38 @@
       return li;
     }) : []);
   }
+
+  // The chess clock (the snapshot's `clock`, controller/clock.py): each side's time left,
+  // the running side counted down here between snapshots (each event brings a new one).
+  function clockText(seconds) {
+    const s = Math.max(0, seconds);
+    if (s < 20) return (Math.floor(s * 10) / 10).toFixed(1);
+    const whole = Math.floor(s), h = Math.floor(whole / 3600), m = Math.floor(whole % 3600 / 60), sec = whole % 60;
+    const pad = (n) => String(n).padStart(2, "0");
+    return h ? h + ":" + pad(m) + ":" + pad(sec) : m + ":" + pad(sec);
+  }
+
+  function renderClocks() {
+    const c = page.snap.clock;
+    $("clocks").hidden = !c;
+    if (!c) return;
+    const gone = (performance.now() - page.clockAt) / 1000;
+    const seats = page.snap.seats || [];
+    document.querySelectorAll("#clocks .clock").forEach((box) => {
+      const i = Number(box.dataset.seat);
+      const left = c.left[i] - (c.running === i ? gone : 0);
+      box.classList.toggle("running", c.running === i);
+      box.classList.toggle("low", left <= c.low[i]);
+      box.classList.toggle("flagged", left <= 0);
+      box.querySelector(".clock-name").textContent = seats[i] || "";
+      box.title = (seats[i] || "") + (c.running === i ? ": to move, clock running" : "");
+      const digits = box.querySelector(".clock-time");
+      digits.textContent = clockText(left);
+      digits.classList.toggle("long", digits.textContent.length > 5);
+    });
+    $("clock-note").textContent = c.control + (c.stopped ? ": " + c.stopped : "");
+  }
+  setInterval(() => { if (page.snap.clock && page.snap.clock.running !== null) renderClocks(); }, 100);
 
   // A doubt's cells are marked like an alarm's, in the doubt's own colour (the board's
   // "doubting" class): the players see where the camera hesitates.
@@ -327,6 +361,7 @@
           break;
         }
         page.snap = snap;
+        page.clockAt = performance.now();
         // the snapshot's alarm is the standing one; the event may have said more of it.
         // A snapshot asked for before the latest events (`again`) may predate an alarm
         // they raised or cleared: the events' word stands until the next snapshot (else
@@ -399,6 +434,9 @@
       case "corrected":  // the camera took back a provisional reading: said once, then the state
         page.notice = event.text || null;
         break;
+      case "clock":  // a low-time warning, said once
+        page.notice = event.text || null;
+        break;
       default:
         break;
     }
@@ -469,6 +507,8 @@
 
   function fillVariants() {
     const game = catalogue.find((g) => g.game === $("ng-game").value);
+    $("ng-clock").hidden = !(game && game.clock);  // the games that run a clock (chess)
+    if (game && page.snap.game === game.game) $("ng-clock").value = page.snap.clock ? page.snap.clock.control : "";
     fill($("ng-variant"), (game ? game.variants : []).map((v) => el("option", {value: v}, v)));
     if (game && page.snap.game === game.game) $("ng-variant").value = page.snap.variant;
   }
@@ -506,8 +546,11 @@
     $("ng-game").addEventListener("change", fillVariants);
     $("new-game-form").addEventListener("submit", async (e) => {
       e.preventDefault();
-      adminResult(await post("/api/new-game", {game: $("ng-game").value, variant: $("ng-variant").value}));
-      useAdminToken(page.adminToken);  // a game with other seats has other links
+      const ask = {game: $("ng-game").value, variant: $("ng-variant").value};
+      if (!$("ng-clock").hidden) ask.clock = $("ng-clock").value.trim() || "off";
+      const r = await post("/api/new-game", ask);
+      adminResult(r);
+      if (r.ok) useAdminToken(page.adminToken);  // a game with other seats has other links
     });
     $("undo").addEventListener("click", async () => adminResult(await post("/api/undo")));
     $("records").addEventListener("toggle", () => { if ($("records").open) loadRecords(); });

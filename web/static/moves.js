@@ -9,7 +9,7 @@
 
 window.moveRecord = (function () {
   const UNSURE = "not yet sure: the next moves will tell";
-  const NOT_A_MOVE = /^(resign|offer|accept|draw|claim|promote)\b/i;
+  const NOT_A_MOVE = /^(resign|offer|accept|draw|claim|promote|flag)\b/i;
 
   const el = (...args) => window.drawKit.el(...args);  // the drawings' kit, once it is loaded
   // a game whose drawing says so (chess) is recorded by move number, in pairs of plies
