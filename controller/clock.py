@@ -30,6 +30,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from .events import Kind
+from .record import fold
 from .games.time_control import TimeControl, allowance, charged
 
 
@@ -87,21 +89,14 @@ class Clock:
             return
         start = Reading((control.start(0), control.start(1)))
         readings = [start]
-        for event in events:
-            d = event.data
-            if event.kind == "move":
-                last = readings[-1]
-                mover = last.turn if last.turn is not None else d.get("seat")
-                if "clocks" in d and mover in (0, 1):
-                    made = tuple(n + (i == mover) for i, n in enumerate(last.made))
-                    last = Reading(tuple(d["clocks"]), made, 1 - mover)
-                readings.append(last)
-            elif event.kind == "undo" and len(readings) > 1:
-                readings.pop()
-            elif event.kind == "corrected":
-                del readings[max(1, len(readings) - len(d.get("retracted") or ())):]
-            elif event.kind == "clock" and d.get("seat") is not None:
-                self.warned.add(d["seat"])
+        for ply in fold(events).plies:
+            last = readings[-1]
+            mover = last.turn if last.turn is not None else ply.seat
+            if ply.clocks is not None and mover in (0, 1):
+                made = tuple(n + (i == mover) for i, n in enumerate(last.made))
+                last = Reading(ply.clocks, made, 1 - mover)
+            readings.append(last)
+        self.warned = {e.data["seat"] for e in events if e.kind == Kind.CLOCK and e.data.get("seat") is not None}
         outcome = game.outcome(state)
         prompt = game.prompt(state)
         last = readings[-1]

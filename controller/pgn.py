@@ -15,6 +15,7 @@ import chess.pgn
 
 from .games.chess import TEAM, Chess
 from .journal import Journal
+from .record import fold
 from .referee import Referee
 
 RESULT = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
@@ -67,19 +68,12 @@ def export_pgn(journal: Journal, game_id: int, headers: dict | None = None) -> s
 def _clocks(referee: Referee) -> list:
     """Each board move's `clock` (the mover's time left, seconds) from the move events
     that stand (less those undone or taken back), or None for a move without one."""
-    standing: list = []
-    for e in referee.journal.events(referee.game_id):
-        if e.kind == "move":
-            standing.append(e.data)
-        elif e.kind == "undo" and standing:
-            standing.pop()
-        elif e.kind == "corrected":
-            del standing[len(standing) - len(e.data.get("retracted") or ()):]
+    standing = fold(referee.journal.events(referee.game_id)).plies
     game, state, out = referee.game, referee.game.start(referee.setup), []
-    for data in standing:
-        action = game.parse(state, data["notation"])
+    for ply in standing:
+        action = game.parse(state, ply.notation)
         if isinstance(action, chess.Move):
-            out.append(data.get("clock"))
+            out.append(ply.clock)
         state = game.apply(state, action)
     return out
 

@@ -21,13 +21,16 @@ from .events import Event, Kind
 class Ply:
     """One recorded action: its notation (what the rules parse), its words in the game's
     describer ("Green Shell moves from f7 to f5"), the seat that made it (None: no one
-    seat's, such as a draw agreed), when it was journalled and who entered it."""
+    seat's, such as a draw agreed), when it was journalled and who entered it; on a chess
+    clock, the mover's time left after it and both sides' (controller/clock.py)."""
 
     notation: str
     text: str
     seat: int | None = None
     t: float | None = None
     source: str | None = None
+    clock: float | None = None
+    clocks: tuple | None = None
 
     def to_json(self, seats: list | tuple = (), unsure: bool = False) -> dict:
         """The ply for the page, the API and the CLI; `name`: its seat's, from `seats`."""
@@ -72,7 +75,17 @@ def _move(record: Record, e: Event) -> None:
     seat = e.data.get("seat")
     record.plies.append(Ply(notation, str(e.data.get("text") or notation),
                             seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
-                            e.t, e.data.get("source")))
+                            e.t, e.data.get("source"), _seconds(e.data.get("clock")), _pair(e.data.get("clocks"))))
+
+
+def _seconds(value) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _pair(value) -> tuple | None:
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(_seconds(v) is not None for v in value):
+        return tuple(float(v) for v in value)
+    return None
 
 
 def _undo(record: Record, e: Event) -> None:
