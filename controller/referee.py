@@ -30,8 +30,10 @@ before it are recorded first, for the players acted on them.
 """
 from __future__ import annotations
 
+import copy
 import random
 import secrets
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Iterable, NamedTuple
 
@@ -39,10 +41,10 @@ from vision.view import BoardView
 
 from .beliefs import COMMIT, Beliefs, Line, Still, replay
 from .evidence import MISFIT, SEEN, Evidence
-from .events import Bus, Event
+from .events import Bus, Event, Kind
 from .games import load_game
 from .games.base import Game, IllegalAction, NotationError
-from .journal import Journal
+from .journal import Journal, RecordLost
 
 MIN_CONFIDENCE = 0.6
 DOUBT_CANDIDATES = 3
@@ -105,6 +107,8 @@ class Referee:
         self._said: list = []  # each doubt said since the sure position last changed
         self._odd: dict = {}  # cell -> since when the view shows it otherwise than the best history
         self.notes: list[str] = []  # what went wrong while resuming, for the page
+        self._told: list[Event] | None = None  # events written in the open transaction, told at its commit
+        self.record_lost: str | None = None  # why the record cannot be kept now, until a write succeeds
 
     @property
     def state(self):
@@ -119,8 +123,53 @@ class Referee:
     # --- events --------------------------------------------------------------------
     def _emit(self, kind: str, **data) -> Event:
         event = self.journal.append(Event(kind, data, self.game_id))
-        self.bus.publish(event)
+        self._tell(event)
         return event
+
+    def _tell(self, event: Event) -> None:
+        """Publish a written event: at once, or at the commit of the transaction open."""
+        if self._told is not None:
+            self._told.append(event)
+        else:
+            self.bus.publish(event)
+
+    @contextmanager
+    def kept(self):
+        """The journal first: what is decided inside is written in one transaction and
+        told when it commits. If any of it cannot be written (RecordLost), or anything
+        inside fails, nothing is written, nothing is told and the referee's memory is
+        as before; RecordLost goes on to the caller, which refuses the input in words.
+        The page and the buzzer hear (a `record` event) when the record cannot be kept,
+        and when it is kept again."""
+        if self._told is not None:  # inside one already
+            yield
+            return
+        saved = {k: copy.copy(v) if isinstance(v, (list, dict, Beliefs)) else v
+                 for k, v in vars(self).items() if k not in ("journal", "bus")}
+        self._told = []
+        try:
+            with self.journal.transaction():
+                yield
+        except BaseException as exc:
+            vars(self).update(saved)  # (and _told is None again)
+            self._say_notices()
+            if isinstance(exc, RecordLost) and exc.args[0] != self.record_lost:
+                self.record_lost = exc.args[0]
+                self.bus.publish(Event(Kind.RECORD, {"kept": False, "text": self.record_lost}))
+            raise
+        told, self._told = self._told, None
+        self._say_notices()
+        if self.record_lost is not None:
+            self.record_lost = None
+            self.bus.publish(Event(Kind.RECORD, {"kept": True, "text": "the record is kept again"}))
+        for event in told:
+            self.bus.publish(event)
+
+    def _say_notices(self) -> None:
+        """What happened to the journal's file (deleted, written again), to the page."""
+        while self.journal.notices:
+            kept, text = self.journal.notices.pop(0)
+            self.bus.publish(Event(Kind.RECORD, {"kept": kept, "text": text}))
 
     # --- games ---------------------------------------------------------------------
     def new_game(self, name: str, variant: str | None = None, settings: dict | None = None,
@@ -131,15 +180,16 @@ class Referee:
         if setup is None:
             setup = game.new_setup(rng or random.Random(secrets.randbits(64)))
         state = game.start(setup)
-        if self.game_id is not None and self.game.outcome(self.sure) is None:
-            self.journal.end_game(self.game_id, "abandoned")
+        with self.journal.transaction():  # written first: a write that fails changes nothing
+            if self.game_id is not None and self.game.outcome(self.sure) is None:
+                self.journal.end_game(self.game_id, "abandoned")
+            event = self.journal.start_game(name, game.variant, Event(
+                "game_started", {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
         self.game, self.setup, self.history, self.alarm = game, setup, [], None
         self._sure_of(state)
-        event = self.journal.start_game(name, game.variant, Event(
-            "game_started", {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
         self.game_id = event.game_id
         event = replace(event, data={**event.data, "setup": game.public_setup(setup)})
-        self.bus.publish(event)
+        self._tell(event)
         return event
 
     def _sure_of(self, state) -> None:
@@ -423,6 +473,7 @@ class Referee:
         k = 0
         while k < min(len(old_actions), len(new_actions)) and old_actions[k] == new_actions[k]:
             k += 1
+        state = self.game.seen_by(state, None)
         for action in old_actions[:k]:
             state = self.game.apply(state, action)
         was = self._describe(state, old_actions[k:])
@@ -430,6 +481,9 @@ class Referee:
         return f"{now or 'nothing moved'}, not {was or 'nothing'}"
 
     def _describe(self, state, actions) -> str:
+        """Moves not made yet (a doubt's readings, a correction's), in words anyone may
+        hear: from the state as anyone sees it (`seen_by`)."""
+        state = self.game.seen_by(state, None)
         words = []
         for action in actions:
             words.append(self.game.describe(state, action))
@@ -683,35 +737,39 @@ class Referee:
 
     # --- what the page and `referee play` show -------------------------------------
     def snapshot(self, viewer: int | None = None) -> dict:
+        """The game as `viewer` (a seat, or None: anyone) may see it: made from the
+        game's `seen_by`, so no other seat's secret is in it, nor in its words."""
         if self.game is None:
             return {"game": None}
         outcome = self.game.outcome(self.sure)
         unsure = self.unsure
+        seen = self.game.seen_by(self.state, viewer)
         return {
             "game": self.game.name,
             "title": self.game.title,
             "variant": self.game.variant,
             "game_id": self.game_id,
             "seats": self.game.seats(self.state),
-            "prompt": self._prompt_json(),
+            "prompt": self._prompt_json(seen),
             "moves": list(self.history) + unsure,
             "unsure": len(unsure),
             "alarm": self.alarm,
             "doubt": self.doubt,
             "outcome": outcome.to_json() if outcome else None,
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
-            "state": self.game.snapshot(self.state, viewer),
+            "state": self.game.snapshot(seen, viewer),
         }
 
-    def _prompt_json(self) -> dict:
-        """The prompt, with each option in words for the page's buttons ("moves Mario to
-        the ground (w1-07)" rather than "move w1-07"); an option the game cannot put
-        into words keeps its notation."""
-        prompt = self.game.prompt(self.state)
+    def _prompt_json(self, seen) -> dict:
+        """The prompt as seen (`seen_by`), with each option in words for the page's
+        buttons ("moves Mario to the ground (w1-07)" rather than "move w1-07"); an option
+        the game cannot put into words keeps its notation. Options are moves not made yet:
+        their words never name a secret (Labyrinth's "end" named the target it would find)."""
+        prompt = self.game.prompt(seen)
         words = {}
         for option in prompt.options:
             try:
-                words[option] = self.game.describe(self.state, self.game.parse(self.state, option))
+                words[option] = self.game.describe(seen, self.game.parse(seen, option))
             except (NotationError, IllegalAction):
                 words[option] = option
         return {**prompt.to_json(), "words": words}

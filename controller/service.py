@@ -260,4 +260,5 @@ class Service:
             return {"game": game.name, **game.layout()} if game is not None else {}
 
     def status(self) -> dict:
-        return {"camera": self.camera_status(), "die_module": self.link_state, "notes": list(self.notes)}
+        return {"camera": self.camera_status(), "die_module": self.link_state, "notes": list(self.notes),
+                "record": self.referee.record_lost or "kept"}

@@ -19,15 +19,19 @@ command is a typed value (controller/events.py) dispatched on its type.
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import CameraSettings, GameSettings
 from .events import Command, Corners, Enrol, Enter, Event, Kind, NewGame, RollDie, Settle, Tick, Undo, View
 from .games import load_game
+from .journal import RecordLost
 from .referee import CONFIRM_S, Referee
 from .registry import entry
 from .table_start import TableStart
+
+log = logging.getLogger("referee")
 
 
 @dataclass(frozen=True)
@@ -121,8 +125,13 @@ class Table:
                    Enrol: self._enrol, Undo: self._undo, Corners: self._corners, Settle: self._settle}.get(type(command))
         if handler is None:
             return Result.refused(f"unknown command {command!r}")
-        result = handler(command)
-        self._follow_board()
+        try:
+            with self.referee.kept():  # the journal first: a write that fails changes nothing
+                result = handler(command)
+                self._follow_board()
+        except RecordLost as exc:  # a full disk, a deleted journal: refused in words, play goes on
+            log.warning("journal: %s; %s refused", exc, type(command).__name__)
+            return Result.refused(str(exc))
         return result
 
     def _view(self, command: View) -> Result:

@@ -266,6 +266,7 @@
     if ((initial.games[page.snap.game] || {}).die) rows.push(["Die module", st.die_module || "unknown"]);
     const roll = lastRoll();
     if (roll) rows.push(["Last roll", roll]);
+    if (st.record && st.record !== "kept") rows.push(["Record", st.record]);
     if (page.notice) rows.push(["Notice", page.notice]);
     for (const note of st.notes || []) rows.push(["Note", note]);
     fill($("status"), rows.flatMap(([k, v]) => {
@@ -275,7 +276,7 @@
         else if (v === "up") shown = "connected";
       }
       const dd = el("dd", {}, shown);
-      if (/disconnect|down|lost|missing|error|fail/i.test(shown)) { dd.className = "warn"; dd.textContent = "\u26A0 " + shown; }
+      if (/disconnect|down|lost|missing|error|fail|cannot be kept/i.test(shown)) { dd.className = "warn"; dd.textContent = "\u26A0 " + shown; }
       return [el("dt", {}, k), dd];
     }));
   }
@@ -399,6 +400,11 @@
         page.notice = event.text || null;
         renderStatus();
         renderNotice();
+        return;
+      case "record":  // the journal cannot keep the record (a full disk, a deleted file), or keeps it again
+        page.notice = event.text || null;
+        renderNotice();
+        refreshStatus();
         return;
       case "corrected":  // the camera took back a provisional reading: said once, then the state
         page.notice = event.text || null;
