@@ -116,11 +116,14 @@ class Settle:
 
 @dataclass(frozen=True)
 class Enter:
-    """A move typed in the game's notation (the page, the CLI, a replayed record)."""
+    """A move typed in the game's notation (the page, the CLI, a replayed record).
+    `at`: the position it answers (the snapshot's `position`), for a tap on the page (a
+    doubt's reading, a choice, a space): refused if the position has changed since."""
 
     text: str
     source: str = "page"
     seat: int | None = None
+    at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,7 @@ class Enrol:
 
 @dataclass(frozen=True)
 class Undo:
-    pass
+    at: int | None = None  # the position the page's undo was asked at (as Enter.at)
 
 
 @dataclass(frozen=True)

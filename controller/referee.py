@@ -58,6 +58,9 @@ OVERWHELM = 6.0  # a recorded ply is taken back only for histories that explain 
 MAX_STILLS = 24  # still views kept for weighing again
 STEADY_S = 1.0  # a still board that says a recorded ply was misread for this long is believed
 DEEPER = 2  # a view no history explains is searched this many actions deeper
+REFUSED_KEPT = 3  # lines a phone typed that were refused, journalled per seat and position (the rest are told only)
+# the events that change the position the page shows: a page answer names the last one's number
+POSITION_KINDS = frozenset({Kind.GAME_STARTED, Kind.MOVE, Kind.UNDO, Kind.CORRECTED})
 
 
 class Recorded(NamedTuple):
@@ -109,6 +112,8 @@ class Referee:
         self.notes: list[str] = []  # what went wrong while resuming, for the page
         self._told: list[Event] | None = None  # events written in the open transaction, told at its commit
         self.record_lost: str | None = None  # why the record cannot be kept now, until a write succeeds
+        self.position: int | None = None  # the number of the last event that changed the position shown
+        self._refused: dict = {}  # seat -> (position, refused lines of that seat journalled there)
 
     @property
     def state(self):
@@ -123,8 +128,27 @@ class Referee:
     # --- events --------------------------------------------------------------------
     def _emit(self, kind: str, **data) -> Event:
         event = self.journal.append(Event(kind, data, self.game_id))
+        if event.kind in POSITION_KINDS:
+            self.position = event.seq
         self._tell(event)
         return event
+
+    def _refuse(self, text: str, reason: str, source: str, seat: int | None) -> Event:
+        """An input refused. A line a phone typed is journalled REFUSED_KEPT times per
+        seat and position at most; later ones are told (the phone's answer, the buzzer)
+        but not written: a stranger with a player link cannot grow the record at the
+        pace the page allows (2 a second, all evening), only by play."""
+        data = {"input": text, "reason": reason, "source": source}
+        if seat is None:
+            return self._emit("illegal", **data)
+        at, kept = self._refused.get(seat, (None, 0))
+        kept = kept if at == self.position else 0
+        if kept >= REFUSED_KEPT:
+            event = Event(Kind.ILLEGAL, {**data, "journalled": False}, self.game_id)
+            self._tell(event)
+            return event
+        self._refused[seat] = (self.position, kept + 1)
+        return self._emit("illegal", **data)
 
     def _tell(self, event: Event) -> None:
         """Publish a written event: at once, or at the commit of the transaction open."""
@@ -187,7 +211,7 @@ class Referee:
                 "game_started", {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
         self.game, self.setup, self.history, self.alarm = game, setup, [], None
         self._sure_of(state)
-        self.game_id = event.game_id
+        self.game_id, self.position = event.game_id, event.seq
         event = replace(event, data={**event.data, "setup": game.public_setup(setup)})
         self._tell(event)
         return event
@@ -228,6 +252,8 @@ class Referee:
         moves: list[str] = []
         self.game = None
         for e in events:
+            if e.kind in POSITION_KINDS:
+                self.position = e.seq
             if e.kind == "game_started":
                 self.game = load_game(e.data["game"], e.data["variant"], e.data.get("settings"))
                 self.setup = e.data.get("setup") or {}
@@ -252,7 +278,7 @@ class Referee:
         It is taken on the history shown (or the best one it is legal on): the unsure
         plies before it are recorded first."""
         if self.game is None:
-            return self._emit("illegal", input=text, reason="no game has been started", source=source)
+            return self._refuse(text, "no game has been started", source, seat)
         refusal = None
         for line in self._lines_shown_first():
             states = self._states(line.actions)
@@ -264,10 +290,13 @@ class Referee:
                     continue
                 self._record(line.actions[:k], line.seen[:k], "camera", at=None)
                 return self._record([action], (), source)
-        return self._emit("illegal", input=text, reason=str(refusal), source=source)
+        return self._refuse(text, str(refusal), source, seat)
 
     def _legal(self, state, text: str, seat: int | None):
-        action = self.game.parse(state, text)
+        action = self.game.parse(state, text if seat is None else self.game.said_by(state, text, seat))
+        if seat is not None and self.game.is_roll(action):  # a player does not choose their own roll
+            raise IllegalAction(f"{text!r} is a roll: rolls come from the die (its button or the die module) "
+                                "or, with ordinary dice, from the referee's controls (admin), not a player's phone")
         self.game.check(state, action)
         actor = self.game.actor(state, action)
         names = self.game.seats(state)
@@ -749,6 +778,7 @@ class Referee:
             "title": self.game.title,
             "variant": self.game.variant,
             "game_id": self.game_id,
+            "position": self.position,  # a page answer names it: a stale one is refused (Enter.at)
             "seats": self.game.seats(self.state),
             "prompt": self._prompt_json(seen),
             "moves": list(self.history) + unsure,

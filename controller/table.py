@@ -159,8 +159,21 @@ class Table:
         """No more frames will come (the end of a recording): the history shown stands."""
         return self._said(self.referee.settle())
 
+    def _stale(self, at: int | None) -> Result | None:
+        """A page answer given at a position that has changed since (the camera
+        recorded a move meanwhile): refused in words, nothing entered."""
+        r = self.referee
+        if at is None or at == r.position:
+            return None
+        since = f" ({r.history[-1]} was recorded since)" if r.history else ""
+        return Result.refused(f"this answer was for an earlier position: the game has moved on{since}; "
+                              "nothing was entered: look at the board again")
+
     def _move(self, command: Enter) -> Result:
         r = self.referee
+        stale = self._stale(command.at)
+        if stale is not None:
+            return stale
         before = r.game.board(r.sure) if r.game is not None else None
         event = r.enter(str(command.text), source=command.source, seat=command.seat)
         if r.game is not None and r.game.board(r.sure) != before:
@@ -215,6 +228,9 @@ class Table:
 
     def _undo(self, command: Undo) -> Result:
         r = self.referee
+        stale = self._stale(command.at)
+        if stale is not None:
+            return stale
         before = r.game.board(r.sure)
         event = r.undo()
         if event is None:

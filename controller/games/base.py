@@ -177,6 +177,11 @@ class Game:
         """Text notation -> action; raises NotationError for text that is not one."""
         raise NotImplementedError
 
+    def said_by(self, state: State, text: str, seat: int) -> str:
+        """What `text` typed or tapped on `seat`'s phone means, in notation: by default
+        the text itself (a chess "resign" from a phone is that side's, whoever is to move)."""
+        return text
+
     def notation(self, state: State, action: Action) -> str:
         """The canonical text of an action played from `state`."""
         raise NotImplementedError
@@ -193,6 +198,11 @@ class Game:
         """Why a player's phone may not enter `action` (its actor is None), and what to
         do instead, in the game's words."""
         return f"{self.notation(state, action)!r} is not one player's to enter: the referee enters it (admin)"
+
+    def is_roll(self, action: Action) -> bool:
+        """Is `action` a die roll? A roll comes from the die (its button, the die module)
+        or the admin's page, never a player's phone (docs/dice.md, "Who rolls")."""
+        return False
 
     def describe(self, state: State, action: Action) -> str:
         """The action in words, for the page ("Mario drops a chip in column 4")."""

@@ -258,6 +258,9 @@ class SuperMarioBros(Game):
         """A hazard card is played by the opponent who holds it, out of turn."""
         return action.seat if isinstance(action, Card) else self.prompt(state).seat
 
+    def is_roll(self, action) -> bool:
+        return isinstance(action, Roll)
+
     def describe(self, state: SMBState, action) -> str:
         who = state.names[state.turn]
         if isinstance(action, (Roll, Move)):  # with what the roll or the landing brings

@@ -73,10 +73,12 @@
   }
 
   // A move typed or tapped here: the referee's answer shows on this phone only (a typo
-  // is nobody else's business; the big banner is for what the camera sees).
-  async function play(text) {
+  // is nobody else's business; the big banner is for what the camera sees). A tap (a
+  // doubt's reading, a choice, a space) names the position it answers: if the camera
+  // has recorded a move since, the referee refuses it instead of entering it twice.
+  async function play(text, typed) {
     const out = $("move-error");
-    const r = await post("/api/move", {text});
+    const r = await post("/api/move", typed ? {text} : {text, position: page.snap.position});
     out.hidden = r.ok;
     out.textContent = r.ok ? "" : "\u26A0 Not accepted: " + r.error;
     if (r.ok) $("move-text").value = "";
@@ -507,7 +509,7 @@
     $("move-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const text = $("move-text").value.trim();
-      if (text) play(text);
+      if (text) play(text, true);
     });
     $("token-form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -519,7 +521,7 @@
       adminResult(await post("/api/new-game", {game: $("ng-game").value, variant: $("ng-variant").value}));
       useAdminToken(page.adminToken);  // a game with other seats has other links
     });
-    $("undo").addEventListener("click", async () => adminResult(await post("/api/undo")));
+    $("undo").addEventListener("click", async () => adminResult(await post("/api/undo", {position: page.snap.position})));
     $("records").addEventListener("toggle", () => { if ($("records").open) loadRecords(); });
     const full = $("fullscreen");
     if (full) full.addEventListener("click", () => document.documentElement.requestFullscreen().catch(() => {}));
