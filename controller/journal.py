@@ -76,6 +76,7 @@ class Journal:
         # what the referee has not committed
         self._lock = threading.RLock()
         self._depth = 0  # transactions open (one input's writes, and those inside it)
+        self._began = False  # whether SQLite's transaction has begun (at the first write)
         self.notices: list[tuple[bool, str]] = []  # (kept?, what happened to the file), for the page
         self._db, self._file = self._connect()
 
@@ -118,29 +119,50 @@ class Journal:
     def transaction(self):
         """Everything written inside is committed together at the end, or none of it
         (RecordLost, naming the file and why, for a write that cannot be kept).
-        Transactions inside one join it."""
-        with self._lock:
-            if self._depth == 0:
-                self._still_there()
-                self._write("BEGIN IMMEDIATE")
-            self._depth += 1
-            try:
-                yield self
-            except BaseException:
-                self._depth -= 1
-                if self._depth == 0 and self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+        Transactions inside one join it. SQLite's transaction begins at the first write
+        (an input that writes nothing, a camera tick, costs nothing), and from then the
+        journal's lock is held until it ends: a page reading the journal never sees what
+        is not committed. Writes come from one thread at a time (the referee's)."""
+        self._depth += 1
+        try:
+            yield self
+        except BaseException:
             self._depth -= 1
             if self._depth == 0:
-                try:
-                    self._write("COMMIT")
-                except RecordLost:
-                    if self._db.in_transaction:
-                        self._db.execute("ROLLBACK")
-                    raise
+                self._end(commit=False)
+            raise
+        self._depth -= 1
+        if self._depth == 0:
+            self._end(commit=True)
 
     def _write(self, sql: str, args=()) -> sqlite3.Cursor:
+        """One statement of the transaction open (begun here, at its first write, once
+        the file is checked to still be the one open)."""
+        if not self._began:
+            self._lock.acquire()  # released when the transaction ends (`_end`)
+            self._began = True
+            try:
+                self._still_there()
+                self._run("BEGIN IMMEDIATE")
+            except BaseException:
+                self._began = False
+                self._lock.release()
+                raise
+        return self._run(sql, args)
+
+    def _end(self, commit: bool) -> None:
+        if not self._began:
+            return
+        try:
+            if commit:
+                self._run("COMMIT")
+        finally:
+            if self._db.in_transaction:  # not committed: nothing of it is kept
+                self._db.execute("ROLLBACK")
+            self._began = False
+            self._lock.release()
+
+    def _run(self, sql: str, args=()) -> sqlite3.Cursor:
         try:
             return self._db.execute(sql, args)
         except sqlite3.OperationalError as exc:  # full, read-only, I/O error: said, never a traceback
