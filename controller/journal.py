@@ -77,6 +77,7 @@ class Journal:
         self._lock = threading.RLock()
         self._depth = 0  # transactions open (one input's writes, and those inside it)
         self._began = False  # whether SQLite's transaction has begun (at the first write)
+        self.commits = 0  # transactions committed (the record is kept when one is)
         self.notices: list[tuple[bool, str]] = []  # (kept?, what happened to the file), for the page
         self._db, self._file = self._connect()
 
@@ -156,6 +157,7 @@ class Journal:
         try:
             if commit:
                 self._run("COMMIT")
+                self.commits += 1
         finally:
             if self._db.in_transaction:  # not committed: nothing of it is kept
                 self._db.execute("ROLLBACK")
@@ -167,6 +169,12 @@ class Journal:
             return self._db.execute(sql, args)
         except sqlite3.OperationalError as exc:  # full, read-only, I/O error: said, never a traceback
             raise RecordLost(f"the record cannot be kept: {exc} (journal {self.path})") from None
+
+    def check(self) -> None:
+        """Between writes: the file is still the one open (as `_still_there`)."""
+        with self._lock:
+            if not self._began:
+                self._still_there()
 
     def _still_there(self) -> None:
         """The file at `path` is still the one open, else: deleted, written again there

@@ -170,24 +170,39 @@ class Referee:
             return
         saved = {k: copy.copy(v) if isinstance(v, (list, dict, Beliefs)) else v
                  for k, v in vars(self).items() if k not in ("journal", "bus")}
-        self._told = []
+        self._told, commits = [], self.journal.commits
         try:
             with self.journal.transaction():
                 yield
         except BaseException as exc:
             vars(self).update(saved)  # (and _told is None again)
             self._say_notices()
-            if isinstance(exc, RecordLost) and exc.args[0] != self.record_lost:
-                self.record_lost = exc.args[0]
-                self.bus.publish(Event(Kind.RECORD, {"kept": False, "text": self.record_lost}))
+            if isinstance(exc, RecordLost):
+                self._lost(exc)
             raise
         told, self._told = self._told, None
         self._say_notices()
-        if self.record_lost is not None:
+        if self.record_lost is not None and self.journal.commits > commits:
             self.record_lost = None
             self.bus.publish(Event(Kind.RECORD, {"kept": True, "text": "the record is kept again"}))
         for event in told:
             self.bus.publish(event)
+
+    def check_record(self) -> None:
+        """Between inputs: is the journal's file still there? (A deleted one is written
+        again at once and said; one that cannot be is said, once, as a write would.)"""
+        try:
+            self.journal.check()
+        except RecordLost as exc:
+            self._lost(exc)
+        finally:
+            self._say_notices()
+
+    def _lost(self, exc: RecordLost) -> None:
+        """The record cannot be kept: said once (the page, the buzzer) until it is again."""
+        if exc.args[0] != self.record_lost:
+            self.record_lost = exc.args[0]
+            self.bus.publish(Event(Kind.RECORD, {"kept": False, "text": self.record_lost}))
 
     def _say_notices(self) -> None:
         """What happened to the journal's file (deleted, written again), to the page."""

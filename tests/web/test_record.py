@@ -12,8 +12,10 @@ import queue
 import shutil
 from pathlib import Path
 
+from controller.events import Enter, Undo
 from controller.journal import Journal
 from test_api import admin, running_service
+from waiting import wait_for
 from web import create_app
 
 COLUMNS = "1 1 1 1 1 1 2 2 2 2 2 2 3 3 3 3 3 3 5 4 4 4 4 4 4 5 5 5 5 5 6 6 6 6 6 6 7 7 7 7".split()  # no four in a line
@@ -78,7 +80,8 @@ def test_a_full_disk_refuses_moves_in_words_changes_nothing_and_play_resumes(tmp
         assert state["moves"] == accepted and state["outcome"] is None
         status = client.get("/api/status").get_json()
         assert status["record"].startswith("the record cannot be kept: database or disk is full")
-        said = heard_records(heard)
+        assert not client.post("/api/undo", json={"position": -1}, headers=admin(service)).get_json()["ok"]
+        said = heard_records(heard)  # (an input that writes nothing does not say the record is kept)
         assert said == [{"kept": False, "text": refused[0]}]  # once, not for every refused move
         # no traceback, one line a refused move
         assert not [r for r in caplog.records if r.exc_info]
@@ -100,8 +103,6 @@ def test_a_full_disk_keeps_the_camera_side_as_it_was_too(tmp_path):
     """A move the record cannot keep leaves the referee as it was, whatever input
     brought it: the history, the sure position, the beliefs (here through the Table, as
     the camera's views and the die's rolls come)."""
-    from controller.events import Enter
-
     with running_service(tmp_path / "data") as service:
         before = service.snapshot()
         referee = service.referee
@@ -138,6 +139,23 @@ def test_a_data_folder_deleted_while_serving_is_said_and_written_again_nothing_l
         assert client.post("/api/move", json={"text": "5"}, headers=admin(service)).status_code == 200
     with running_service(folder) as service:
         assert service.snapshot()["moves"] == "4 4 3 3 5".split()
+
+
+def test_a_data_folder_deleted_while_nobody_plays_is_written_again_before_the_next_move(tmp_path):
+    """Deleted while the table is quiet, the journal would be lost with the next power
+    cut: the idle referee checks the file every few seconds (here a twentieth)."""
+    folder = tmp_path / "data"
+    with running_service(folder) as service:
+        said = []
+        service.bus.subscribe(lambda e: e.kind == "record" and said.append(e.data["kept"]))
+        assert service.submit(Enter("4")).ok
+        service.journal_check_s = 0.05
+        service.submit(Undo(at=-1))  # wakes the referee's thread, which then checks at that pace
+        shutil.rmtree(folder)
+        wait_for(lambda: said == [False, True], "the journal written again, and the page told", 10)
+        assert (folder / "journal.sqlite").is_file()
+    with running_service(folder) as service:
+        assert service.snapshot()["moves"] == ["4"]
 
 
 def test_a_journal_that_cannot_be_written_again_refuses_moves_until_it_can(tmp_path):
