@@ -190,7 +190,6 @@ class Journal:
         if st is not None:
             raise RecordLost(f"the record cannot be kept: journal {self.path} was replaced by another file "
                              "while serving; it is not written over (restart the referee to use it)")
-        self.notices.append((False, f"journal {self.path} was deleted or moved while serving"))
         try:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             copy = sqlite3.connect(self.path + ".restoring")
@@ -206,8 +205,8 @@ class Journal:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             raise RecordLost(f"the record cannot be kept: journal {self.path} was deleted or moved while "
                              f"serving, and cannot be written again there ({reason})") from None
-        self.notices.append((True, f"journal {self.path} is written again from the copy kept open: "
-                                   "nothing was lost"))
+        self.notices += [(False, f"journal {self.path} was deleted or moved while serving"),
+                         (True, f"journal {self.path} is written again from the copy kept open: nothing was lost")]
 
     def start_game(self, game: str, variant: str, first: Event) -> Event:
         """A new game and its first event (game_started), in one transaction: a power
