@@ -312,7 +312,8 @@ class Referee:
         if seat is not None and self.game.is_roll(action):  # a player does not choose their own roll
             raise IllegalAction(f"{text!r} is a roll: rolls come from the die (its button or the die module) "
                                 "or, with ordinary dice, from the referee's controls (admin), not a player's phone")
-        self.game.check(state, action)
+        # whose it is, before the rules: a seat's phone must not learn from the rules'
+        # answer what another seat holds ("Luigi holds no Goomba card")
         actor = self.game.actor(state, action)
         names = self.game.seats(state)
         if seat is not None and not 0 <= seat < len(names):
@@ -321,6 +322,7 @@ class Referee:
             raise IllegalAction(f"it is {names[actor]}'s turn, not {names[seat]}'s")
         if seat is not None and actor is None:  # no one seat's (an agreement): not from a phone
             raise IllegalAction(self.game.not_one_seats(state, action))
+        self.game.check(state, action)
         return action
 
     def _lines_shown_first(self) -> list[Line]:

@@ -15,6 +15,7 @@ import queue
 import random
 import re
 import time
+from dataclasses import replace
 
 import paho.mqtt.client as mqtt
 
@@ -231,3 +232,22 @@ def test_labyrinth_s_secret_target_is_not_named_before_red_ends_the_turn(tmp_pat
             assert any(finds in (e.get("text") or "") for e in said if e["type"] == "move")
         finally:
             hall.close()
+
+
+def test_a_phone_cannot_learn_another_seat_s_hand_from_the_rules_answer(tmp_path):
+    """Seat 3's phone typed "card 2 goomba" and the answer was the rules' ("Player 2
+    holds no Goomba card", or a token to place): it could try each kind in turn and
+    learn Player 2's hand. Whose input it is comes first; the answer is the same
+    whatever Player 2 holds."""
+    from controller.referee import Referee
+    from controller.journal import Journal
+
+    answers = []
+    for hand in (["goomba", "blooper", "koopa"], ["hammer_bro", "piranha", "blooper"]):
+        referee = Referee(Journal(":memory:"))
+        referee.new_game("smb", settings={"players": 3}, setup={"players": 3, "deck": None, "seed": 1})
+        referee.enter("roll red", source="die")
+        referee.enter(f"move {referee.sure.targets[0]}")  # rolled and moved: hazard cards may come
+        referee.sure = replace(referee.sure, hands=(("fireball",), tuple(hand), ("goomba",)))
+        answers.append(referee.enter("card 2 goomba", seat=2).data.get("reason"))
+    assert answers[0] == answers[1] == "it is Player 2's turn, not Player 3's"
