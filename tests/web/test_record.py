@@ -218,3 +218,45 @@ def test_the_buzzer_says_the_record_cannot_be_kept():
     finally:
         panel.close()
     assert played == ["alarm"]
+
+
+def test_the_page_says_the_record_cannot_be_kept_and_when_it_is_again(browser, tmp_path):
+    """The page in a real Chromium: a move the full disk refuses is answered on the page
+    that typed it, the notice and the status's "Record" row say the record cannot be
+    kept; space freed, the next move is kept and the row goes."""
+    from test_browser import WAIT_MS, Served
+
+    with running_service(tmp_path / "data") as service:
+        served = Served(service, heartbeat_s=0.2)
+        context = browser.new_context(viewport={"width": 420, "height": 900})
+        try:
+            page = context.new_page()
+            page.goto(served.url + "/")
+            page.wait_for_selector("#live.on", timeout=WAIT_MS)
+            page.locator("#controls summary").click()
+            page.fill("#admin-token", service.admin_token)
+            page.click("#token-form button")
+            page.locator("#admin-tools").wait_for(state="visible", timeout=WAIT_MS)
+            served.app.extensions["referee_limits"]["pace"].clock = itertools.count(0.0, 1.0).__next__
+            fill_the_disk(service.journal)
+            moves = 0
+            while service.submit(Enter(COLUMNS[moves])).ok:  # the table plays on until the disk is full
+                moves += 1
+            page.wait_for_function(f"() => document.querySelectorAll('#moves li').length === {moves}",
+                                   timeout=WAIT_MS)
+            page.fill("#move-text", COLUMNS[moves])  # the admin types the next move on the page
+            page.press("#move-text", "Enter")
+            page.locator("#move-error").wait_for(state="visible", timeout=WAIT_MS)
+            assert "the record cannot be kept: database or disk is full" in page.locator("#move-error").inner_text()
+            page.wait_for_selector("#notice:has-text('the record cannot be kept')", timeout=WAIT_MS)
+            page.wait_for_selector("#status dd.warn:has-text('cannot be kept')", timeout=WAIT_MS)
+            assert page.locator("#moves li").count() == moves
+            free_the_disk(service.journal)
+            page.fill("#move-text", COLUMNS[moves])
+            page.press("#move-text", "Enter")
+            page.wait_for_function(f"() => document.querySelectorAll('#moves li').length === {moves + 1}",
+                                   timeout=WAIT_MS)
+            page.wait_for_selector("#status dd.warn", state="detached", timeout=WAIT_MS)
+        finally:
+            context.close()
+            served.close()
