@@ -125,12 +125,16 @@ class Table:
                    Enrol: self._enrol, Undo: self._undo, Corners: self._corners, Settle: self._settle}.get(type(command))
         if handler is None:
             return Result.refused(f"unknown command {command!r}")
+        lost = self.referee.record_lost
         try:
             with self.referee.kept():  # the journal first: a write that fails changes nothing
                 result = handler(command)
                 self._follow_board()
         except RecordLost as exc:  # a full disk, a deleted journal: refused in words, play goes on
-            log.warning("journal: %s; %s refused", exc, type(command).__name__)
+            # a line for each input a person gave; the camera's views and ticks (a wrong
+            # board it cannot record the alarm of, every frame) only the first time
+            if not isinstance(command, (View, Tick)) or lost != str(exc):
+                log.warning("journal: %s; %s refused", exc, type(command).__name__)
             return Result.refused(str(exc))
         return result
 

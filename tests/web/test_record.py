@@ -12,8 +12,10 @@ import queue
 import shutil
 from pathlib import Path
 
-from controller.events import Enter, Undo
-from controller.journal import Journal
+import pytest
+
+from controller.events import Enter, Event, Undo
+from controller.journal import Journal, RecordLost
 from test_api import admin, running_service
 from waiting import wait_for
 from web import create_app
@@ -260,3 +262,34 @@ def test_the_page_says_the_record_cannot_be_kept_and_when_it_is_again(browser, t
         finally:
             context.close()
             served.close()
+
+
+def test_the_camera_s_inputs_the_record_cannot_keep_are_logged_once(tmp_path, caplog):
+    """The camera sees a wrong board on a full disk: its alarm cannot be written, frame
+    after frame. The referee stays as it was (no alarm it could not keep), and the log
+    has one line, not one a frame."""
+    from controller.config import default
+    from controller.events import View
+    from controller.referee import Referee
+    from controller.table import Table
+    from vision.view import BoardView
+
+    caplog.set_level(logging.INFO)
+    journal = Journal(tmp_path / "journal.sqlite")
+    referee = Referee(journal)
+    referee.new_game("connect4")
+    table = Table(referee, default().game)
+    board = referee.game.board(referee.state)
+    floating = {**{c: (label, 0.95) for c, label in board.items()}, (3, 2): ("p0", 0.95)}  # a chip in mid-air
+    fill_the_disk(journal)
+    with pytest.raises(RecordLost):  # the last page filled too
+        while True:
+            journal.append(Event("notice", {"text": "x" * 400}, referee.game_id))
+    results = [table.command(View(BoardView(floating, t=10.0 + i, moved_at=9.7 + i))) for i in range(30)]
+    assert all(not r.ok and "database or disk is full" in r.error for r in results)
+    assert referee.alarm is None and referee.snapshot()["alarm"] is None
+    assert len([r for r in caplog.records if "cannot be kept" in r.getMessage()]) == 1
+    free_the_disk(journal)
+    alarm = table.command(View(BoardView(floating, t=50.0, moved_at=49.7)))
+    assert alarm.event is not None and alarm.event.kind == "illegal" and referee.alarm is not None
+    journal.close()
