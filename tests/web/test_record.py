@@ -293,3 +293,25 @@ def test_the_camera_s_inputs_the_record_cannot_keep_are_logged_once(tmp_path, ca
     alarm = table.command(View(BoardView(floating, t=50.0, moved_at=49.7)))
     assert alarm.event is not None and alarm.event.kind == "illegal" and referee.alarm is not None
     journal.close()
+
+
+def test_the_hall_hears_the_moves_after_a_deleted_journal_is_written_again(tmp_path, broker):
+    """The hall's publisher reads the journal with its own connection: after the journal
+    is written again at its place, it reads that one (the moves after it reached the
+    hall too)."""
+    from test_secrets import Listener, read, serving
+
+    folder = tmp_path / "data"
+    with serving(folder, "connect4", broker) as service:
+        hall = Listener(broker.port)
+        try:
+            client = page(service)
+            assert client.post("/api/move", json={"text": "4"}, headers=admin(service)).status_code == 200
+            shutil.rmtree(folder)
+            for column in "3 5".split():
+                assert client.post("/api/move", json={"text": column}, headers=admin(service)).status_code == 200
+            wait_for(lambda: [m.get("notation") for t, p in hall.messages if t.endswith("/events")
+                              for m in [read(p)] if m.get("type") == "move"] == ["4", "3", "5"],
+                     "the three moves at the hall", 15)
+        finally:
+            hall.close()
