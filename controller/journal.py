@@ -120,35 +120,30 @@ class Journal:
     def transaction(self):
         """Everything written inside is committed together at the end, or none of it
         (RecordLost, naming the file and why, for a write that cannot be kept).
-        Transactions inside one join it. SQLite's transaction begins at the first write
-        (an input that writes nothing, a camera tick, costs nothing), and from then the
-        journal's lock is held until it ends: a page reading the journal never sees what
-        is not committed. Writes come from one thread at a time (the referee's)."""
-        self._depth += 1
-        try:
-            yield self
-        except BaseException:
+        Transactions inside one join it; one from another thread waits for its end (the
+        journal's lock is held throughout, so a page reading the journal never sees what
+        is not committed). SQLite's transaction begins at the first write: an input that
+        writes nothing (a camera tick) costs no transaction and no check of the file."""
+        with self._lock:
+            self._depth += 1
+            try:
+                yield self
+            except BaseException:
+                self._depth -= 1
+                if self._depth == 0:
+                    self._end(commit=False)
+                raise
             self._depth -= 1
             if self._depth == 0:
-                self._end(commit=False)
-            raise
-        self._depth -= 1
-        if self._depth == 0:
-            self._end(commit=True)
+                self._end(commit=True)
 
     def _write(self, sql: str, args=()) -> sqlite3.Cursor:
         """One statement of the transaction open (begun here, at its first write, once
         the file is checked to still be the one open)."""
         if not self._began:
-            self._lock.acquire()  # released when the transaction ends (`_end`)
+            self._still_there()
+            self._run("BEGIN IMMEDIATE")
             self._began = True
-            try:
-                self._still_there()
-                self._run("BEGIN IMMEDIATE")
-            except BaseException:
-                self._began = False
-                self._lock.release()
-                raise
         return self._run(sql, args)
 
     def _end(self, commit: bool) -> None:
@@ -162,7 +157,6 @@ class Journal:
             if self._db.in_transaction:  # not committed: nothing of it is kept
                 self._db.execute("ROLLBACK")
             self._began = False
-            self._lock.release()
 
     def _run(self, sql: str, args=()) -> sqlite3.Cursor:
         try:
