@@ -26,6 +26,7 @@ Times are the table's: the camera's frame times under a camera (the Table hands 
 """
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass, replace
 from typing import Callable
@@ -75,6 +76,12 @@ class Clock:
         self.stopped_at: float | None = None  # an alarm stopped the clocks then
         self.warned: set[int] = set()
         self.over = False
+
+    def saved(self) -> "Clock":
+        """A copy to put back if what changed it cannot be journalled (Referee.kept)."""
+        other = copy.copy(self)
+        other.readings, other.warned = list(self.readings), set(self.warned)
+        return other
 
     # --- the record ------------------------------------------------------------------
     def begin(self, game, events, state) -> None:

@@ -133,6 +133,8 @@ def _coerce(value, tp, where: str):
         raise ConfigError(f"{where}: expected {_type_name(tp)}, got {value!r}")
     if tp is float and not math.isfinite(value):  # TOML allows nan and inf
         raise ConfigError(f"{where}: expected a finite number, got {value!r}")
+    if tp is str and "\0" in value:  # a path or a name with one was "embedded null byte", no key named
+        raise ConfigError(f"{where}: contains a NUL character (\\u0000); expected text without one")
     return value
 
 
@@ -264,6 +266,10 @@ def _check_web(web: WebSettings, p: str) -> None:
         raise ConfigError(f"{p}: [web] admin_token is {len(token)} characters; expected at least {MIN_TOKEN} "
                           "printable characters without spaces at the ends (a short token is soon guessed; "
                           "leave it out and a new one is made and printed at each start)")
+    if not token.isascii():  # the page sends it in the Authorization header, which carries no other
+        raise ConfigError(f"{p}: [web] admin_token holds {', '.join(repr(c) for c in dict.fromkeys(token) if not c.isascii())}"
+                          "; expected ASCII letters, digits and punctuation only (the page sends the token in an "
+                          "HTTP header, where a browser refuses any other character)")
 
 
 TABLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")

@@ -12,7 +12,8 @@ game_started, move (a roll or a choice is a move too), illegal, restored, game_o
 undo, doubt, doubt_cleared, corrected, clock (a low-time warning, in words:
 controller/clock.py); which of them change the game's record
 (game_started, move, undo, and corrected with the plies it retracts) is said once, in
-controller/record.py. The devices and the service publish link and notice events, the hall its own (not
+controller/record.py. The devices and the service publish link and notice events, the referee `record` when
+the journal cannot keep the record (and when it keeps it again), the hall its own (not
 journalled). What an event means to the listeners (does it raise or clear the camera's
 alarm?) is asked of the event, here, never worked out by each listener.
 """
@@ -43,6 +44,7 @@ class Kind(StrEnum):
     CLOCK = "clock"  # a low-time warning, said once a side (controller/clock.py)
     NOTICE = "notice"  # a message for the page (a camera lost, a roll not due)
     LINK = "link"  # the die module's link came up or went down
+    RECORD = "record"  # the journal cannot keep the record ("kept": false), or keeps it again
     HALL_NOTE = "hall_note"
     HALL_LINK = "hall_link"
     HALL_WARNINGS = "hall_warnings"
@@ -124,11 +126,14 @@ class Settle:
 
 @dataclass(frozen=True)
 class Enter:
-    """A move typed in the game's notation (the page, the CLI, a replayed record)."""
+    """A move typed in the game's notation (the page, the CLI, a replayed record).
+    `at`: the position it answers (the snapshot's `position`), for a tap on the page (a
+    doubt's reading, a choice, a space): refused if the position has changed since."""
 
     text: str
     source: str = "page"
     seat: int | None = None
+    at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -153,7 +158,7 @@ class Enrol:
 
 @dataclass(frozen=True)
 class Undo:
-    pass
+    at: int | None = None  # the position the page's undo was asked at (as Enter.at)
 
 
 @dataclass(frozen=True)

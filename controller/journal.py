@@ -4,6 +4,15 @@ Every event is committed (WAL, synchronous=FULL) before the bus announces it, so
 the plug loses nothing that anyone was told. On start the service finds the open game
 and the referee replays its events. A file that is corrupt, not ours, or written by a
 newer version is reported and left untouched; a new journal is started beside it.
+
+The record is written first. The referee writes what one input decides in one
+`transaction()` and changes its memory only if it commits: a write that fails (a full
+disk, a read-only card) is a `RecordLost` naming the journal and why, and changes
+nothing. Before each transaction the file is checked to still be the one opened: SQLite
+writes on into a deleted or moved file, which nobody would ever read again (an `rm -rf`
+of the data folder lost every later move silently). A deleted one is written again at
+its place from the copy still open (nothing is lost) and said; one replaced by another
+file is not written over: the record cannot be kept until a restart.
 """
 from __future__ import annotations
 
@@ -12,6 +21,7 @@ import os
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from .events import Event
@@ -55,35 +65,51 @@ class JournalError(Exception):
     """A journal file that cannot be used; the message names the file and why."""
 
 
+class RecordLost(JournalError):
+    """A write the journal could not keep (a full disk, a file deleted or replaced): the
+    message says so in words, naming the file; nothing of it was written."""
+
+
 class Journal:
     def __init__(self, path: str | Path):
         self.path = str(path)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        # held for a whole transaction: the page's reads on this connection never see
+        # what the referee has not committed
+        self._lock = threading.RLock()
+        self._depth = 0  # transactions open (one input's writes, and those inside it)
+        self._began = False  # whether SQLite's transaction has begun (at the first write)
+        self.commits = 0  # transactions committed (the record is kept when one is)
+        self.notices: list[tuple[bool, str]] = []  # (kept?, what happened to the file), for the page
+        self._db, self._file = self._connect()
+
+    def _connect(self) -> tuple[sqlite3.Connection, tuple[int, int] | None]:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
-            self._verify()
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-        except (sqlite3.DatabaseError, JournalError) as exc:
-            self._db.close()  # the file is left as it was, and not held open
+            self._verify(db)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
+            db.executescript(_SCHEMA)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            st = None if self.path == ":memory:" else os.stat(self.path)
+        except (sqlite3.DatabaseError, JournalError, OSError) as exc:
+            db.close()  # the file is left as it was, and not held open
             if isinstance(exc, JournalError):
                 raise
             raise JournalError(f"{self.path}: not a usable journal ({exc})") from exc
+        return db, (st.st_dev, st.st_ino) if st else None
 
-    def _verify(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        app = self._db.execute("PRAGMA application_id").fetchone()[0]
-        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    def _verify(self, db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if version > SCHEMA_VERSION:
             raise JournalError(f"{self.path}: written by a newer version (schema {version}, "
                                f"this referee reads up to {SCHEMA_VERSION})")
         if tables and app != APPLICATION_ID:
             raise JournalError(f"{self.path}: an SQLite file that is not a referee journal")
-        check = self._db.execute("PRAGMA quick_check").fetchone()[0]
+        check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
             raise JournalError(f"{self.path}: corrupt ({check})")
 
@@ -91,39 +117,119 @@ class Journal:
         self._db.close()
 
     # --- writing -------------------------------------------------------------------
+    @contextmanager
+    def transaction(self):
+        """Everything written inside is committed together at the end, or none of it
+        (RecordLost, naming the file and why, for a write that cannot be kept).
+        Transactions inside one join it; one from another thread waits for its end (the
+        journal's lock is held throughout, so a page reading the journal never sees what
+        is not committed). SQLite's transaction begins at the first write: an input that
+        writes nothing (a camera tick) costs no transaction and no check of the file."""
+        with self._lock:
+            self._depth += 1
+            try:
+                yield self
+            except BaseException:
+                self._depth -= 1
+                if self._depth == 0:
+                    self._end(commit=False)
+                raise
+            self._depth -= 1
+            if self._depth == 0:
+                self._end(commit=True)
+
+    def _write(self, sql: str, args=()) -> sqlite3.Cursor:
+        """One statement of the transaction open (begun here, at its first write, once
+        the file is checked to still be the one open)."""
+        if not self._began:
+            self._still_there()
+            self._run("BEGIN IMMEDIATE")
+            self._began = True
+        return self._run(sql, args)
+
+    def _end(self, commit: bool) -> None:
+        if not self._began:
+            return
+        try:
+            if commit:
+                self._run("COMMIT")
+                self.commits += 1
+        finally:
+            if self._db.in_transaction:  # not committed: nothing of it is kept
+                self._db.execute("ROLLBACK")
+            self._began = False
+
+    def _run(self, sql: str, args=()) -> sqlite3.Cursor:
+        try:
+            return self._db.execute(sql, args)
+        except sqlite3.OperationalError as exc:  # full, read-only, I/O error: said, never a traceback
+            raise RecordLost(f"the record cannot be kept: {exc} (journal {self.path})") from None
+
+    def check(self) -> None:
+        """Between writes: the file is still the one open (as `_still_there`)."""
+        with self._lock:
+            if not self._began:
+                self._still_there()
+
+    def _still_there(self) -> None:
+        """The file at `path` is still the one open, else: deleted, written again there
+        from the open copy (said in `notices`); replaced by another, RecordLost."""
+        if self._file is None:  # a journal in memory (tests, `referee play`)
+            return
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            st = None
+        if st is not None and (st.st_dev, st.st_ino) == self._file:
+            return
+        if st is not None:
+            raise RecordLost(f"the record cannot be kept: journal {self.path} was replaced by another file "
+                             "while serving; it is not written over (restart the referee to use it)")
+        try:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            copy = sqlite3.connect(self.path + ".restoring")
+            try:
+                self._db.backup(copy)
+            finally:
+                copy.close()
+            os.replace(self.path + ".restoring", self.path)
+            old = self._db
+            self._db, self._file = self._connect()
+            old.close()
+        except (OSError, sqlite3.Error, JournalError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise RecordLost(f"the record cannot be kept: journal {self.path} was deleted or moved while "
+                             f"serving, and cannot be written again there ({reason})") from None
+        self.notices += [(False, f"journal {self.path} was deleted or moved while serving"),
+                         (True, f"journal {self.path} is written again from the copy kept open: nothing was lost")]
+
     def start_game(self, game: str, variant: str, first: Event) -> Event:
         """A new game and its first event (game_started), in one transaction: a power
         cut leaves both or neither. Returns the event with its game id and number."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                game_id = self._db.execute("INSERT INTO games(game, variant, started) VALUES (?, ?, ?)",
-                                           (game, variant, first.t)).lastrowid
-                seq = self._db.execute("INSERT INTO events(game_id, t, kind, data) VALUES (?, ?, ?, ?)",
-                                       (game_id, first.t, first.kind, json.dumps(first.data))).lastrowid
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-            return Event(first.kind, first.data, game_id, seq, first.t)
+        with self.transaction():
+            game_id = self._write("INSERT INTO games(game, variant, started) VALUES (?, ?, ?)",
+                                  (game, variant, first.t)).lastrowid
+            seq = self._write("INSERT INTO events(game_id, t, kind, data) VALUES (?, ?, ?, ?)",
+                              (game_id, first.t, first.kind, json.dumps(first.data))).lastrowid
+        return Event(first.kind, first.data, game_id, seq, first.t)
 
     def append(self, event: Event) -> Event:
-        """Commit the event (texts longer than MAX_TEXT cut, see `bounded`); return it,
-        as written, with its sequence number."""
+        """Write the event (texts longer than MAX_TEXT cut, see `bounded`), committed
+        with the transaction it is in; return it, as written, with its sequence number."""
         data = bounded(event.data)
-        with self._lock:
-            cur = self._db.execute("INSERT INTO events(game_id, t, kind, data) VALUES (?, ?, ?, ?)",
-                                   (event.game_id, event.t, event.kind, json.dumps(data)))
-            return Event(event.kind, data, event.game_id, cur.lastrowid, event.t)
+        with self.transaction():
+            cur = self._write("INSERT INTO events(game_id, t, kind, data) VALUES (?, ?, ?, ?)",
+                              (event.game_id, event.t, event.kind, json.dumps(data)))
+        return Event(event.kind, data, event.game_id, cur.lastrowid, event.t)
 
     def end_game(self, game_id: int, result: str) -> None:
-        with self._lock:
-            self._db.execute("UPDATE games SET ended=?, result=? WHERE id=?", (time.time(), result, game_id))
+        with self.transaction():
+            self._write("UPDATE games SET ended=?, result=? WHERE id=?", (time.time(), result, game_id))
 
     def reopen_game(self, game_id: int) -> None:
         """An undo of the last move of a finished game opens it again."""
-        with self._lock:
-            self._db.execute("UPDATE games SET ended=NULL, result=NULL WHERE id=?", (game_id,))
+        with self.transaction():
+            self._write("UPDATE games SET ended=NULL, result=NULL WHERE id=?", (game_id,))
 
     # --- reading -------------------------------------------------------------------
     def open_game(self) -> dict | None:

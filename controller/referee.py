@@ -30,8 +30,10 @@ before it are recorded first, for the players acted on them.
 """
 from __future__ import annotations
 
+import copy
 import random
 import secrets
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Iterable, NamedTuple
 
@@ -43,8 +45,8 @@ from .evidence import MISFIT, SEEN, Evidence
 from .events import Bus, Event, Kind
 from .games import load_game
 from .games.base import Game, IllegalAction, NotationError
-from .journal import Journal
-from .record import Ply, Record, fold
+from .journal import Journal, RecordLost
+from .record import Ply, Record, changes, fold
 
 MIN_CONFIDENCE = SURE
 DOUBT_CANDIDATES = 3
@@ -58,6 +60,8 @@ OVERWHELM = 6.0  # a recorded ply is taken back only for histories that explain 
 MAX_STILLS = 24  # still views kept for weighing again
 STEADY_S = 1.0  # a still board that says a recorded ply was misread for this long is believed
 DEEPER = 2  # a view no history explains is searched this many actions deeper
+REFUSED_KEPT = 3  # lines a phone typed that were refused, journalled per seat and position (the rest are told only)
+# the events that change the position the page shows: a page answer names the last one's number
 
 
 class Recorded(NamedTuple):
@@ -77,6 +81,16 @@ class Challenge(NamedTuple):
     lines: list
     lead: float
     steady: bool
+
+
+def _saved(value):
+    """A field of the referee as it stands, for `kept` to put back: its own copy where the
+    referee changes it in place (the record's plies, the clock's readings)."""
+    if isinstance(value, Record):
+        return replace(value, plies=list(value.plies))
+    if isinstance(value, Clock):
+        return value.saved()
+    return copy.copy(value) if isinstance(value, (list, dict, set, Beliefs)) else value
 
 
 class Referee:
@@ -108,6 +122,10 @@ class Referee:
         self._odd: dict = {}  # cell -> since when the view shows it otherwise than the best history
         self.notes: list[str] = []  # what went wrong while resuming, for the page
         self.clock = Clock()  # the chess clock, pressed by the moves journalled (controller/clock.py)
+        self._told: list[Event] | None = None  # events written in the open transaction, told at its commit
+        self.record_lost: str | None = None  # why the record cannot be kept now, until a write succeeds
+        self.position: int | None = None  # the number of the last event that changed the position shown
+        self._refused: dict = {}  # seat -> (position, refused lines of that seat journalled there)
 
     @property
     def state(self):
@@ -131,8 +149,86 @@ class Referee:
         data = self.clock.stamp(self, kind, data, at)
         event = self.journal.append(Event(kind, data, self.game_id))
         self.record.take(event)
-        self.bus.publish(event)
+        if changes(event.kind):
+            self.position = event.seq
+        self._tell(event)
         return event
+
+    def _refuse(self, text: str, reason: str, source: str, seat: int | None) -> Event:
+        """An input refused. A line a phone typed is journalled REFUSED_KEPT times per
+        seat and position at most; later ones are told (the phone's answer, the buzzer)
+        but not written: a stranger with a player link cannot grow the record at the
+        pace the page allows (2 a second, all evening), only by play."""
+        data = {"input": text, "reason": reason, "source": source}
+        if seat is None:
+            return self._emit("illegal", **data)
+        at, kept = self._refused.get(seat, (None, 0))
+        kept = kept if at == self.position else 0
+        if kept >= REFUSED_KEPT:
+            event = Event(Kind.ILLEGAL, {**data, "journalled": False}, self.game_id)
+            self._tell(event)
+            return event
+        self._refused[seat] = (self.position, kept + 1)
+        return self._emit("illegal", **data)
+
+    def _tell(self, event: Event) -> None:
+        """Publish a written event: at once, or at the commit of the transaction open."""
+        if self._told is not None:
+            self._told.append(event)
+        else:
+            self.bus.publish(event)
+
+    @contextmanager
+    def kept(self):
+        """The journal first: what is decided inside is written in one transaction and
+        told when it commits. If any of it cannot be written (RecordLost), or anything
+        inside fails, nothing is written, nothing is told and the referee's memory is
+        as before; RecordLost goes on to the caller, which refuses the input in words.
+        The page and the buzzer hear (a `record` event) when the record cannot be kept,
+        and when it is kept again."""
+        if self._told is not None:  # inside one already
+            yield
+            return
+        saved = {k: _saved(v) for k, v in vars(self).items() if k not in ("journal", "bus")}
+        self._told, commits = [], self.journal.commits
+        try:
+            with self.journal.transaction():
+                yield
+        except BaseException as exc:
+            vars(self).update(saved)  # (and _told is None again)
+            self._say_notices()
+            if isinstance(exc, RecordLost):
+                self._lost(exc)
+            raise
+        told, self._told = self._told, None
+        self._say_notices()
+        if self.record_lost is not None and self.journal.commits > commits:
+            self.record_lost = None
+            self.bus.publish(Event(Kind.RECORD, {"kept": True, "text": "the record is kept again"}))
+        for event in told:
+            self.bus.publish(event)
+
+    def check_record(self) -> None:
+        """Between inputs: is the journal's file still there? (A deleted one is written
+        again at once and said; one that cannot be is said, once, as a write would.)"""
+        try:
+            self.journal.check()
+        except RecordLost as exc:
+            self._lost(exc)
+        finally:
+            self._say_notices()
+
+    def _lost(self, exc: RecordLost) -> None:
+        """The record cannot be kept: said once (the page, the buzzer) until it is again."""
+        if exc.args[0] != self.record_lost:
+            self.record_lost = exc.args[0]
+            self.bus.publish(Event(Kind.RECORD, {"kept": False, "text": self.record_lost}))
+
+    def _say_notices(self) -> None:
+        """What happened to the journal's file (deleted, written again), to the page."""
+        while self.journal.notices:
+            kept, text = self.journal.notices.pop(0)
+            self.bus.publish(Event(Kind.RECORD, {"kept": kept, "text": text}))
 
     # --- games ---------------------------------------------------------------------
     def new_game(self, name: str, variant: str | None = None, settings: dict | None = None,
@@ -143,17 +239,18 @@ class Referee:
         if setup is None:
             setup = game.new_setup(rng or random.Random(secrets.randbits(64)))
         state = game.start(setup)
-        if self.game_id is not None and self.game.outcome(self.sure) is None:
-            self.journal.end_game(self.game_id, "abandoned")
+        with self.journal.transaction():  # written first: a write that fails changes nothing
+            if self.game_id is not None and self.game.outcome(self.sure) is None:
+                self.journal.end_game(self.game_id, "abandoned")
+            event = self.journal.start_game(name, game.variant, Event(
+                Kind.GAME_STARTED, {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
         self.game, self.setup, self.alarm = game, setup, None
         self._sure_of(state)
-        event = self.journal.start_game(name, game.variant, Event(
-            Kind.GAME_STARTED, {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
-        self.game_id = event.game_id
+        self.game_id, self.position = event.game_id, event.seq
         self.record = fold([event])
         self.clock.begin(game, [], state)
         event = replace(event, data={**event.data, "setup": game.public_setup(setup)})
-        self.bus.publish(event)
+        self._tell(event)
         return event
 
     def _sure_of(self, state) -> None:
@@ -191,6 +288,7 @@ class Referee:
     def _rebuild(self, events: Iterable[Event]) -> None:
         events = list(events)
         record = fold(events)
+        self.position = max((e.seq for e in events if changes(e.kind)), default=None)
         if record.game is None:
             raise ValueError("the record has no game_started event")
         self.game = load_game(record.game, record.variant, record.settings)
@@ -209,7 +307,7 @@ class Referee:
         It is taken on the history shown (or the best one it is legal on): the unsure
         plies before it are recorded first."""
         if self.game is None:
-            return self._emit("illegal", input=text, reason="no game has been started", source=source)
+            return self._refuse(text, "no game has been started", source, seat)
         refusal = None
         for line in self._lines_shown_first():
             states = self._states(line.actions)
@@ -221,11 +319,15 @@ class Referee:
                     continue
                 self._record(line.actions[:k], line.seen[:k], "camera", at=None)
                 return self._record([action], (), source)
-        return self._emit("illegal", input=text, reason=str(refusal), source=source)
+        return self._refuse(text, str(refusal), source, seat)
 
     def _legal(self, state, text: str, seat: int | None):
-        action = self.game.parse(state, text)
-        self.game.check(state, action)
+        action = self.game.parse(state, text if seat is None else self.game.said_by(state, text, seat))
+        if seat is not None and self.game.is_roll(action):  # a player does not choose their own roll
+            raise IllegalAction(f"{text!r} is a roll: rolls come from the die (its button or the die module) "
+                                "or, with ordinary dice, from the referee's controls (admin), not a player's phone")
+        # whose it is, before the rules: a seat's phone must not learn from the rules'
+        # answer what another seat holds ("Luigi holds no Goomba card")
         actor = self.game.actor(state, action)
         names = self.game.seats(state)
         if seat is not None and not 0 <= seat < len(names):
@@ -234,6 +336,7 @@ class Referee:
             raise IllegalAction(f"it is {names[actor]}'s turn, not {names[seat]}'s")
         if seat is not None and actor is None:  # no one seat's (an agreement): not from a phone
             raise IllegalAction(self.game.not_one_seats(state, action))
+        self.game.check(state, action)
         return action
 
     def _lines_shown_first(self) -> list[Line]:
@@ -430,6 +533,7 @@ class Referee:
         k = 0
         while k < min(len(old_actions), len(new_actions)) and old_actions[k] == new_actions[k]:
             k += 1
+        state = self.game.seen_by(state, None)
         for action in old_actions[:k]:
             state = self.game.apply(state, action)
         was = self._describe(state, old_actions[k:])
@@ -437,6 +541,9 @@ class Referee:
         return f"{now or 'nothing moved'}, not {was or 'nothing'}"
 
     def _describe(self, state, actions) -> str:
+        """Moves not made yet (a doubt's readings, a correction's), in words anyone may
+        hear: from the state as anyone sees it (`seen_by`)."""
+        state = self.game.seen_by(state, None)
         words = []
         for action in actions:
             words.append(self.game.describe(state, action))
@@ -690,18 +797,22 @@ class Referee:
 
     # --- what the page and `referee play` show -------------------------------------
     def snapshot(self, viewer: int | None = None) -> dict:
+        """The game as `viewer` (a seat, or None: anyone) may see it: made from the
+        game's `seen_by`, so no other seat's secret is in it, nor in its words."""
         if self.game is None:
             return {"game": None}
         outcome = self.game.outcome(self.sure)
         unsure = self.unsure
         seats = self.game.seats(self.state)
+        seen = self.game.seen_by(self.state, viewer)
         return {
             "game": self.game.name,
             "title": self.game.title,
             "variant": self.game.variant,
             "game_id": self.game_id,
+            "position": self.position,  # a page answer names it: a stale one is refused (Enter.at)
             "seats": seats,
-            "prompt": self._prompt_json(),
+            "prompt": self._prompt_json(seen),
             "moves": list(self.history) + unsure,
             "unsure": len(unsure),
             "record": self._record_json(seats),
@@ -710,28 +821,29 @@ class Referee:
             "outcome": outcome.to_json() if outcome else None,
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
             "clock": self.clock.snapshot(),  # None: a game without a clock
-            "state": self.game.snapshot(self.state, viewer),
+            "state": self.game.snapshot(seen, viewer),
         }
 
     def _record_json(self, seats: list) -> list[dict]:
         """The plies that stand, then the unsure ones shown after them: each with its
         notation, its words and its seat (the page never matches words to moves itself)."""
-        out, state = self.record.to_json(seats), self.sure
+        out, state = self.record.to_json(seats), self.game.seen_by(self.sure, None)  # words anyone may hear
         for action in self.shown.actions if self.shown is not None else ():
             ply = Ply(self.game.notation(state, action), self.game.describe(state, action), self.game.actor(state, action))
             out.append(ply.to_json(seats, unsure=True))
             state = self.game.apply(state, action)
         return out
 
-    def _prompt_json(self) -> dict:
-        """The prompt, with each option in words for the page's buttons ("moves Mario to
-        the ground (w1-07)" rather than "move w1-07"); an option the game cannot put
-        into words keeps its notation."""
-        prompt = self.game.prompt(self.state)
+    def _prompt_json(self, seen) -> dict:
+        """The prompt as seen (`seen_by`), with each option in words for the page's
+        buttons ("moves Mario to the ground (w1-07)" rather than "move w1-07"); an option
+        the game cannot put into words keeps its notation. Options are moves not made yet:
+        their words never name a secret (Labyrinth's "end" named the target it would find)."""
+        prompt = self.game.prompt(seen)
         words = {}
         for option in prompt.options:
             try:
-                words[option] = self.game.describe(self.state, self.game.parse(self.state, option))
+                words[option] = self.game.describe(seen, self.game.parse(seen, option))
             except (NotationError, IllegalAction):
                 words[option] = option
         return {**prompt.to_json(), "words": words}

@@ -33,6 +33,7 @@ from .table import Result, Table
 log = logging.getLogger("referee")
 
 CAMERA_FAILURES = 50  # vision faults in a row between two notices of them
+JOURNAL_CHECK_S = 5.0  # an idle referee checks this often that the journal's file is still there
 
 
 class Service:
@@ -64,6 +65,7 @@ class Service:
         self._lock = threading.Lock()  # held while the referee changes state
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self.journal_check_s = JOURNAL_CHECK_S
         self.link_state = "off"
         self.camera = None
         self.panel = None
@@ -214,8 +216,10 @@ class Service:
         while True:
             self.systemd.alive()  # the watchdog's heartbeat comes from this thread (controller/systemd.py)
             try:
-                item = self._inbox.get(timeout=self.systemd.every_s)
-            except queue.Empty:
+                item = self._inbox.get(timeout=min(self.systemd.every_s or self.journal_check_s, self.journal_check_s))
+            except queue.Empty:  # idle: a journal deleted now is written again before the power is cut
+                with self._lock:
+                    self.referee.check_record()
                 continue
             if item is None:
                 return
@@ -260,4 +264,5 @@ class Service:
             return {"game": game.name, **game.layout()} if game is not None else {}
 
     def status(self) -> dict:
-        return {"camera": self.camera_status(), "die_module": self.link_state, "notes": list(self.notes)}
+        return {"camera": self.camera_status(), "die_module": self.link_state, "notes": list(self.notes),
+                "record": self.referee.record_lost or "kept"}

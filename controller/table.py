@@ -19,6 +19,7 @@ command is a typed value (controller/events.py) dispatched on its type.
 """
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,9 +27,12 @@ from pathlib import Path
 from .config import CameraSettings, GameSettings
 from .events import Command, Corners, Enrol, Enter, Event, Kind, NewGame, RollDie, Settle, Tick, Undo, View
 from .games import load_game
+from .journal import RecordLost
 from .referee import CONFIRM_S, Referee
 from .registry import entry
 from .table_start import TableStart
+
+log = logging.getLogger("referee")
 
 
 FRAME_GAP_S = 1.0  # the table's time runs on past the last frame this long at most
@@ -140,8 +144,17 @@ class Table:
                    Enrol: self._enrol, Undo: self._undo, Corners: self._corners, Settle: self._settle}.get(type(command))
         if handler is None:
             return Result.refused(f"unknown command {command!r}")
-        result = handler(command)
-        self._follow_board()
+        lost = self.referee.record_lost
+        try:
+            with self.referee.kept():  # the journal first: a write that fails changes nothing
+                result = handler(command)
+                self._follow_board()
+        except RecordLost as exc:  # a full disk, a deleted journal: refused in words, play goes on
+            # a line for each input a person gave; the camera's views and ticks (a wrong
+            # board it cannot record the alarm of, every frame) only the first time
+            if not isinstance(command, (View, Tick)) or lost != str(exc):
+                log.warning("journal: %s; %s refused", exc, type(command).__name__)
+            return Result.refused(str(exc))
         return result
 
     def _view(self, command: View) -> Result:
@@ -172,8 +185,21 @@ class Table:
         """No more frames will come (the end of a recording): the history shown stands."""
         return self._said(self.referee.settle())
 
+    def _stale(self, at: int | None) -> Result | None:
+        """A page answer given at a position that has changed since (the camera
+        recorded a move meanwhile): refused in words, nothing entered."""
+        r = self.referee
+        if at is None or at == r.position:
+            return None
+        since = f" ({r.history[-1]} was recorded since)" if r.history else ""
+        return Result.refused(f"this answer was for an earlier position: the game has moved on{since}; "
+                              "nothing was entered: look at the board again")
+
     def _move(self, command: Enter) -> Result:
         r = self.referee
+        stale = self._stale(command.at)
+        if stale is not None:
+            return stale
         before = r.game.board(r.sure) if r.game is not None else None
         event = r.enter(str(command.text), source=command.source, seat=command.seat)
         if r.game is not None and r.game.board(r.sure) != before:
@@ -236,6 +262,9 @@ class Table:
 
     def _undo(self, command: Undo) -> Result:
         r = self.referee
+        stale = self._stale(command.at)
+        if stale is not None:
+            return stale
         before = r.game.board(r.sure)
         event = r.undo()
         if event is None:

@@ -262,3 +262,62 @@ def play_demo(tmp_path, *args, page_shows=None, timeout=150):
     out = subprocess.run([sys.executable, "-m", "controller.cli", "export", "--data", str(tmp_path)],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
+
+
+def referee_on(journal):
+    """A referee on `journal` whose events are kept in a list, its confirm time the live
+    camera's (as the Table sets it)."""
+    from controller.events import Bus
+    from controller.referee import Referee
+    events: list = []
+    bus = Bus()
+    bus.subscribe(events.append)
+    referee = Referee(journal, bus)
+    referee.confirm_s = 0.5  # the live camera's clock, as the Table sets it
+    return referee, events
+
+
+@contextlib.contextmanager
+def serving(folder, game: str, broker=None):
+    """`referee serve` without a camera or devices, publishing to the hall's `broker`."""
+    from controller.config import default
+    from controller.service import Service
+    config = default()
+    config.data.folder = str(folder)
+    config.game.name = game
+    if broker is not None:
+        config.hall.enabled, config.hall.broker, config.hall.port, config.hall.table = True, "127.0.0.1", broker.port, "t1"
+    service = Service(config, camera=False, devices=False)
+    service.start()
+    try:
+        yield service
+    finally:
+        service.stop()
+
+
+class Listener:
+    """Everything the hall's broker carries for the table (retained state and events)."""
+
+    def __init__(self, port: int):
+        import time
+
+        import paho.mqtt.client as mqtt
+        self.messages: list[tuple[str, str]] = []
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"watcher-{time.monotonic_ns()}")
+        self.client.on_message = lambda c, u, m: self.messages.append((m.topic, m.payload.decode("utf-8", "replace")))
+        self.client.connect("127.0.0.1", port)
+        self.client.subscribe("referee/#")
+        self.client.loop_start()
+
+    def close(self):
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+def read(payload: str):
+    """A message from the broker: JSON, or a word ("online")."""
+    import json
+    try:
+        return json.loads(payload)
+    except ValueError:
+        return payload

@@ -17,6 +17,7 @@ cable pushed home, a capture folder refilled) is refereed again without a restar
 """
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -44,6 +45,11 @@ class Camera:
 
     def close(self) -> None:
         pass
+
+    def contents(self):
+        """What a recording holds (its files, their sizes and times), to tell one
+        refilled or rewritten from the same played again; None for a live source."""
+        return None
 
     def __iter__(self) -> Iterator[tuple[float, np.ndarray]]:
         while (item := self.read()) is not None:
@@ -102,6 +108,15 @@ class CaptureCamera(Camera):
     def close(self):
         self.cap.release()
 
+    def contents(self):
+        if self.live or "://" in self.name:
+            return None
+        try:
+            st = os.stat(self.name)
+        except OSError:
+            return None
+        return st.st_size, st.st_mtime_ns
+
 
 class FolderCamera(Camera):
     def __init__(self, folder: Path, fps: float):
@@ -112,6 +127,16 @@ class FolderCamera(Camera):
                               f"({', '.join(sorted(IMAGE_TYPES))})")
         self.frame_count = len(self.files)
         self.fps, self.index = fps, 0
+
+    def contents(self):
+        out = []
+        for p in self.files:
+            try:
+                st = p.stat()
+            except OSError:
+                return None  # a picture gone: not the folder played out
+            out.append((p.name, st.st_size, st.st_mtime_ns))
+        return tuple(out)
 
     def read(self):
         if self.index >= len(self.files):
@@ -173,8 +198,12 @@ class KeptCamera(Camera):
     opened again by `opener()`, after `first_wait` s, then twice as long after each
     failed try up to `longest_wait`; a source that opens but gives no frame before it is
     lost again counts as a failed try too (it was reopened every second for good, issue
-    21), and the first frame brings the wait back to `first_wait`. Time goes on across a reopening (a file or folder
-    starts its own clock from 0 again), so the watcher's stillness clock never runs back.
+    21), and the first frame brings the wait back to `first_wait`. A recording that ended
+    (a file or folder played out) is back only when it changes (`contents`): the same
+    one opened again is closed unread, and said nothing of (a folder of one picture
+    was lost and back every second for good, two log lines and two page notices each,
+    issue 28). Time goes on across a reopening (a file or folder starts its own clock
+    from 0 again), so the watcher's stillness clock never runs back.
     """
 
     def __init__(self, opener: Callable[[], Camera], *, failures: int = 50, first_wait: float = 1.0,
@@ -188,6 +217,7 @@ class KeptCamera(Camera):
         self._wait, self._retry_at = first_wait, 0.0
         self._gave = False  # whether the source gave a frame since it was (re)opened
         self._offset, self._last_t = 0.0, None
+        self._ended = None  # what the recording that ended held (Camera.contents)
 
     def read(self):
         if self.camera is None and not self._reopen():
@@ -201,7 +231,8 @@ class KeptCamera(Camera):
                 self._lose(f"{self.problem} ({self.failures} frames in a row)")
             return None
         if got is None:
-            self._lose(f"camera {self.name}: the source ended")
+            self._ended = self.camera.contents()
+            self._lose(f"camera {self.name}: the source ended (read again when it changes)")
             return None
         t, frame = got
         if self._last_t is not None and t + self._offset <= self._last_t:
@@ -229,6 +260,12 @@ class KeptCamera(Camera):
             self._wait = min(self._wait * 2, self.longest_wait)
             self._retry_at = self.clock() + self._wait
             return False
+        if self._ended is not None and self.camera.contents() == self._ended:
+            self._close_source()  # the same recording again: it is not back (a failed try)
+            self._retry_at = self.clock() + self._wait
+            self._wait = min(self._wait * 2, self.longest_wait)
+            return False
+        self._ended = None
         self.reopened += 1
         self.failures, self._gave = 0, False
         return True

@@ -77,11 +77,12 @@ def _takes_clock(cls) -> bool:
 def move():
     data = body()
     text = text_field(data, "text")
+    at = int_field(data, "position", required=False)  # a tap names the position it answers
     token = given_token(data)
     if is_admin(token):
         seat = int_field(data, "seat", required=False)
         _pace("admin")
-        return _result(service().submit(Enter(text, seat=seat)))
+        return _result(service().submit(Enter(text, seat=seat, at=at)))
     if token is None:
         raise ApiError(403, "a move needs the admin token or the player token of the seat to move")
     seat = seat_of(token, service().snapshot())
@@ -90,7 +91,7 @@ def move():
     _pace(seat)
     # the referee decides who may act: usually the seat to move, but a hazard card or an
     # auction bid comes from another player (Game.actor)
-    return _result(service().submit(Enter(text, seat=seat)))
+    return _result(service().submit(Enter(text, seat=seat, at=at)))
 
 
 def _pace(who) -> None:
@@ -124,8 +125,9 @@ def new_game():
 
 @api.post("/undo")
 def undo():
-    require_admin(body())
-    return _result(service().submit(Undo()))
+    data = body()
+    require_admin(data)
+    return _result(service().submit(Undo(at=int_field(data, "position", required=False))))
 
 
 @api.post("/corners")

@@ -109,6 +109,8 @@ class Panel:
             self.play("alarm")
         elif kind == Kind.ILLEGAL:  # typed on the page or the CLI: the board is as it was
             self.play("refused")
+        elif kind == Kind.RECORD and not event.data.get("kept"):  # the journal cannot keep the record
+            self.play("alarm")
         elif kind == Kind.GAME_OVER:
             self.led_ready.off()
             self.play("fanfare")

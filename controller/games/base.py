@@ -14,8 +14,12 @@ Three kinds of input drive a game, and `Game.prompt` says which one it waits for
 - "choice": a decision made on the status page (buy or auction, which space, a card to
   play), listed in `Prompt.options` in notation form.
 
-Hidden information (secret targets, hands of cards) lives in the state; `snapshot`
-shows it only to the seat it belongs to.
+Hidden information (secret targets, hands of cards) lives in the state. One method
+decides what each viewer may know of it: `seen_by(state, viewer)` is the state with every
+other seat's secrets taken out, and everything the referee shows or says to a viewer
+(the snapshot, the prompt's words, the words of a move not made yet: a doubt, a
+correction) is made from that state, never from the whole one. Only a move that was
+made is worded from the whole state: what it showed (a treasure found) is then public.
 
 For the camera, `board` says what each cell should look like ("empty", "p0", "p1", ...)
 and `observable_actions` lists the legal actions that change what the camera sees; the
@@ -173,6 +177,11 @@ class Game:
         """Text notation -> action; raises NotationError for text that is not one."""
         raise NotImplementedError
 
+    def said_by(self, state: State, text: str, seat: int) -> str:
+        """What `text` typed or tapped on `seat`'s phone means, in notation: by default
+        the text itself (a chess "resign" from a phone is that side's, whoever is to move)."""
+        return text
+
     def notation(self, state: State, action: Action) -> str:
         """The canonical text of an action played from `state`."""
         raise NotImplementedError
@@ -190,6 +199,11 @@ class Game:
         do instead, in the game's words."""
         return f"{self.notation(state, action)!r} is not one player's to enter: the referee enters it (admin)"
 
+    def is_roll(self, action: Action) -> bool:
+        """Is `action` a die roll? A roll comes from the die (its button, the die module)
+        or the admin's page, never a player's phone (docs/dice.md, "Who rolls")."""
+        return False
+
     def describe(self, state: State, action: Action) -> str:
         """The action in words, for the page ("Mario drops a chip in column 4")."""
         return self.notation(state, action)
@@ -205,9 +219,16 @@ class Game:
     def outcome(self, state: State) -> Outcome | None:
         raise NotImplementedError
 
+    def seen_by(self, state: State, viewer: int | None) -> State:
+        """The state as `viewer` (a seat, or None: anyone watching) may know it: every
+        other seat's secrets replaced by cards nobody can read. By default the state: a
+        game without secrets."""
+        return state
+
     def snapshot(self, state: State, viewer: int | None = None) -> dict:
-        """The state as JSON for the page and `referee play`. Hidden information is
-        included only for `viewer`'s own seat."""
+        """The state as JSON for the page and `referee play` (the referee hands it
+        `seen_by(state, viewer)`). A seat's hidden information is included only for
+        `viewer`'s own seat."""
         raise NotImplementedError
 
     def rulings(self) -> list[Ruling]:

@@ -442,6 +442,12 @@ class Chess(Game):
             return f"flag {COLOUR[action.seat]}"
         return f"promote {chess.piece_symbol(action.piece)}"
 
+    def said_by(self, state: ChessState, text: str, seat: int) -> str:
+        """A bare "resign" or "offer draw" from a phone is that side's: either side may
+        resign or offer a draw at any time, not only the side to move."""
+        t = " ".join(text.strip().split()).lower()
+        return f"{t} {COLOUR[seat]}" if t in ("resign", "offer draw") and 0 <= seat < len(COLOUR) else text
+
     def actor(self, state: ChessState, action) -> int | None:
         """Who makes an action that is not the move itself: the promoter picks the piece
         (the other side is to move by then); a resignation or a draw offer names its

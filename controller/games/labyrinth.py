@@ -277,6 +277,9 @@ class Leave:
     seat: int | None = None
 
 
+UNSEEN = "?"  # a card face down: another seat's secret target (`seen_by`)
+
+
 @dataclass(frozen=True)
 class LabState:
     tiles: tuple[Tile, ...]
@@ -534,6 +537,16 @@ class Labyrinth(Game):
         if self.settings["targets"] == "secret":
             return tuple(left[:1])
         return tuple(left)
+
+    def seen_by(self, state: LabState, viewer: int | None) -> LabState:
+        """Each other seat's cards not yet found are secret (face down): they read as
+        UNSEEN, so nothing worded from this state names one ("finds Rosalina" is said
+        when the turn ends there, not while it may). Open targets hide nothing."""
+        if state.targets is None or self.settings["targets"] == "open":
+            return state
+        targets = tuple(cards if seat == viewer else state.found[seat] + (UNSEEN,) * (len(cards) - len(state.found[seat]))
+                        for seat, cards in enumerate(state.targets))
+        return replace(state, targets=targets)
 
     # --- notation ------------------------------------------------------------------
     _ACTION = re.compile(r"^(?:(red|yellow|green|blue)\s*:?\s+)?"

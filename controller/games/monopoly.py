@@ -975,6 +975,9 @@ class Monopoly(Game):
         return ("the auction is closed by the Bank, not by a player: the referee closes it (admin) "
                 "once no one bids more")
 
+    def is_roll(self, action) -> bool:
+        return isinstance(action, Roll)
+
     def describe(self, state: MState, action) -> str:
         """The action and everything it set off, in words (every coin with its reason)."""
         s = state

@@ -258,6 +258,9 @@ class SuperMarioBros(Game):
         """A hazard card is played by the opponent who holds it, out of turn."""
         return action.seat if isinstance(action, Card) else self.prompt(state).seat
 
+    def is_roll(self, action) -> bool:
+        return isinstance(action, Roll)
+
     def describe(self, state: SMBState, action) -> str:
         who = state.names[state.turn]
         if isinstance(action, (Roll, Move)):  # with what the roll or the landing brings
@@ -613,6 +616,12 @@ class SuperMarioBros(Game):
         return self.legal_actions(state)
 
     # --- the page and the camera ----------------------------------------------------
+    def seen_by(self, state: SMBState, viewer: int | None) -> SMBState:
+        """Another seat's hand and the draw pile are face down (UNKNOWN), as a physical
+        deck is to the referee: nothing worded from this state tells who holds what."""
+        hands = tuple(h if seat == viewer else (UNKNOWN,) * len(h) for seat, h in enumerate(state.hands))
+        return _evolve(state, hands=hands, pile=(UNKNOWN,) * len(state.pile))
+
     def snapshot(self, state: SMBState, viewer: int | None = None) -> dict:
         mario = self._space(state.mario)
         return {

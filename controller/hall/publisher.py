@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import secrets
 import sqlite3
@@ -42,7 +43,9 @@ class Publisher:
         self.table = settings.table
         self.settings = settings
         self._snapshot = snapshot
+        self._path = journal_path
         self._db = sqlite3.connect(journal_path, check_same_thread=False, timeout=10, isolation_level=None)
+        self._file = _identity(journal_path)
         self._db.execute("CREATE TABLE IF NOT EXISTS hall_acked (broker TEXT PRIMARY KEY, seq INTEGER NOT NULL)")
         # this journal file's id: a new file (a new SD card, a journal started beside a
         # damaged one) numbers its events from 1 again, and the hall keeps them apart
@@ -140,6 +143,7 @@ class Publisher:
             self._wake.wait(0.5)
             self._wake.clear()
             try:
+                self._follow_the_file()
                 self._drain()
                 if self.connected:
                     self._send_events()
@@ -174,6 +178,18 @@ class Publisher:
                 self.acked = min(self.acked, item[1])
                 self._restart(self.acked)
                 log.info("hall: the hall asked table %s for every event after seq %d", self.table, item[1])
+
+    def _follow_the_file(self) -> None:
+        """A journal deleted while serving is written again at its place from the copy
+        the referee kept open (controller/journal.py): read that one, or the events
+        after it would never leave the table."""
+        now = _identity(self._path)
+        if now is None or now == self._file:
+            return
+        self._db.close()
+        self._db = sqlite3.connect(self._path, check_same_thread=False, timeout=10, isolation_level=None)
+        self._file = now
+        log.info("hall: table %s reads its journal %s again (written again at its place)", self.table, self._path)
 
     def _restart(self, after: int) -> None:
         """Send again from `after`; acknowledgements of what was in flight no longer count."""
@@ -239,6 +255,15 @@ class Publisher:
             self._db.execute("INSERT INTO hall_acked(broker, seq) VALUES (?, ?) "
                              "ON CONFLICT(broker) DO UPDATE SET seq=excluded.seq", (self._key, self.acked))
             self._saved = self.acked
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """Which file `path` is now (None: none)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def hall_publisher(service) -> Publisher | None:

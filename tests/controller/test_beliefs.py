@@ -7,7 +7,7 @@ import pytest
 from controller.events import Bus
 from controller.journal import Journal
 from controller.referee import Referee
-from support import Camera, label, misread_then_corrected
+from support import Camera, label, misread_then_corrected, referee_on
 from vision.view import BoardView
 
 
@@ -19,15 +19,6 @@ def shown_plainly(referee: Referee, sans) -> tuple[chess.Board, Camera]:
         board.push_san(san)
         camera.show(board)
     return board, camera
-
-
-def referee_on(journal: Journal) -> tuple[Referee, list]:
-    events: list = []
-    bus = Bus()
-    bus.subscribe(events.append)
-    referee = Referee(journal, bus)
-    referee.confirm_s = 0.5  # the live camera's clock, as the Table sets it
-    return referee, events
 
 
 def test_a_ply_recorded_wrongly_is_taken_back_by_the_views_that_follow_once_in_words(tmp_path):

@@ -19,7 +19,7 @@ from controller.games.time_control import TimeControl
 from controller.journal import Journal
 from controller.pgn import export_pgn
 from controller.referee import Referee
-from test_beliefs import Camera, referee_on
+from support import Camera, referee_on
 
 ROOT = Path(__file__).resolve().parents[2]
 

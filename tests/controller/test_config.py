@@ -55,6 +55,11 @@ def test_the_example_config_loads_and_shows_the_defaults():
     ("[web]\nthreads = 100000000\n", ["[web] threads", "2 to 64"]),
     ("[web]\nadmin_token = 'a'\n", ["[web] admin_token", "1 characters", "at least 16", "leave it out"]),
     ("[web]\nhost = '999.1.1.1'\n", ["[web] host", "'999.1.1.1'", "0.0.0.0"]),
+    # issue 28: accepted by the config, then refused in the Authorization header the page uses
+    ("[web]\nadmin_token = 'pässwörd-of-the-club'\n", ["[web] admin_token holds 'ä', 'ö'", "ASCII"]),
+    # issue 28: "embedded null byte", no key named
+    ('[data]\nfolder = "data\\u0000x"\n', ["[data] folder", "NUL character"]),
+    ('[camera]\nsource = "shots\\u0000"\n', ["[camera] source", "NUL character"]),
     ("[web]\nhost = 'no such host!'\n", ["[web] host", "host name"]),
     ("[camera]\ncorners = ['1,1', '1,1', '1,1', '1,1']\n", ["[camera] corners", "degenerate"]),
     ("[camera]\ncorners = ['0,0', '1e308,0', '1e308,1e308', '0,1e308']\n", ["[camera] corners", "out of the frame"]),

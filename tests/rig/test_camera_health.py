@@ -54,6 +54,9 @@ def test_a_folder_that_ends_is_lost_then_reopened_with_backoff_and_time_goes_on(
     assert cam.read() is None and cam.state == "camera lost" and "the source ended" in cam.problem
     assert cam.read() is None  # not yet: it waits first_wait before opening again
     clock.t += 1.0
+    assert cam.read() is None and cam.state == "camera lost"  # the same folder: played out (issue 28)
+    cv2.imwrite(str(tmp_path / "3.png"), np.full((48, 64, 3), 53, np.uint8))  # refilled
+    clock.t += 2.0
     got = cam.read()
     assert got is not None and cam.state == "ok" and cam.reopened == 1
     assert got[0] > times[-1]  # the folder's clock starts at 0 again; the camera's goes on

@@ -6,7 +6,15 @@ import re
 import pytest
 
 from controller.events import Enter, NewGame
-from test_browser import WAIT_MS, served  # noqa: F401 (the page's server, a fixture)
+from support import WAIT_MS, Served, running_service
+
+
+@pytest.fixture
+def served(tmp_path):
+    with running_service(tmp_path / "data") as service:
+        s = Served(service, heartbeat_s=0.2)
+        yield s
+        s.close()
 
 
 def digits_fit(page) -> list:

@@ -73,10 +73,12 @@
   }
 
   // A move typed or tapped here: the referee's answer shows on this phone only (a typo
-  // is nobody else's business; the big banner is for what the camera sees).
-  async function play(text) {
+  // is nobody else's business; the big banner is for what the camera sees). A tap (a
+  // doubt's reading, a choice, a space) names the position it answers: if the camera
+  // has recorded a move since, the referee refuses it instead of entering it twice.
+  async function play(text, typed) {
     const out = $("move-error");
-    const r = await post("/api/move", {text});
+    const r = await post("/api/move", typed ? {text} : {text, position: page.snap.position});
     out.hidden = r.ok;
     out.textContent = r.ok ? "" : "\u26A0 Not accepted: " + r.error;
     if (r.ok) $("move-text").value = "";
@@ -299,6 +301,7 @@
     if ((initial.games[page.snap.game] || {}).die) rows.push(["Die module", st.die_module || "unknown"]);
     const roll = lastRoll();
     if (roll) rows.push(["Last roll", roll]);
+    if (st.record && st.record !== "kept") rows.push(["Record", st.record]);
     if (page.notice) rows.push(["Notice", page.notice]);
     for (const note of st.notes || []) rows.push(["Note", note]);
     fill($("status"), rows.flatMap(([k, v]) => {
@@ -308,7 +311,7 @@
         else if (v === "up") shown = "connected";
       }
       const dd = el("dd", {}, shown);
-      if (/disconnect|down|lost|missing|error|fail/i.test(shown)) { dd.className = "warn"; dd.textContent = "\u26A0 " + shown; }
+      if (/disconnect|down|lost|missing|error|fail|cannot be kept/i.test(shown)) { dd.className = "warn"; dd.textContent = "\u26A0 " + shown; }
       return [el("dt", {}, k), dd];
     }));
   }
@@ -431,6 +434,11 @@
         renderStatus();
         renderNotice();
         return;
+      case "record":  // the journal cannot keep the record (a full disk, a deleted file), or keeps it again
+        page.notice = event.text || null;
+        renderNotice();
+        refreshStatus();
+        return;
       case "corrected":  // the camera took back a provisional reading: said once, then the state
         page.notice = event.text || null;
         break;
@@ -537,7 +545,7 @@
     $("move-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const text = $("move-text").value.trim();
-      if (text) play(text);
+      if (text) play(text, true);
     });
     $("token-form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -552,7 +560,7 @@
       adminResult(r);
       if (r.ok) useAdminToken(page.adminToken);  // a game with other seats has other links
     });
-    $("undo").addEventListener("click", async () => adminResult(await post("/api/undo")));
+    $("undo").addEventListener("click", async () => adminResult(await post("/api/undo", {position: page.snap.position})));
     $("records").addEventListener("toggle", () => { if ($("records").open) loadRecords(); });
     const full = $("fullscreen");
     if (full) full.addEventListener("click", () => document.documentElement.requestFullscreen().catch(() => {}));
