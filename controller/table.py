@@ -19,6 +19,9 @@ command is a typed value (controller/events.py) dispatched on its type.
 """
 from __future__ import annotations
 
+import logging
+import os
+import pickle
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -28,6 +31,8 @@ from .games import load_game
 from .referee import CONFIRM_S, Referee
 from .registry import entry
 from .table_start import TableStart
+
+log = logging.getLogger("referee")
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,7 @@ class Table:
     """A referee and the camera in front of the table (`camera` None: no camera)."""
 
     def __init__(self, referee: Referee, game: GameSettings, camera: CameraSettings | None = None,
-                 catalogue: str | Path = "treasures.npz", corners=None, rng=None):
+                 catalogue: str | Path = "treasures.npz", corners=None, rng=None, looks: str | Path | None = None):
         self.referee = referee
         self.game_settings = game
         self.camera = camera
@@ -76,13 +81,24 @@ class Table:
         self._told: str | None = None  # the table start's last notice on the bus
         self._caught: list[Event] | None = None
         self._learned: int | None = None  # the referee's epoch (its sure position) last learned from
+        self.looks = Path(looks) if looks is not None else None  # the camera's looks, kept beside the journal
+        self._looks_fault: str | None = None  # the last failure to keep them, said once
         referee.bus.subscribe(self._catch)
         if camera is not None:
             referee.confirm_s = CONFIRM_S  # a live camera: wrong or unclear boards must stay a moment
         if camera is not None and referee.game is not None:
             self._options = referee.game.reader_options(referee.state)
             self.watcher = self._watch(referee.game.name, self._options)
-            self.learn_position()
+            remembered = self._remembered()
+            if remembered is not None:  # the looks it had learned of this game before a restart
+                self.watcher.remember(remembered)
+            if self._between_sheets():  # resumed while the players swap the board sheets
+                self._learn_what_stays()
+            elif remembered is None:
+                # nothing kept: learn from the next still view (with the looks kept, the
+                # camera reads at once, and learns again from the first view the referee
+                # is sure of: a piece moved meanwhile is not learned as where it was)
+                self.learn_position()
 
     def _catch(self, event: Event) -> None:
         if self._caught is not None:
@@ -94,7 +110,10 @@ class Table:
         command it calls for, run on the referee's thread: a View when the board has just
         settled differently, a Tick while the referee waits out a wrong or unclear board
         (its clock is the frames'), else None."""
+        lessons = self.watcher.lessons
         view = self.watcher.feed(t, frame)
+        if self.watcher.lessons != lessons:
+            self._keep_looks()
         if view is not None:
             return View(view)
         if self.referee.confirming:
@@ -240,6 +259,46 @@ class Table:
             return
         self.watcher.learn(r.game.board(r.sure), at=at, skip=skip)
 
+    # --- the looks, kept across a restart ------------------------------------------------
+    def _keep_looks(self) -> None:
+        """Keep what the camera's reader has learned of this table (the camera's thread,
+        after a frame it learned from): a game resumed after a stop or a pulled plug
+        reads the table with it, instead of learning the journal's position blindly from
+        whatever the first view shows (a token that stood on a space all along, a piece
+        moved while the service was down). Pickled: the reader's own objects, written and
+        read only by the service, in its data folder as the journal is; a temporary file
+        renamed, so a kill never leaves half of it."""
+        r = self.referee
+        if self.looks is None or r.game_id is None:
+            return
+        kept = {"game_id": r.game_id, "board": self.watcher.board, "reader": self.watcher.reader}
+        part = self.looks.with_name(self.looks.name + ".part")
+        try:
+            part.write_bytes(pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(part, self.looks)
+            self._looks_fault = None
+        except (OSError, pickle.PicklingError, TypeError, AttributeError) as exc:
+            fault = f"{self.looks}: the camera's looks cannot be kept ({type(exc).__name__}: {exc})"
+            if fault != self._looks_fault:
+                self._looks_fault = fault
+                log.warning("%s; a restart will learn the table again from its first view", fault)
+
+    def _remembered(self):
+        """The reader kept for the open game (`_keep_looks`), or None: none kept, kept
+        for another game, or unreadable (said in the log)."""
+        r = self.referee
+        if self.looks is None or not self.looks.exists():
+            return None
+        try:
+            kept = pickle.loads(self.looks.read_bytes())
+            if kept["game_id"] != r.game_id or kept["board"] != r.game.name:
+                return None
+            return kept["reader"]
+        except Exception as exc:  # a file from another version, or damaged: learn afresh
+            log.warning("%s: the camera's kept looks cannot be read (%s: %s); learning the table "
+                        "again from its first view", self.looks, type(exc).__name__, exc)
+            return None
+
     # --- the watcher and the board sheet ------------------------------------------------
     def _watch(self, board: str, options: dict | None, current=None):
         """A watcher for `board`'s sheet `options`, or `current` when it reads that already."""
@@ -259,12 +318,25 @@ class Table:
             self._options = options
             old, self.watcher = self.watcher, self._watch(r.game.name, options, self.watcher)
             self.watcher.reader.adopt(old.reader)
-            # the players are changing the table: only what no move now due can change
-            # stands as the referee knows it when the new sheet is first seen still
-            board = r.game.board(r.state)
-            due = {c for a in r.game.observable_actions(r.state)
-                   for c, v in r.game.board(r.game.apply(r.state, a)).items() if board.get(c) != v}
-            self.watcher.learn({c: v for c, v in board.items() if c not in due})
+            self._learn_what_stays()
+
+    def _between_sheets(self) -> bool:
+        """Does a piece the camera reads stand, in the referee's position, on a cell the
+        sheet it now reads does not show (a game resumed while Mario waits on a World's
+        link space: the players are about to lay out the next World, Mario on its START)?"""
+        r, reader = self.referee, self.watcher.reader
+        pieces = set(reader.labels) - {"empty"}
+        return any(v in pieces and c not in reader.cells for c, v in r.game.board(r.state).items())
+
+    def _learn_what_stays(self) -> None:
+        """The players are changing the table: only what no move now due can change
+        stands as the referee knows it when the new sheet is first seen still (learned as
+        it stands, not as the position before the move that is being made)."""
+        r = self.referee
+        board = r.game.board(r.state)
+        due = {c for a in r.game.observable_actions(r.state)
+               for c, v in r.game.board(r.game.apply(r.state, a)).items() if board.get(c) != v}
+        self.watcher.learn({c: v for c, v in board.items() if c not in due})
 
     # --- a game that starts from the layout on the table (controller/table_start.py) -----
     def _start_from_table(self, game, deal: dict | None = None) -> Result:

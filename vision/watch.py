@@ -87,6 +87,7 @@ class Watcher:
         self._searched_at: float | None = None
         self._read_at: float | None = None
         self._pending_learn: dict | None = None
+        self.lessons = 0  # how many times the reader has learned (its looks are kept after each)
         self.change = CellChange(self.reader)  # per-cell change against the last known position
         self._moving = None  # the cells under motion in the last read (8x8), None when all still
         self._learn_from: tuple | None = None  # (expected, plane, moving) to learn before the next frame
@@ -203,10 +204,21 @@ class Watcher:
                                            np.asarray(moving).reshape(-1)) if not m and lab is not None}
             try:
                 self.reader.learn(plane, still)
+                self.lessons += 1
             except ValueError:
                 pass  # a position this reader cannot learn from: it keeps the looks it has
         self.change.reference(plane, expected, moving)
         self.last_view = None
+
+    def remember(self, reader) -> None:
+        """Take the looks `reader` learned of this table before a restart: all of them
+        when it read this very sheet, else what carries over from sheet to sheet
+        (`Reader.adopt`). Called before the first frame."""
+        if type(reader) is type(self.reader) and reader.cells == self.reader.cells and \
+                reader.plane_size == self.reader.plane_size:
+            self.reader.__dict__.update(reader.__dict__)
+        else:
+            self.reader.adopt(reader)
 
     @property
     def learning(self) -> bool:
