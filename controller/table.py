@@ -224,13 +224,12 @@ class Table:
             return Result.refused(str(exc))
 
     def _undo(self, command: Undo) -> Result:
-        r = self.referee
-        before = r.game.board(r.sure)
-        event = r.undo()
+        """Take back the last move. Followed by the camera, the move may still stand on
+        the table: the referee asks for it to be put back and learns from the view that
+        shows it so (never from a view of the board before that, whose labels are wrong)."""
+        event = self.referee.undo(camera=self.watcher is not None)
         if event is None:
             return Result.refused("nothing to undo")
-        if r.game.board(r.sure) != before:
-            self.learn_position()
         return self._said(event)
 
     def _corners(self, command: Corners) -> Result:

@@ -1,0 +1,121 @@
+"""An undo while the move is still on the table (issue 28 #6): the referee asks, in the
+game's words, for the board to be put back, records nothing and learns nothing from the
+views that still show the move, and follows the camera again once the board is put back:
+the next move made on the table is recorded from the camera. Each game the camera
+follows, through the whole camera path (the Table: Watcher -> Referee) on the demo's
+rendered table (controller/demo_rig), with its seeded players."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.config import CameraSettings, GameSettings
+from controller.demo_rig.players import FPS, Noise
+from controller.devices import dice
+from controller.events import Enter, NewGame, Undo
+from controller.games import load_game
+from controller.journal import Journal
+from controller.referee import Referee
+from controller.registry import entry
+from controller.table import Table
+
+
+class RenderedTable:
+    """A game refereed from the demo's rendered frames, moved on by its players."""
+
+    def __init__(self, name: str, seed: int):
+        self.rng = random.Random(seed)
+        self.referee = Referee(Journal(":memory:"))
+        self.table = Table(self.referee, GameSettings(name=name), CameraSettings())
+        variant = entry(name).player_class().variant
+        setup = load_game(name, variant).new_setup(random.Random(seed))
+        result, self.events = self.table.run(NewGame(game=name, variant=variant, setup=setup))
+        assert result.ok, result.error
+        self.game = self.referee.game
+        self.player = entry(name).player_class()(self.game, self.rng, seed)
+        self.noise = Noise(seed)
+        self.t, self.last = 0.0, None
+        self.film([self.player.scene(self.referee.state)], lead_s=2.0, still_s=0.0)
+
+    def film(self, scenes, hint=None, still_s=1.5, lead_s=0.0) -> list:
+        events, end = [], 0.0
+        for dt, frame in self.player.film(scenes, hint, still_s=still_s, lead_s=lead_s):
+            events += self.table.feed(self.t + dt, frame)
+            end, self.last = dt, frame
+        self.t += end + 1.0 / FPS
+        return events + self.still(1.0)
+
+    def still(self, seconds: float) -> list:
+        events = []
+        for _ in range(int(seconds * FPS)):
+            events += self.table.feed(self.t, self.noise(self.last))
+            self.t += 1.0 / FPS
+        return events
+
+    def type(self, text: str, source="page"):
+        result, events = self.table.run(Enter(text, source=source))
+        assert result.ok, (text, result.error)
+        return events
+
+    def next_move(self):
+        """Play typed inputs and rolls until a move on the table is due: (before, action)."""
+        for _ in range(50):
+            state = self.referee.state
+            prompt = self.game.prompt(state)
+            if prompt.kind == "roll":
+                card = self.player.before_roll(state)
+                self.type(card) if card else self.type(dice.roll(prompt.die, self.rng).notation, "die")
+                continue
+            choice = self.player.choose(state, prompt)
+            if isinstance(choice, str):
+                self.type(choice)
+                continue
+            after = self.game.apply(state, choice)
+            if self.game.board(after) == self.game.board(state):
+                self.type(self.game.notation(state, choice))
+                continue
+            return state, choice
+        raise AssertionError("no move on the table came")
+
+    def move_on_table(self):
+        """The next move, made on the table; it must be recorded from the camera."""
+        state, action = self.next_move()
+        n = len(self.referee.history)
+        self.film([self.player.scene(state), self.player.scene(self.game.apply(state, action))],
+                  self.player.hint(state, action))
+        assert len(self.referee.history) > n, (self.game.notation(state, action), self.referee.snapshot()["alarm"])
+        assert self.referee.history[n] == self.game.notation(state, action)
+        return state, action
+
+
+# the games the camera follows; each seed lets its first moves show on the rendered table
+GAMES = [("connect4", 2), ("chess", 3), ("smb", 4), ("monopoly", 5), ("labyrinth", 3)]
+
+
+@pytest.mark.parametrize("name, seed", GAMES)
+def test_an_undo_asks_for_the_move_to_be_taken_off_the_table_and_play_goes_on(name, seed):
+    table = RenderedTable(name, seed)
+    table.move_on_table()
+    before, action = table.move_on_table()
+    moved = table.player.scene(table.game.apply(before, action))
+    n = len(table.referee.history)
+
+    result, events = table.table.run(Undo())
+    assert result.ok
+    undo = events[0]
+    assert undo.kind == "undo" and undo.data["put_back"]  # in the game's words
+    asked = table.referee.snapshot()["doubt"]["text"]
+    assert undo.data["put_back"] in asked and table.game.notation(before, action) in asked
+    # the move still stands on the table: nothing is recorded, nothing alarms
+    later = table.still(3.0)
+    assert len(table.referee.history) == n - 1
+    assert [e.kind for e in later if e.kind in ("move", "illegal", "doubt")] == []
+    assert table.referee.snapshot()["doubt"]["text"] == asked
+
+    # put back: the request is over, and the camera follows the next move
+    back = table.film([moved, table.player.scene(before)])
+    assert "doubt_cleared" in [e.kind for e in back]
+    assert table.referee.snapshot()["doubt"] is None and table.referee.alarm is None
+    table.move_on_table()
+    assert all(e.kind != "illegal" for e in table.events)
