@@ -118,11 +118,13 @@ def run_hall(tmp: Path, broker: Mosquitto, n: int, period: float, seconds: float
     started = time.monotonic()
     heard = 0
     while time.monotonic() < started + wait:  # every table's game_started at the hall
-        if db_path.exists():
-            with sqlite3.connect(db_path) as db:
+        try:
+            with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as db:
                 heard = db.execute("SELECT COUNT(DISTINCT table_name) FROM events").fetchone()[0]
-            if heard == n:
-                break
+        except sqlite3.OperationalError:  # the hall has not made its journal yet
+            pass
+        if heard == n:
+            break
         time.sleep(0.2)
     heard_s = time.monotonic() - started
     t0 = time.time() + 1.0
