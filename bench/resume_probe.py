@@ -87,8 +87,8 @@ def probe(game: str, moments: int, rng: random.Random, folder: Path, patience: f
         if k > 0:
             went_on += ok
             if not ok:
-                tail = log.read_text()[-400:].strip().splitlines()
-                failures.append(f"moment {k}: " + (tail[-1] if tail else "no camera move within "
+                said = [line for line in log.read_text().splitlines() if "Error" in line or "waited" in line]
+                failures.append(f"moment {k}: " + (said[-1][:300] if said else "no camera move within "
                                                    f"{patience:g} s"))
         if proc.poll() is None:
             time.sleep(rng.uniform(0.0, 6.0))  # a random moment of play
