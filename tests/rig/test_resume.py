@@ -161,6 +161,6 @@ def test_monopoly_resumed_with_a_token_on_a_warp_pipe_sees_it_leave(tmp_path):
     journal_until(data, "monopoly", 3, p1_due_on_pipe_2)
     go_on(data, "monopoly", 3, turns=1)  # the camera sees the token put on the pipe; a plain stop
     stood = len(record(data))
-    events = go_on(data, "monopoly", 4, turns=4)  # its turn comes again: it leaves
+    events = go_on(data, "monopoly", 4, turns=2)  # its turn comes next: it leaves
     assert any(e.kind == "move" and e.data["notation"].startswith("put p1@") and e.data["source"] == "camera"
                for e in events[stood:])
