@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -70,11 +71,15 @@ def run(data: Path, game: str, seed: int, log: Path) -> subprocess.Popen:
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(log, "w"))
 
 
-def probe(game: str, moments: int, rng: random.Random, folder: Path, patience: float) -> dict:
+def probe(game: str, moments: int, rng: random.Random, folder: Path, patience: float,
+          keep: Path | None = None) -> dict:
     data = folder / game
     went_on, failures, kills = 0, [], Counter()
     for k in range(moments + 1):  # the first run starts the game; each later one resumes it
         before, _ = journal_state(data) if (data / "journal.sqlite").exists() else (0, "")
+        if keep is not None and data.exists():
+            shutil.rmtree(folder / "before", ignore_errors=True)
+            shutil.copytree(data, folder / "before")
         log = folder / f"{game}-{k}.log"
         proc = run(data, game, rng.randrange(1 << 30), log)
         deadline = time.monotonic() + patience
@@ -86,6 +91,8 @@ def probe(game: str, moments: int, rng: random.Random, folder: Path, patience: f
                 break
         if k > 0:
             went_on += ok
+            if not ok and keep is not None:  # the folder as the failed run found it, for a look
+                shutil.copytree(folder / "before", keep / f"{game}-{k}")
             if not ok:
                 said = [line for line in log.read_text().splitlines() if "Error" in line or "waited" in line]
                 failures.append(f"moment {k}: " + (said[-1][:300] if said else "no camera move within "
@@ -105,13 +112,14 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--patience", type=float, default=60.0,
                    help="seconds a resumed run has to record two more moves from the camera")
+    p.add_argument("--keep", type=Path, help="copy the data folder a failed resume started from here")
     args = p.parse_args()
     rng = random.Random(args.seed)
     total = ok = 0
     with tempfile.TemporaryDirectory(prefix="resume-probe-") as tmp:
         for game in args.games:
             started = time.monotonic()
-            r = probe(game, args.moments, rng, Path(tmp), args.patience)
+            r = probe(game, args.moments, rng, Path(tmp), args.patience, args.keep)
             total, ok = total + r["moments"], ok + r["went_on"]
             print(f"{game:10} went on after {r['went_on']} of {r['moments']} kills "
                   f"({100 * r['went_on'] / max(1, r['moments']):.0f}%), {time.monotonic() - started:.0f} s; "
