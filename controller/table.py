@@ -91,7 +91,7 @@ class Table:
             self.watcher = self._watch(referee.game.name, self._options)
             remembered = self._remembered()
             if remembered is not None:  # the looks it had learned of this game before a restart
-                self.watcher.remember(remembered)
+                self.watcher.remember(*remembered)
             if self._between_sheets():  # resumed while the players swap the board sheets
                 self._learn_what_stays()
             elif remembered is None:
@@ -270,7 +270,9 @@ class Table:
         r = self.referee
         if self.looks is None or r.game_id is None:
             return
-        kept = {"game_id": r.game_id, "board": self.watcher.board, "reader": self.watcher.reader}
+        w = self.watcher
+        quad = None if w.given or w.quad is None else w.quad.tolist()
+        kept = {"game_id": r.game_id, "board": w.board, "reader": w.reader, "quad": quad}
         part = self.looks.with_name(self.looks.name + ".part")
         try:
             part.write_bytes(pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
@@ -283,8 +285,8 @@ class Table:
                 log.warning("%s; a restart will learn the table again from its first view", fault)
 
     def _remembered(self):
-        """The reader kept for the open game (`_keep_looks`), or None: none kept, kept
-        for another game, or unreadable (said in the log)."""
+        """(reader, where its markers were) kept for the open game (`_keep_looks`), or
+        None: none kept, kept for another game, or unreadable (said in the log)."""
         r = self.referee
         if self.looks is None or not self.looks.exists():
             return None
@@ -292,7 +294,7 @@ class Table:
             kept = pickle.loads(self.looks.read_bytes())
             if kept["game_id"] != r.game_id or kept["board"] != r.game.name:
                 return None
-            return kept["reader"]
+            return kept["reader"], kept.get("quad")
         except Exception as exc:  # a file from another version, or damaged: learn afresh
             log.warning("%s: the camera's kept looks cannot be read (%s: %s); learning the table "
                         "again from its first view", self.looks, type(exc).__name__, exc)

@@ -94,6 +94,7 @@ class Watcher:
         self._planes: dict[float, tuple] = {}  # (plane, moving) of the last few views, by time
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
+        self.kept_quad: np.ndarray | None = None  # where the markers were before a restart
         if self.given:
             self._set_geometry(locate.parse_corners(corners), self.anchors)
             self.status = "ok"
@@ -210,13 +211,15 @@ class Watcher:
         self.change.reference(plane, expected, moving)
         self.last_view = None
 
-    def remember(self, reader) -> None:
+    def remember(self, reader, quad=None) -> None:
         """Take the looks `reader` learned of this table before a restart: all of them
         when it read this very sheet, else what carries over from sheet to sheet
-        (`Reader.adopt`). Called before the first frame."""
+        (`Reader.adopt`); and `quad`, where its markers were found then, used only if
+        they are not all in view now. Called before the first frame."""
         if type(reader) is type(self.reader) and reader.cells == self.reader.cells and \
                 reader.plane_size == self.reader.plane_size:
             self.reader.__dict__.update(reader.__dict__)
+            self.kept_quad = None if quad is None or self.given else np.float32(quad)
         else:
             self.reader.adopt(reader)
 
@@ -248,8 +251,13 @@ class Watcher:
             if self._searched_at is not None and t - self._searched_at < SEARCH_EVERY_S:
                 return None
             if not self._search(t, frame):
-                self.status = "no markers in view"
-                return None
+                if self.kept_quad is None:
+                    self.status = "no markers in view"
+                    return None
+                # a restart where a piece now hides a marker: where the board was found
+                # before it (the markers are searched again whenever the view moves)
+                self._set_geometry(self.kept_quad, self.plane_corners, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+            self.kept_quad = None
             self.gate.reset(t)
         moving = None
         if self.gate.update(t, self.small_plane(frame)) or not self.gate.still(t):

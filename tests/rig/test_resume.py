@@ -164,3 +164,32 @@ def test_monopoly_resumed_with_a_token_on_a_warp_pipe_sees_it_leave(tmp_path):
     events = go_on(data, "monopoly", 4, turns=2)  # its turn comes next: it leaves
     assert any(e.kind == "move" and e.data["notation"].startswith("put p1@") and e.data["source"] == "camera"
                for e in events[stood:])
+
+
+def test_a_chess_game_resumed_while_a_piece_hides_a_marker_finds_the_board_where_it_was(tmp_path):
+    """Resumed where a tall piece, seen from the camera's side, hides one of the board's
+    markers: the camera had never found the board ("no markers in view") and no move
+    was seen again. It now reads the board where the markers were before the restart
+    (kept beside the journal with the looks)."""
+    import numpy as np
+
+    from controller.config import CameraSettings, GameSettings
+    from controller.table import Table
+    from test_undo_on_table import RenderedTable
+
+    looks = tmp_path / "camera_looks.pickle"
+    played = RenderedTable("chess", 3, looks=looks)
+    played.move_on_table()
+    quad = played.table.watcher.quad
+    # the service restarts on the same journal; a piece now stands over the a8 marker
+    played.table = Table(played.referee, GameSettings(name="chess"), CameraSettings(), looks=looks)
+    x, y = (quad[3] + (quad[3] - quad.mean(axis=0)) * 0.08).astype(int)
+
+    def hidden(frame):
+        frame = frame.copy()
+        frame[max(0, y - 45):y + 45, max(0, x - 45):x + 45] = (40, 40, 40)
+        return frame
+
+    played.over = hidden
+    played.move_on_table()
+    assert played.table.watcher.H is not None and np.allclose(played.table.watcher.quad, quad)

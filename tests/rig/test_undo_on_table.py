@@ -24,10 +24,11 @@ from controller.table import Table
 class RenderedTable:
     """A game refereed from the demo's rendered frames, moved on by its players."""
 
-    def __init__(self, name: str, seed: int):
+    def __init__(self, name: str, seed: int, looks=None):
         self.rng = random.Random(seed)
         self.referee = Referee(Journal(":memory:"))
-        self.table = Table(self.referee, GameSettings(name=name), CameraSettings())
+        self.table = Table(self.referee, GameSettings(name=name), CameraSettings(), looks=looks)
+        self.over = lambda frame: frame  # what else the camera sees (a hand, a shadow)
         variant = entry(name).player_class().variant
         setup = load_game(name, variant).new_setup(random.Random(seed))
         result, self.events = self.table.run(NewGame(game=name, variant=variant, setup=setup))
@@ -41,6 +42,7 @@ class RenderedTable:
     def film(self, scenes, hint=None, still_s=1.5, lead_s=0.0) -> list:
         events, end = [], 0.0
         for dt, frame in self.player.film(scenes, hint, still_s=still_s, lead_s=lead_s):
+            frame = self.over(frame)
             events += self.table.feed(self.t + dt, frame)
             end, self.last = dt, frame
         self.t += end + 1.0 / FPS
