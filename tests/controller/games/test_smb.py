@@ -437,6 +437,17 @@ def test_a_token_taken_away_for_no_reason_and_a_missing_mario():
     assert seen(game, s, w1_00="empty").reason == "Mario is missing from START"
 
 
+def test_mario_on_his_roll_target_is_not_blamed_for_something_else_on_the_board():
+    """Issue 28 #5: Mario put rightly on space 2 after a red roll, while the camera sees
+    something on START, was refused "a red roll goes to the next red space: space 2, not
+    space 2": the wrong thing is on START, and the words say so."""
+    game, s = new()
+    s = play(game, s, "roll red")
+    target = s.targets[0]
+    reason = seen(game, s, w1_00="hazard", **{target.replace("-", "_"): "mario"}).reason
+    assert "not space" not in reason and "START" in reason, reason
+
+
 def test_a_token_the_fireball_or_a_jump_sent_back_must_leave_the_board():
     game, s = new(hands=[["fireball"]], tokens=(("w1-05", "goomba"), ("w1-09", "koopa")))
     s = play(game, s, "fireball w1-09")
