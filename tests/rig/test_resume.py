@@ -193,3 +193,20 @@ def test_a_chess_game_resumed_while_a_piece_hides_a_marker_finds_the_board_where
     played.over = hidden
     played.move_on_table()
     assert played.table.watcher.H is not None and np.allclose(played.table.watcher.quad, quad)
+
+
+def test_damaged_kept_looks_are_named_and_the_table_is_learned_afresh(tmp_path, caplog):
+    """A looks file that cannot be read (damaged, or from another version) never stops
+    the service: the log names it, and the table is learned from its first still view."""
+    from controller.config import CameraSettings, GameSettings
+    from controller.journal import Journal
+    from controller.referee import Referee
+    from controller.table import Table
+
+    looks = tmp_path / "camera_looks.pickle"
+    looks.write_bytes(b"\x80\x05not a pickle at all")
+    referee = Referee(Journal(tmp_path / "journal.sqlite"))
+    referee.new_game("connect4")
+    table = Table(referee, GameSettings(name="connect4"), CameraSettings(), looks=looks)
+    assert table.watcher._pending_learn == referee.game.board(referee.sure)  # from the next still view
+    assert any(str(looks) in r.getMessage() and "cannot be read" in r.getMessage() for r in caplog.records)
