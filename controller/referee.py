@@ -126,6 +126,7 @@ class Referee:
         self.record_lost: str | None = None  # why the record cannot be kept now, until a write succeeds
         self.position: int | None = None  # the number of the last event that changed the position shown
         self._refused: dict = {}  # seat -> (position, refused lines of that seat journalled there)
+        self.put_back: dict | None = None  # after an undo, the board still on the table, until put back
 
     @property
     def state(self):
@@ -261,6 +262,7 @@ class Referee:
         self.shown, self._past, self._said, self._odd = None, [], [], {}
         self._stills, self._replays, self._challenges = [], {}, {}
         self.doubt, self._suspect, self._unsure = None, None, None
+        self.put_back = None
         self.epoch += 1
 
     def resume(self) -> bool:
@@ -293,10 +295,8 @@ class Referee:
             raise ValueError("the record has no game_started event")
         self.game = load_game(record.game, record.variant, record.settings)
         self.setup = record.setup
-        state = self.game.start(self.setup)
-        for text in record.notations:
-            state = self.game.play(state, self.game.parse(state, text))
         self.record, self.alarm = record, None
+        state = self._replayed_moves(record.notations)
         self._sure_of(state)
         self.clock.begin(self.game, events, state)
 
@@ -402,17 +402,38 @@ class Referee:
         rest = line.actions[len(done):]
         return Line(rest, line.state, line.board, line.score, line.seen[len(done):]) if rest else None
 
-    def undo(self) -> Event | None:
-        """Take back the last recorded action (the page's undo, admin only)."""
+    def undo(self, camera: bool = False) -> Event | None:
+        """Take back the last recorded action (the page's undo, admin only). With a
+        `camera` following the table, a move the players made there is still on it: the
+        referee asks for the board to be put back, in the game's words ("take Luigi's
+        chip out of column 6"; the undo event's `put_back`, standing as the doubt), and
+        follows the camera again once it shows the position before that move (views
+        until then record nothing and teach the camera nothing)."""
         if not self.history:
             return None
         was_over = self.game.outcome(self.sure) is not None
         last = self.history[-1]
-        event = self._emit("undo", notation=last)
+        on_table = self.put_back["board"] if self.put_back else self.game.board(self.sure)
+        before = self._replayed_moves(self.history[:-1]) if camera else None
+        board = self.game.board(before) if before is not None else on_table
+        fix = self.game.fix(before, on_table) if board != on_table else None
+        event = self._emit("undo", notation=last, **({"put_back": fix} if fix else {}))
         self._rebuild(self.journal.events(self.game_id))
         if was_over:
             self.journal.reopen_game(self.game_id)
+        if fix:
+            text = f"{last} was taken back: {fix}"
+            self.put_back = {"board": on_table, "text": text}
+            self.doubt = {"text": text, "candidates": [],
+                          "cells": [self.game.cell_name(c) for c in board if on_table.get(c) != board[c]]}
         return event
+
+    def _replayed_moves(self, moves: list[str]):
+        """The position after `moves` (notation) from the game's start."""
+        state = self.game.start(self.setup)
+        for text in moves:
+            state = self.game.play(state, self.game.parse(state, text))
+        return state
 
     def await_start(self) -> None:
         """The camera path: views that fit no legal history are waited out, not alarmed,
@@ -434,6 +455,8 @@ class Referee:
             return None  # after the end the players clear the board: nothing to judge
         board = self.game.board(self.sure)
         ev = Evidence(view, board, self.min_confidence, self.game.sure_labels_name_changes, self.game.wrong_cells)
+        if self.put_back is not None:
+            return self._put_back(view, ev, board)
         self._keep_still(Still(view.moved_at, bool(ev.moving), ev))
         lines = self.beliefs.weigh(ev, view.moved_at)
         if self.awaiting_start and ev.fits_the_start(board) and not (lines[0].actions and ev.explains(lines[0].board)):
@@ -456,6 +479,17 @@ class Referee:
         self.awaiting_start = False
         self.beliefs.adopt(lines, view.moved_at, partial=bool(ev.moving))
         return self._follow(view, ev)
+
+    def _put_back(self, view: BoardView, ev: Evidence, board: dict) -> Event | None:
+        """After an undo, a view is only asked whether the board was put back: once it
+        shows the position clearly, the request is over (the camera learns from that
+        view, `known`) and the camera is followed again."""
+        if view.extra.get("moving") or ev.unclear(board) or not ev.explains(board) or ev.unexplained(board):
+            return None
+        self.put_back, self.doubt = None, None
+        self.beliefs = Beliefs(self.game, self.sure)
+        self.known = (self.epoch, view.t, frozenset())
+        return self._emit("doubt_cleared", text="the board is put back")
 
     def _follow(self, view: BoardView, ev: Evidence) -> Event | None:
         """The beliefs explain the view: record what is settled, show the rest. A cell

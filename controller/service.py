@@ -85,7 +85,8 @@ class Service:
             self.referee.new_game(config.game.name, config.game.variant or None, config.game.rulings)
         # a resumed game is refereed from the position the journal knows (Table learns it)
         self.table = Table(self.referee, config.game, config.camera if self.camera is not None else None,
-                           catalogue=Path(config.data.folder) / "treasures.npz")
+                           catalogue=Path(config.data.folder) / "treasures.npz",
+                           looks=Path(config.data.folder) / "camera_looks.pickle")
         r = self.referee
         placeholder = (resumed and r.game.name == config.game.name and not r.history
                        and not r.setup.get("from_table"))  # killed while the table was being read

@@ -20,6 +20,9 @@ command is a typed value (controller/events.py) dispatched on its type.
 from __future__ import annotations
 
 import logging
+import logging
+import os
+import pickle
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -71,7 +74,7 @@ class Table:
     """A referee and the camera in front of the table (`camera` None: no camera)."""
 
     def __init__(self, referee: Referee, game: GameSettings, camera: CameraSettings | None = None,
-                 catalogue: str | Path = "treasures.npz", corners=None, rng=None):
+                 catalogue: str | Path = "treasures.npz", corners=None, rng=None, looks: str | Path | None = None):
         self.referee = referee
         self.game_settings = game
         self.camera = camera
@@ -84,6 +87,8 @@ class Table:
         self._told: str | None = None  # the table start's last notice on the bus
         self._caught: list[Event] | None = None
         self._learned: int | None = None  # the referee's epoch (its sure position) last learned from
+        self.looks = Path(looks) if looks is not None else None  # the camera's looks, kept beside the journal
+        self._looks_fault: str | None = None  # the last failure to keep them, said once
         referee.bus.subscribe(self._catch)
         self._frame: tuple[float, float | None] = (0.0, time.monotonic())  # (frame time, when seen; None: replay)
         if camera is not None:
@@ -92,7 +97,16 @@ class Table:
         if camera is not None and referee.game is not None:
             self._options = referee.game.reader_options(referee.state)
             self.watcher = self._watch(referee.game.name, self._options)
-            self.learn_position()
+            remembered = self._remembered()
+            if remembered is not None:  # the looks it had learned of this game before a restart
+                self.watcher.remember(*remembered)
+            if self._between_sheets():  # resumed while the players swap the board sheets
+                self._learn_what_stays()
+            elif remembered is None:
+                # nothing kept: learn from the next still view (with the looks kept, the
+                # camera reads at once, and learns again from the first view the referee
+                # is sure of: a piece moved meanwhile is not learned as where it was)
+                self.learn_position()
 
     def _catch(self, event: Event) -> None:
         if self._caught is not None:
@@ -105,8 +119,11 @@ class Table:
         settled differently, a Tick while the referee waits out a wrong or unclear board
         or the chess clock has a warning or a flag due (their clock is the frames'), else
         None."""
+        lessons = self.watcher.lessons
         view = self.watcher.feed(t, frame)
         self._frame = (t, time.monotonic())
+        if self.watcher.lessons != lessons:
+            self._keep_looks()
         if view is not None:
             return View(view)
         due = self.referee.clock.due()
@@ -261,16 +278,15 @@ class Table:
             return Result.refused(str(exc))
 
     def _undo(self, command: Undo) -> Result:
-        r = self.referee
+        """Take back the last move. Followed by the camera, the move may still stand on
+        the table: the referee asks for it to be put back and learns from the view that
+        shows it so (never from a view of the board before that, whose labels are wrong)."""
         stale = self._stale(command.at)
         if stale is not None:
             return stale
-        before = r.game.board(r.sure)
-        event = r.undo()
+        event = self.referee.undo(camera=self.watcher is not None)
         if event is None:
             return Result.refused("nothing to undo")
-        if r.game.board(r.sure) != before:
-            self.learn_position()
         return self._said(event)
 
     def _corners(self, command: Corners) -> Result:
@@ -299,6 +315,48 @@ class Table:
             return
         self.watcher.learn(r.game.board(r.sure), at=at, skip=skip)
 
+    # --- the looks, kept across a restart ------------------------------------------------
+    def _keep_looks(self) -> None:
+        """Keep what the camera's reader has learned of this table (the camera's thread,
+        after a frame it learned from): a game resumed after a stop or a pulled plug
+        reads the table with it, instead of learning the journal's position blindly from
+        whatever the first view shows (a token that stood on a space all along, a piece
+        moved while the service was down). Pickled: the reader's own objects, written and
+        read only by the service, in its data folder as the journal is; a temporary file
+        renamed, so a kill never leaves half of it."""
+        r = self.referee
+        if self.looks is None or r.game_id is None:
+            return
+        w = self.watcher
+        quad = None if w.given or w.quad is None else w.quad.tolist()
+        kept = {"game_id": r.game_id, "board": w.board, "reader": w.reader, "quad": quad}
+        part = self.looks.with_name(self.looks.name + ".part")
+        try:
+            part.write_bytes(pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(part, self.looks)
+            self._looks_fault = None
+        except (OSError, pickle.PicklingError, TypeError, AttributeError) as exc:
+            fault = f"{self.looks}: the camera's looks cannot be kept ({type(exc).__name__}: {exc})"
+            if fault != self._looks_fault:
+                self._looks_fault = fault
+                log.warning("%s; a restart will learn the table again from its first view", fault)
+
+    def _remembered(self):
+        """(reader, where its markers were) kept for the open game (`_keep_looks`), or
+        None: none kept, kept for another game, or unreadable (said in the log)."""
+        r = self.referee
+        if self.looks is None or not self.looks.exists():
+            return None
+        try:
+            kept = pickle.loads(self.looks.read_bytes())
+            if kept["game_id"] != r.game_id or kept["board"] != r.game.name:
+                return None
+            return kept["reader"], kept.get("quad")
+        except Exception as exc:  # a file from another version, or damaged: learn afresh
+            log.warning("%s: the camera's kept looks cannot be read (%s: %s); learning the table "
+                        "again from its first view", self.looks, type(exc).__name__, exc)
+            return None
+
     # --- the watcher and the board sheet ------------------------------------------------
     def _watch(self, board: str, options: dict | None, current=None):
         """A watcher for `board`'s sheet `options`, or `current` when it reads that already."""
@@ -318,12 +376,25 @@ class Table:
             self._options = options
             old, self.watcher = self.watcher, self._watch(r.game.name, options, self.watcher)
             self.watcher.reader.adopt(old.reader)
-            # the players are changing the table: only what no move now due can change
-            # stands as the referee knows it when the new sheet is first seen still
-            board = r.game.board(r.state)
-            due = {c for a in r.game.observable_actions(r.state)
-                   for c, v in r.game.board(r.game.apply(r.state, a)).items() if board.get(c) != v}
-            self.watcher.learn({c: v for c, v in board.items() if c not in due})
+            self._learn_what_stays()
+
+    def _between_sheets(self) -> bool:
+        """Does a piece the camera reads stand, in the referee's position, on a cell the
+        sheet it now reads does not show (a game resumed while Mario waits on a World's
+        link space: the players are about to lay out the next World, Mario on its START)?"""
+        r, reader = self.referee, self.watcher.reader
+        pieces = set(reader.labels) - {"empty"}
+        return any(v in pieces and c not in reader.cells for c, v in r.game.board(r.state).items())
+
+    def _learn_what_stays(self) -> None:
+        """The players are changing the table: only what no move now due can change
+        stands as the referee knows it when the new sheet is first seen still (learned as
+        it stands, not as the position before the move that is being made)."""
+        r = self.referee
+        board = r.game.board(r.state)
+        due = {c for a in r.game.observable_actions(r.state)
+               for c, v in r.game.board(r.game.apply(r.state, a)).items() if board.get(c) != v}
+        self.watcher.learn({c: v for c, v in board.items() if c not in due})
 
     # --- a game that starts from the layout on the table (controller/table_start.py) -----
     def _start_from_table(self, game, deal: dict | None = None) -> Result:

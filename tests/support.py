@@ -321,3 +321,22 @@ def read(payload: str):
         return json.loads(payload)
     except ValueError:
         return payload
+
+
+def deck_with(hands, top=(), players=None):
+    """A Super Mario Bros. deck (setup order) that deals `hands` (seat -> 3 kinds) and then
+    `top` first."""
+    from controller.games.smb import SuperMarioBros
+    game = SuperMarioBros()
+    rest = game.worlds.deck()
+    n = players or len(hands)
+    hands = list(hands) + [[] for _ in range(n - len(hands))]
+    for kind in [k for h in hands for k in h] + list(top):
+        rest.remove(kind)
+    dealt = [list(h) for h in hands]
+    for h in dealt:
+        while len(h) < 3:
+            h.append(next(k for k in rest if k not in ("fireball",)))
+            rest.remove(h[-1])
+    deck = [dealt[i][j] for j in range(3) for i in range(n)]
+    return deck + list(top) + rest

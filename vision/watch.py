@@ -86,12 +86,14 @@ class Watcher:
         self._searched_at: float | None = None
         self._read_at: float | None = None
         self._pending_learn: dict | None = None
+        self.lessons = 0  # how many times the reader has learned (its looks are kept after each)
         self.change = CellChange(self.reader)  # per-cell change against the last known position
         self._moving = None  # the cells under motion in the last read (8x8), None when all still
         self._learn_from: tuple | None = None  # (expected, plane, moving) to learn before the next frame
         self._planes: dict[float, tuple] = {}  # (plane, moving) of the last few views, by time
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
+        self.kept_quad: np.ndarray | None = None  # where the markers were before a restart
         if self.given:
             self._set_geometry(locate.parse_corners(corners), self.anchors)
             self.status = "ok"
@@ -202,10 +204,23 @@ class Watcher:
                                            np.asarray(moving).reshape(-1)) if not m and lab is not None}
             try:
                 self.reader.learn(plane, still)
+                self.lessons += 1
             except ValueError:
                 pass  # a position this reader cannot learn from: it keeps the looks it has
         self.change.reference(plane, expected, moving)
         self.last_view = None
+
+    def remember(self, reader, quad=None) -> None:
+        """Take the looks `reader` learned of this table before a restart: all of them
+        when it read this very sheet, else what carries over from sheet to sheet
+        (`Reader.adopt`); and `quad`, where its markers were found then, used only if
+        they are not all in view now. Called before the first frame."""
+        if type(reader) is type(self.reader) and reader.cells == self.reader.cells and \
+                reader.plane_size == self.reader.plane_size:
+            self.reader.__dict__.update(reader.__dict__)
+            self.kept_quad = None if quad is None or self.given else np.float32(quad)
+        else:
+            self.reader.adopt(reader)
 
     @property
     def learning(self) -> bool:
@@ -235,8 +250,13 @@ class Watcher:
             if self._searched_at is not None and t - self._searched_at < SEARCH_EVERY_S:
                 return None
             if not self._search(t, frame):
-                self.status = "no markers in view"
-                return None
+                if self.kept_quad is None:
+                    self.status = "no markers in view"
+                    return None
+                # a restart where a piece now hides a marker: where the board was found
+                # before it (the markers are searched again whenever the view moves)
+                self._set_geometry(self.kept_quad, self.plane_corners, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+            self.kept_quad = None
             self.gate.reset(t)
         moving = None
         if self.gate.update(t, self.small_plane(frame)) or not self.gate.still(t):

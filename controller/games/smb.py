@@ -681,6 +681,8 @@ class SuperMarioBros(Game):
                     if left:
                         return IllegalAction(f"the hazard token on {self._spaces(left)} was taken away: "
                                              "only a token Mario passes over goes back", left)
+                    # Mario stands rightly where the roll took him: what is wrong is elsewhere
+                    return self.explain(self.apply(state, self.parse(state, f"move {where}")), seen)
                 return IllegalAction(self._wrong_destination(state, where), [where])
             return IllegalAction(self._no_move_now(state) + f" (Mario is seen on {self._space(where).name()})",
                                  [where])

@@ -148,7 +148,9 @@ class Hall:
 
     def _event(self, table: str, data: dict) -> None:
         verdict = self.store.add(table, data)
-        if verdict == "kept":
+        if verdict == "restored":
+            self._note(self.store.went_back[table])
+        if verdict in ("kept", "restored"):
             self._asked.pop(table, None)
             # the hall's page asks the event whether it puts the table's alarms right
             self.bus.publish(Event(Kind.HALL_EVENT, {"table": table, "event": {**data, "clears_alarm": clears_alarm(data["type"])}}))
@@ -156,7 +158,9 @@ class Hall:
             self._ask_if_behind()
         elif verdict == "conflict":
             self._drop(table, f"event seq {data['seq']} ({data['type']}) differs from the one kept with that "
-                              "seq: two publishers speak as this table; the first is kept (see Conflicts)")
+                              "seq: two publishers speak as this table (or its journal was restored from an "
+                              "earlier copy and played on before it told the hall); the first is kept "
+                              "(see Conflicts)")
 
     # --- asking for what is missing ----------------------------------------------------------
     def _ask_if_behind(self) -> None:
@@ -181,8 +185,10 @@ class Hall:
         """What the organiser must act on, most urgent first."""
         out = []
         if self.probe.result == PUBLISHES:
-            out.append(f"broker {self.broker} lets clients without a user name publish: anyone on its network "
-                       "can send moves and results as any table. Give each table its own user and an ACL "
+            out.append(f"broker {self.broker} lets clients without a user name publish: what it carries cannot "
+                       "be trusted, for anyone on its network can send moves, states and results as any table "
+                       "(the hall keeps one card per table and never lets a forged event displace a kept one, "
+                       "but cannot tell a forged game from a real one). Give each table its own user and an ACL "
                        "(hardware.md, \"The hall's broker\").")
         if not self._network.running and not self._stop.is_set():
             out.append(f"the hall is not receiving from the broker: its MQTT loop failed "

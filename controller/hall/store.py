@@ -61,6 +61,12 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT,
     PRIMARY KEY (table_name, journal, game_id)
 );
+CREATE TABLE IF NOT EXISTS restores (
+    table_name TEXT NOT NULL,
+    journal TEXT NOT NULL,                 -- the journal id the table sends
+    kept_as TEXT NOT NULL,                 -- the hall's id for the history since it went back
+    PRIMARY KEY (table_name, journal)
+);
 CREATE TABLE IF NOT EXISTS rounds (number INTEGER PRIMARY KEY, marked REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS conflicts (
     table_name TEXT NOT NULL,
@@ -91,9 +97,17 @@ class HallStore:
         # then the tables' retained states show the gap and they send them again
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        self.went_back: dict[str, str] = {}  # table -> the last restore noticed, in words
 
     def close(self) -> None:
         self._db.close()
+
+    def _kept_as(self, table: str, journal: str) -> str:
+        """The hall's id of the history a table's journal continues: the journal's own
+        id, or the history it was given when the journal went back (`restored`)."""
+        row = self._db.execute("SELECT kept_as FROM restores WHERE table_name=? AND journal=?",
+                               (table, journal)).fetchone()
+        return row[0] if row else journal
 
     def _progress(self, table: str, journal: str) -> tuple[int, int]:
         self._db.execute("INSERT OR IGNORE INTO tables(name, journal) VALUES (?, ?)", (table, journal))
@@ -105,22 +119,30 @@ class HallStore:
     # --- what arrives ---------------------------------------------------------------------
     def add(self, table: str, event: dict) -> str:
         """Keep one event of `table`: "kept", "duplicate", "conflict" (not kept: another
-        event with its seq was), or "gap" (not kept: an event before it is missing). Each journal a table has kept (a new data folder, a
+        event with its seq was), "restored" (kept, as the first new event of a journal
+        restored from an earlier copy: `went_back[table]` says so in words), or "gap"
+        (not kept: an event before it is missing). Each journal a table has kept (a new data folder, a
         journal started beside a damaged one) is its own sequence."""
-        seq, prev, journal = int(event["seq"]), int(event.get("prev", 0)), str(event.get("journal", ""))
+        seq, prev = int(event["seq"]), int(event.get("prev", 0))
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                sent = str(event.get("journal", ""))
+                journal = self._kept_as(table, sent)
                 last, known = self._progress(table, journal)
                 if seq > known:
                     self._db.execute("UPDATE journals SET known_seq=? WHERE table_name=? AND journal=?",
                                      (seq, table, journal))
+                went_back = self._restored_at(table, sent, journal, last) if seq <= last else None
+                if went_back is not None and seq > went_back:
+                    self.went_back[table] = self._went_back(table, sent, journal, last, went_back)
+                    journal, last = self._kept_as(table, sent), went_back
                 if seq <= last:
                     verdict = self._again(table, journal, seq, event)
                 elif prev > last:
                     verdict = "gap"
                 else:
-                    verdict = "kept"
+                    verdict = "restored" if went_back is not None and seq > went_back else "kept"
                     self._keep(table, journal, seq, event)
                 self._db.execute("COMMIT")
             except BaseException:
@@ -160,14 +182,67 @@ class HallStore:
             self._db.execute("UPDATE games SET result=NULL WHERE table_name=? AND journal=? AND game_id=?", key)
 
     def set_state(self, table: str, state: dict) -> None:
-        """The table's latest snapshot; its journal is the one the table keeps now."""
-        journal = str(state.get("journal", ""))
+        """The table's latest snapshot, on its card when its journal is the one the card
+        follows, or one whose events are kept from later than the card's (a table on a
+        new journal file): a state alone, under a journal id of its own, never takes a
+        card over (on a broker anyone may publish to, anyone could send one)."""
+        seq = int(state.get("seq") or 0)
         with self._lock:
+            journal = self._kept_as(table, str(state.get("journal", "")))
             self._progress(table, journal)
-            self._db.execute("UPDATE tables SET state=?, updated=?, journal=? WHERE name=?",
-                             (json.dumps(state), time.time(), journal, table))
-            self._db.execute("UPDATE journals SET known_seq=MAX(known_seq, ?) WHERE table_name=? AND journal=?",
-                             (int(state.get("seq") or 0), table, journal))
+            present = self._db.execute("SELECT journal FROM tables WHERE name=?", (table,)).fetchone()[0]
+            if journal == present or self._newer(table, journal, present):
+                self._db.execute("UPDATE tables SET state=?, updated=?, journal=? WHERE name=?",
+                                 (json.dumps(state), time.time(), journal, table))
+                self._db.execute("UPDATE journals SET known_seq=MAX(known_seq, ?) WHERE table_name=? AND journal=?",
+                                 (seq, table, journal))
+
+    def _restored_at(self, table: str, sent: str, journal: str, last: int) -> int | None:
+        """The seq the table's journal `sent` went back to, when it did: its own state,
+        received after the hall kept seq `last` of it, said it stood at an earlier seq
+        (a journal restored from an earlier copy, which now numbers new events from
+        there again); else None (an event that differs is then a second publisher's)."""
+        row = self._db.execute("SELECT state, updated FROM tables WHERE name=? AND journal=?",
+                               (table, journal)).fetchone()
+        kept = self._db.execute("SELECT received FROM events WHERE table_name=? AND journal=? AND seq=?",
+                                (table, journal, last)).fetchone()
+        if row is None or row[0] is None or kept is None:
+            return None
+        state = json.loads(row[0])
+        seq = int(state.get("seq") or 0)
+        return seq if state.get("journal") == sent and seq < last and row[1] > kept[0] else None
+
+    def _newer(self, table: str, journal: str, present: str) -> bool:
+        """Are `journal`'s events kept, from later than the newest of `present`'s?"""
+        newest = "SELECT MAX(t) FROM events WHERE table_name=? AND journal=?"
+        mine = self._db.execute(newest, (table, journal)).fetchone()[0]
+        theirs = self._db.execute(newest, (table, present)).fetchone()[0]
+        return mine is not None and (theirs is None or mine > theirs)
+
+    def _went_back(self, table: str, sent: str, journal: str, last: int, seq: int) -> str:
+        """The table's journal `sent` is at `seq`, below the `last` the hall kept of it:
+        restored from an earlier copy, it will number new events from seq + 1 again. The
+        hall keeps its history up to `last` as it was, and follows the restored journal
+        as a history of its own (`sent~N`), the first `seq` events shared: no event of
+        the restored journal is ever spliced after the old one's."""
+        n = self._db.execute("SELECT COUNT(*) FROM journals WHERE table_name=? AND journal LIKE ?",
+                             (table, f"{sent}~%")).fetchone()[0] + 1
+        apart = f"{sent}~{n}"
+        self._db.execute("INSERT INTO events(table_name, journal, seq, game_id, t, received, kind, data) "
+                         "SELECT table_name, ?, seq, game_id, t, received, kind, data FROM events "
+                         "WHERE table_name=? AND journal=? AND seq<=?", (apart, table, journal, seq))
+        self._db.execute("INSERT INTO games(table_name, journal, game_id, game, variant, started, result) "
+                         "SELECT table_name, ?, game_id, game, variant, started, result FROM games "
+                         "WHERE table_name=? AND journal=? AND game_id IN (SELECT game_id FROM events "
+                         "WHERE table_name=? AND journal=?)", (apart, table, journal, table, apart))
+        self._db.execute("INSERT INTO journals(table_name, journal, last_seq, known_seq) VALUES (?, ?, ?, ?)",
+                         (table, apart, seq, seq))
+        self._db.execute("INSERT OR REPLACE INTO restores(table_name, journal, kept_as) VALUES (?, ?, ?)",
+                         (table, sent, apart))
+        self._db.execute("UPDATE tables SET journal=? WHERE name=?", (apart, table))
+        return (f"table {table}: its journal went back from seq {last} to seq {seq} (restored from an earlier "
+                f"copy): the {last} events the hall kept stay as they were, and the restored journal's "
+                f"events after seq {seq} are kept as a history of their own, never after the old one's")
 
     def set_online(self, table: str, online: str) -> None:
         with self._lock:

@@ -5,6 +5,7 @@ process: a plain stop at the end of `--turns`, a SIGKILL in the middle of the ne
 then a third run; after each restart the camera must record the next turns, and no
 camera alarm may sound (the players make no deliberate mistake here)."""
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -86,3 +87,126 @@ def resume(tmp_path, game, seed):
 @pytest.mark.parametrize("game, seed", GAMES)
 def test_the_camera_goes_on_after_a_stop_and_after_the_plug_is_pulled(tmp_path, game, seed):
     resume(tmp_path, game, seed)
+
+
+# --- resumed at a chosen moment (issue 28 #5) -----------------------------------------------
+def journal_until(data, game, seed, holds, limit=2000):
+    """A journal in `data` of the game `game` played by the text table (seeded) until
+    `holds(referee)`: the record a service stopped at that moment leaves."""
+    from controller.games import load_game
+    from controller.referee import Referee
+    from controller.registry import entry
+    from table_players import TextTable
+
+    journal, _ = open_journal(data)
+    try:
+        referee = Referee(journal)
+        variant = entry(game).player_class().variant or None
+        referee.new_game(game, variant, setup=load_game(game, variant).new_setup(random.Random(seed)))
+        table = TextTable(referee.game, seed)
+        for _ in range(limit):
+            if holds(referee):
+                return referee
+            for text in table.inputs(referee.state):
+                assert referee.enter(text).kind == "move", text
+        raise AssertionError(f"{game} seed {seed}: the moment never came")
+    finally:
+        journal.close()
+
+
+def go_on(data, game, seed, turns, mistake=False):
+    """`referee demo` on the journal in `data` for `turns` turns: the camera must record
+    them (the players' deliberate mistake, with `mistake`, must sound the alarm)."""
+    before = camera_moves(record(data))
+    proc = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "demo", "--fast", "--port", "0", "--data", str(data),
+         "--game", game, "--seed", str(seed), "--turns", str(turns)] + ([] if mistake else ["--no-mistake"]),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    events = record(data)
+    assert camera_moves(events) >= before + turns
+    return events
+
+
+def test_mario_resumed_on_a_link_space_is_seen_on_the_next_worlds_start(tmp_path):
+    """Stopped while Mario waits on World 1's link space (the camera saw him step on it):
+    after the restart the players lay out World 2 with Mario on its START, and the camera
+    sees it (it had learned START as empty, Mario's look unknown to the new sheet)."""
+    from controller.games.smb_board import world_data
+
+    links = {s["id"] for s in world_data(1)["spaces"] if "link" in s.get("features", ())}
+
+    def one_step_to_a_link(r):
+        actions = r.game.observable_actions(r.sure)
+        return actions and all(r.game.apply(r.sure, a).mario in links for a in actions)
+
+    data = tmp_path / "data"
+    journal_until(data, "smb", 1, one_step_to_a_link)
+    go_on(data, "smb", 1, turns=1)  # the camera sees Mario step onto the link space; a plain stop
+    events = go_on(data, "smb", 2, turns=2)
+    steps = [e.data["notation"] for e in events if e.kind == "move" and e.data["source"] == "camera"]
+    assert steps[-2] == "move w2-00", steps
+
+
+def test_monopoly_resumed_with_a_token_on_a_warp_pipe_sees_it_leave(tmp_path):
+    """Stopped while the green token stands on the green Warp Pipe 2 (the camera saw it
+    put there): after the restart the token leaves, and the camera sees the pipe empty
+    (it had read the token there still, for the pipe's print shares its colour)."""
+    def p1_due_on_pipe_2(r):
+        pipes = [i for i, s in enumerate(r.game.b.spaces) if s.kind == "warp_pipe"]
+        actions = r.game.observable_actions(r.sure)
+        return actions and all(r.game.board(r.game.apply(r.sure, a))[pipes[1]] == "p1" for a in actions)
+
+    data = tmp_path / "data"
+    journal_until(data, "monopoly", 3, p1_due_on_pipe_2)
+    go_on(data, "monopoly", 3, turns=1)  # the camera sees the token put on the pipe; a plain stop
+    stood = len(record(data))
+    events = go_on(data, "monopoly", 4, turns=2)  # its turn comes next: it leaves
+    assert any(e.kind == "move" and e.data["notation"].startswith("put p1@") and e.data["source"] == "camera"
+               for e in events[stood:])
+
+
+def test_a_chess_game_resumed_while_a_piece_hides_a_marker_finds_the_board_where_it_was(tmp_path):
+    """Resumed where a tall piece, seen from the camera's side, hides one of the board's
+    markers: the camera had never found the board ("no markers in view") and no move
+    was seen again. It now reads the board where the markers were before the restart
+    (kept beside the journal with the looks)."""
+    import numpy as np
+
+    from controller.config import CameraSettings, GameSettings
+    from controller.table import Table
+    from rendered_table import RenderedTable
+
+    looks = tmp_path / "camera_looks.pickle"
+    played = RenderedTable("chess", 3, looks=looks)
+    played.move_on_table()
+    quad = played.table.watcher.quad
+    # the service restarts on the same journal; a piece now stands over the a8 marker
+    played.table = Table(played.referee, GameSettings(name="chess"), CameraSettings(), looks=looks)
+    x, y = (quad[3] + (quad[3] - quad.mean(axis=0)) * 0.08).astype(int)
+
+    def hidden(frame):
+        frame = frame.copy()
+        frame[max(0, y - 45):y + 45, max(0, x - 45):x + 45] = (40, 40, 40)
+        return frame
+
+    played.over = hidden
+    played.move_on_table()
+    assert played.table.watcher.H is not None and np.allclose(played.table.watcher.quad, quad)
+
+
+def test_damaged_kept_looks_are_named_and_the_table_is_learned_afresh(tmp_path, caplog):
+    """A looks file that cannot be read (damaged, or from another version) never stops
+    the service: the log names it, and the table is learned from its first still view."""
+    from controller.config import CameraSettings, GameSettings
+    from controller.journal import Journal
+    from controller.referee import Referee
+    from controller.table import Table
+
+    looks = tmp_path / "camera_looks.pickle"
+    looks.write_bytes(b"\x80\x05not a pickle at all")
+    referee = Referee(Journal(tmp_path / "journal.sqlite"))
+    referee.new_game("connect4")
+    table = Table(referee, GameSettings(name="connect4"), CameraSettings(), looks=looks)
+    assert table.watcher._pending_learn == referee.game.board(referee.sure)  # from the next still view
+    assert any(str(looks) in r.getMessage() and "cannot be read" in r.getMessage() for r in caplog.records)

@@ -35,7 +35,7 @@ class Table:
         self.referee = Referee(Journal(":memory:"))
         setup = None
         if hands:
-            from test_smb import deck_with
+            from support import deck_with
             setup = {"players": players, "deck": deck_with(hands, players=players), "seed": 1}
         self.referee.new_game("smb", settings={"players": players}, setup=setup, rng=random.Random(1))
         self.readers = {}

@@ -6,23 +6,7 @@ import pytest
 
 from controller.games.base import IllegalAction, NotationError
 from controller.games.smb import UNKNOWN, SuperMarioBros
-
-
-def deck_with(hands, top=(), players=None):
-    """A deck (setup order) that deals `hands` (seat -> 3 kinds) and then `top` first."""
-    game = SuperMarioBros()
-    rest = game.worlds.deck()
-    n = players or len(hands)
-    hands = list(hands) + [[] for _ in range(n - len(hands))]
-    for kind in [k for h in hands for k in h] + list(top):
-        rest.remove(kind)
-    dealt = [list(h) for h in hands]
-    for h in dealt:
-        while len(h) < 3:
-            h.append(next(k for k in rest if k not in ("fireball",)))
-            rest.remove(h[-1])
-    deck = [dealt[i][j] for j in range(3) for i in range(n)]
-    return deck + list(top) + rest
+from support import deck_with
 
 
 def new(players=2, hands=(), top=(), settings=None, **changes):
@@ -435,6 +419,17 @@ def test_a_token_taken_away_for_no_reason_and_a_missing_mario():
     game, s = new(tokens=(("w1-05", "goomba"),))
     assert "only passing over it or a Fireball" in seen(game, s, w1_05="empty").reason
     assert seen(game, s, w1_00="empty").reason == "Mario is missing from START"
+
+
+def test_mario_on_his_roll_target_is_not_blamed_for_something_else_on_the_board():
+    """Issue 28 #5: Mario put rightly on space 2 after a red roll, while the camera sees
+    something on START, was refused "a red roll goes to the next red space: space 2, not
+    space 2": the wrong thing is on START, and the words say so."""
+    game, s = new()
+    s = play(game, s, "roll red")
+    target = s.targets[0]
+    reason = seen(game, s, w1_00="hazard", **{target.replace("-", "_"): "mario"}).reason
+    assert "not space" not in reason and "START" in reason, reason
 
 
 def test_a_token_the_fireball_or_a_jump_sent_back_must_leave_the_board():

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import time
 
-import paho.mqtt.client as mqtt
 
 import controller.hall as hall_package
+from hall_forger import forger, publish
 from support import need
 from controller.config import HallSettings
 from controller.events import Bus
@@ -22,18 +22,6 @@ from controller.journal import Journal
 from controller.referee import Referee
 from mosquitto import MOSQUITTO, MOSQUITTO_PASSWD, Mosquitto
 from waiting import wait_for
-
-
-def forger(port: int) -> mqtt.Client:
-    """A client of nobody's: no user name, publishing wherever it likes."""
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"forger-{time.monotonic_ns()}")
-    client.connect("127.0.0.1", port)
-    client.loop_start()
-    return client
-
-
-def publish(client: mqtt.Client, topic: str, payload) -> None:
-    client.publish(topic, payload, qos=1).wait_for_publish(5)
 
 
 def table(tmp_path, port: int, name: str = "t1", game: str = "chess"):
