@@ -10,6 +10,7 @@ import sys
 
 from .bounded_json import JsonError, loads
 from .games import GAMES
+from .i18n import LANGUAGES, translator
 from .registry import FORMATS
 
 MAX_SETUP = 1024 * 1024  # bytes of a --setup file (a Labyrinth setup, the largest, is about 1 KB)
@@ -36,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="referee", description="Tabletop Referee: a camera referee for board games")
     sub = p.add_subparsers(dest="command", required=True)
 
+    def lang_arg(sp, default_words):
+        sp.add_argument("--lang", choices=list(LANGUAGES), default=None,
+                        help=f"the table's language: {', '.join(f'{k} ({v})' for k, v in LANGUAGES.items())}; "
+                             f"default: {default_words} (docs/languages.md)")
+
     def game_args(sp, required=True):
         sp.add_argument("--game", choices=list(GAMES), required=required)
         sp.add_argument("--variant", default=None)
@@ -43,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("serve", help="run the referee on the configured rig")
     sp.add_argument("--config", default="referee.toml")
     sp.add_argument("--port", type=int, default=None, help="overrides [web] port")
+    lang_arg(sp, "[table] language of the config, else en")
 
     sp = sub.add_parser("demo", help="run the referee on the built-in simulated rig")
     game_args(sp, required=False)
@@ -57,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--config", default=None, help="a referee.toml whose [hall] the demo table uses")
     sp.add_argument("--no-mistake", action="store_true",
                     help="the players make no deliberate mistake (there is one per game otherwise)")
+    lang_arg(sp, "en")
 
     sp = sub.add_parser("play", help="referee moves read from stdin, without a camera")
     game_args(sp)
@@ -65,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--setup", default=None, help="JSON file with the starting setup (see docs/games/)")
     sp.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                     help="a game setting or ruling (repeatable; the value is read as JSON, else as text)")
+    lang_arg(sp, "en")
 
     sp = sub.add_parser("replay", help="run a recording through the whole pipeline")
     sp.add_argument("video")
@@ -75,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--record", default=None,
                     help="the game's record (`referee export` JSON): its setup, and the inputs the "
                          "camera cannot see (rolls, choices, typed moves), entered in their order")
+    lang_arg(sp, "[table] language of --config, else en")
 
     sp = sub.add_parser("read", help="what vision sees in one picture")
     sp.add_argument("image")
@@ -147,7 +157,7 @@ def cmd_play(args) -> int:
     out: list = []
     bus = Bus()
     bus.subscribe(out.append)
-    referee = Referee(Journal(":memory:"), bus)
+    referee = Referee(Journal(":memory:"), bus, lang=args.lang or "en")
     setup = None
     if args.setup:
         try:
@@ -216,24 +226,28 @@ def print_events(events, referee, as_json: bool) -> None:
             if event.kind in ("move", "undo"):
                 print(json.dumps({"type": "state", **referee.snapshot()}), flush=True)
         else:
-            print(_human(event), flush=True)
+            print(_human(event, referee), flush=True)
 
 
 def print_result(referee) -> None:
+    _ = translator(referee.lang)
     outcome = referee.snapshot()["outcome"]
-    print("result: " + (outcome["reason"] if outcome else "game not finished"))
+    print(_("result: {reason}", reason=outcome["reason"] if outcome else _("game not finished")))
 
 
-def _human(event) -> str:
+def _human(event, referee) -> str:
+    """One line of text for an event, in the referee's (the table's) language."""
+    _ = translator(referee.lang)
     d = event.data
     if event.kind == "move":
         return f"{d['ply']:>3}. {d['notation']:<8} {d['text']}"
     if event.kind == "illegal":
-        return f"  illegal: {d.get('input', '')} - {d['reason']}"
+        return "  " + _("illegal: {move} - {reason}", move=d.get('input', ''), reason=d['reason'])
     if event.kind == "game_over":
-        return f"game over: {d['reason']}"
+        return _("game over: {reason}", reason=d['reason'])
     if event.kind == "game_started":
-        return f"new game: {d['game']} ({d['variant']})"
+        title = referee.game.title if referee.game is not None else d['game']
+        return _("new game: {game} ({variant})", game=title, variant=_(d['variant']))
     return f"{event.kind}: {d}"
 
 

@@ -52,7 +52,7 @@ class Service:
         self.journal, self.notes = open_journal(config.data.folder)
         for note in self.notes:
             log.warning("journal: %s", note)
-        self.referee = Referee(self.journal, self.bus)
+        self.referee = Referee(self.journal, self.bus, lang=config.table.language)
         self.admin_token = config.web.admin_token or secrets.token_urlsafe(12)
         self.token_generated = not config.web.admin_token  # only a generated token is printed
         self.systemd = Notifier()

@@ -182,7 +182,7 @@ class Table:
         variant = variant or (r.game.variant if r.game is not None and name == r.game.name else None)
         if self.camera is not None and entry(name).starts_from_table and (setup is None or setup.get("from_table")):
             # read from the table; a recorded setup (a replay) gives only the deal
-            return self._start_from_table(load_game(name, variant, settings), deal=setup)
+            return self._start_from_table(load_game(name, variant, settings, r.lang), deal=setup)
         self.enrolment.cancel()
         event = r.new_game(name, variant, settings, setup=setup)
         self._options = r.game.reader_options(r.state)

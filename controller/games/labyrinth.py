@@ -75,6 +75,7 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Iterable, Mapping, NamedTuple
 
+from ..i18n import N_
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .shape import Each
 from .words import count, either, joined, marks, printed
@@ -298,15 +299,15 @@ class LabState:
 
 class Labyrinth(Game):
     name = "labyrinth"
-    title = "Super Mario Labyrinth"
-    variants = ("standard", "younger")
+    title = N_("Super Mario Labyrinth")
+    variants = (N_("standard"), N_("younger"))
     max_actions_per_view = 2  # a push and the pawn's move may be seen in one stable view
 
     _CHOICES = {"cards": ("referee", "paper"), "targets": ("secret", "open"),
                 "finish": ("start", "any_side")}
 
-    def __init__(self, variant=None, settings=None):
-        super().__init__(variant, settings)
+    def __init__(self, variant=None, settings=None, lang="en"):
+        super().__init__(variant, settings, lang)
         defaults = {"players": 4, "cards": "referee",
                     "targets": "open" if self.variant == "younger" else "secret", "finish": "start"}
         unknown = sorted(set(self.settings) - set(defaults))

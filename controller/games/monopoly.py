@@ -65,6 +65,7 @@ from types import MappingProxyType
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from ..i18n import N_
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .shape import Each, OneOf
 from .words import count, either, joined
@@ -198,7 +199,7 @@ def _on(value) -> bool:
 
 class Monopoly(Game):
     name = "monopoly"
-    title = "Monopoly The Super Mario Bros. Movie"
+    title = N_("Monopoly The Super Mario Bros. Movie")
     die = PAIR_DIE
     # Bowser and the mover's token often move between two stable views, and a card can
     # send the token on at once: up to three placements may explain one view.
@@ -212,8 +213,8 @@ class Monopoly(Game):
                       "strict_rent_claims": _SWITCH, "board_file": str, "cards_file": str}
     SETUP = {"players": int, "decks": Each([int])}
 
-    def __init__(self, variant=None, settings=None):
-        super().__init__(variant, settings)
+    def __init__(self, variant=None, settings=None, lang="en"):
+        super().__init__(variant, settings, lang)
         files = {k: self.settings[k] for k in ("board_file", "cards_file") if k in self.settings}
         self.b: Board = load_board(**files)
         self.use_bowser = _on(self.settings.get("bowser", True))

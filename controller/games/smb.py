@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from ..i18n import N_
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .shape import OneOf
 from .smb_board import FEATURE_NAMES, Worlds, bundled_worlds, load_worlds, world_data
@@ -128,7 +129,7 @@ class SMBState:
 
 class SuperMarioBros(Game):
     name = "smb"
-    title = "Super Mario Bros. board game (1988)"
+    title = N_("Super Mario Bros. board game (1988)")
     die = "smb"
     max_actions_per_view = 2  # a link space and the next World's START in one view
     SETTINGS = {"players": 2, "bowser_red": "ends_turn", "board": None}
@@ -136,8 +137,8 @@ class SuperMarioBros(Game):
                       "board": str}  # a board file (smb_board.py)
     SETUP = {"players": int, "names": [str], "deck": [str], "seed": int}
 
-    def __init__(self, variant=None, settings=None):
-        super().__init__(variant, settings)
+    def __init__(self, variant=None, settings=None, lang="en"):
+        super().__init__(variant, settings, lang)
         self.settings = {**self.SETTINGS, **self.settings}
         board = self.settings["board"]
         self.worlds: Worlds = load_worlds(board) if board else bundled_worlds()

@@ -52,7 +52,7 @@
     const o = opts || {}, st = snap.state || {};
     const data = layout(snap, o, host, () => { try { window.drawings.monopoly(host, snap, opts); } catch (e) { /* next redraw */ } });
     if (!data || !Array.isArray(data.spaces)) {
-      host.replaceChildren(el("p", {class: "muted drawing-wait"}, "drawing the board..."));
+      host.replaceChildren(el("p", {class: "muted drawing-wait"}, T("drawing the board...")));
       if (!data) return;
       throw new Error("the layout has no spaces");
     }
