@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import gettext
+import re
 import sys
 from functools import cache
 from pathlib import Path
@@ -31,6 +32,8 @@ LOCALES = Path(__file__).resolve().parent / "locales"
 # where the messages are: Babel's extraction method per file pattern, relative to ROOT
 SOURCES = [("controller/**.py", "python"), ("web/**.py", "python"),
            ("web/templates/**.html", "jinja2"), ("web/static/**.js", "javascript")]
+# the extraction methods: Babel's for templates; our own for Python and the scripts, which
+# also find a message inside another's arguments (`_("{a}", a=_("b"))`: Babel's skip it)
 # the functions whose string arguments are messages (gettext's, the translator's, the page's)
 KEYWORDS = {"_": None, "n": (1, 2), "N_": None, "T": None, "Tn": (1, 2)}
 
@@ -144,7 +147,8 @@ def extract():
     from babel.messages.extract import extract_from_dir
 
     cat = Catalog(domain=DOMAIN, project="tabletop-referee")
-    method_map = SOURCES
+    methods = {"python": extract_python, "javascript": extract_javascript, "jinja2": "jinja2"}
+    method_map = [(pattern, methods[method]) for pattern, method in SOURCES]
     options = {"web/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
     for path, line, message, comments, _ctx in extract_from_dir(
             str(ROOT), method_map, options, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
@@ -152,6 +156,44 @@ def extract():
             continue
         cat.add(message, None, [(path, line)], auto_comments=comments)
     return cat
+
+
+def extract_python(fileobj, keywords, comment_tags, options):
+    """Babel's extraction method for Python, by the syntax tree: every call of a keyword
+    (`_`, `self._`, `self._.n`, `N_`) with literal texts, nested ones too."""
+    import ast
+
+    tree = ast.parse(fileobj.read())
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if name not in keywords:
+            continue
+        spec = KEYWORDS.get(name) or (1,)
+        args = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args]
+        texts = [args[i - 1] if i - 1 < len(args) else None for i in spec]
+        if all(texts):
+            yield node.lineno, name, texts[0] if len(texts) == 1 else tuple(texts), []
+
+
+_JS_TEXT = r'"((?:[^"\\\n]|\\.)*)"'  # one double-quoted literal, its escapes kept
+_JS_CALL = re.compile(r"\b(Tn?)\(\s*" + _JS_TEXT + r"(?:\s*,\s*" + _JS_TEXT + ")?")
+
+
+def extract_javascript(fileobj, keywords, comment_tags, options):
+    """Babel's extraction method for the page's scripts: T("...") and Tn("...", "...", n),
+    each text one double-quoted literal (nested calls found too)."""
+    import json
+
+    text = fileobj.read().decode("utf-8")
+    for m in _JS_CALL.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        first = json.loads(f'"{m[2]}"')
+        if m[1] == "Tn" and m[3] is not None:
+            yield line, "Tn", (first, json.loads(f'"{m[3]}"')), []
+        elif m[1] == "T":
+            yield line, "T", first, []
 
 
 def translated(message) -> bool:
@@ -173,8 +215,9 @@ def update() -> list[str]:
         cat.update(copy.deepcopy(template), no_fuzzy_matching=True)  # update adopts the template's messages
         cat.obsolete.clear()
         for m in cat:
-            if m.id and lang == DEFAULT and not translated(m):
+            if m.id and lang == DEFAULT:  # English says its ids
                 m.string = m.id
+                m.flags.discard("fuzzy")
             if m.id and not translated(m):
                 todo.append(f"{lang}: {m.id if isinstance(m.id, str) else m.id[0]!r}")
         with open(po_path(lang), "wb") as f:

@@ -204,10 +204,11 @@ class Service:
             self.panel.busy(now != "ok")  # a hand over the board, no board, or no camera
         if now == "camera lost":
             log.warning("camera lost: %s", self.camera.problem)
-            self.bus.publish(Event(Kind.NOTICE, {"text": f"camera lost: {self.camera.problem}; trying again"}))
+            self.bus.publish(Event(Kind.NOTICE, {"text": self.referee._("camera lost: {problem}; trying again",
+                                                                          problem=self.camera.problem)}))
         elif was == "camera lost":
             log.info("camera back: %s", self.camera.name)
-            self.bus.publish(Event(Kind.NOTICE, {"text": f"camera {self.camera.name} is back"}))
+            self.bus.publish(Event(Kind.NOTICE, {"text": self.referee._("camera {name} is back", name=self.camera.name)}))
         return now
 
     def _referee_loop(self) -> None:

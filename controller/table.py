@@ -165,7 +165,7 @@ class Table:
 
         prompt = self.referee.game.prompt(self.referee.state)
         if prompt.kind != "roll":
-            self.referee.bus.publish(Event(Kind.NOTICE, {"text": "no roll is due now"}))
+            self.referee.bus.publish(Event(Kind.NOTICE, {"text": self.referee._("no roll is due now")}))
             return Result()
         drawn = roll(prompt.die)
         return replace(self._move(Enter(drawn.notation, source="die")), rolled=drawn)

@@ -21,9 +21,13 @@ from test_browser_games import DESKTOP, OPENINGS, PHONE, fits_the_screen
 LANGS = ("fr", "de")
 # games whose own words (moves, prompts, alarms) are not yet in the catalogues: their
 # pages still show English game words (docs/languages.md, "What is translated")
-WORDS_TO_DO = {"labyrinth", "smb", "monopoly"}
-# words that a French or German sentence never holds, and an English one nearly always
+WORDS_TO_DO = {"smb", "monopoly"}
+# words that a French or German sentence never holds, and an English one nearly always;
+# and the English words of the pieces and the page, in any text (the characters keep
+# their names: "King Boo" is a name)
 ENGLISH = re.compile(r"\b(the|and|of|to|is|from|with|your|not|has|may)\b")
+ENGLISH_NAMES = re.compile(r"\b(King (Mario|Bowser)|Queen|Rook|Bishop|Knight|Pawn|Treasures?|Players?|Moves?|Board|Camera|Round|"
+                           r"Blocker still|Saved|Referee)\b")
 
 
 def english_messages(lang: str) -> list[re.Pattern]:
@@ -44,7 +48,7 @@ def untranslated(reading: dict, lang: str, patterns) -> list[str]:
         text = t["text"].lstrip("\u26A0\u2139\u2691\u25CF\u25CB\u25B6?\u2713 ")
         if any(p.fullmatch(text) for p in patterns):
             out.append(f"an English message: {text!r}")
-        elif len(text.split()) >= 4 and ENGLISH.search(text):
+        elif len(text.split()) >= 4 and ENGLISH.search(text) or ENGLISH_NAMES.search(text):
             out.append(f"English words: {text!r}")
     return out
 

@@ -259,6 +259,13 @@
     return rolls.length ? String(rolls[rolls.length - 1].text).split(": ")[0] : null;
   }
 
+  // the camera's and the die module's states as the service says them (vision/watch.py,
+  // controller/service.py), in the page's language
+  const STATUS_WORDS = {unknown: T("unknown"), off: T("off"), ok: T("ok"), "camera lost": T("camera lost"),
+                        "too dark": T("too dark"), frozen: T("frozen"), "no markers in view": T("no markers in view"),
+                        "hand over the board": T("hand over the board"),
+                        "hand at the board's edge": T("hand at the board's edge")};
+
   function renderStatus() {
     const st = page.status || {};
     const rows = [["camera", st.camera || "unknown"]];
@@ -271,7 +278,7 @@
     fill($("status"), rows.flatMap(([k, v]) => {
       // the status's own words are checked in English (the referee's), then shown in the page's language
       const warn = /disconnect|down|lost|missing|error|fail/i.test(v);
-      let shown = v === "unknown" ? T("unknown") : v;
+      let shown = STATUS_WORDS[v] || v;
       if (k === "die") {
         if (/^(down|disconnected|lost)$/i.test(v)) shown = T("die module disconnected");
         else if (v === "up") shown = T("connected");

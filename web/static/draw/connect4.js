@@ -15,7 +15,7 @@ window.drawings.connect4 = function (el, snap, opts) {
   const colours = o.colours || window.drawKit.SEAT_FILLS.slice(0, 2);  // the config's red and green
   const rows = grid.length, cols = grid[0].length, cell = 100, pad = 20;
   const w = cols * cell + 2 * pad, h = rows * cell + 2 * pad, foot = o.small ? 0 : 44;
-  const box = root(w, h + foot, "c4", "Connect 4 grid");
+  const box = root(w, h + foot, "c4", T("Connect 4 grid"));
   svg("rect", {x: 0, y: 0, width: w, height: h, rx: 22, class: "c4-frame"}, box);
   const alarm = o.alarm || {}, bad = new Set(alarm.cells || []), seen = alarm.seen || {};
   const wins = winningFour(grid, snap.outcome);

@@ -35,7 +35,7 @@
     const treasures = st.treasures || {};
     const named = (t) => (t ? treasures[t] || {name: t, mark: t.slice(0, 2)} : null);
     const pad = o.small ? 0 : PAD, span = SIZE * T + 2 * pad;
-    const box = root(span, span + (o.small ? 0 : FOOT), "labyrinth", "the Labyrinth maze");
+    const box = root(span, span + (o.small ? 0 : FOOT), "labyrinth", window.T("the Labyrinth maze"));
     const alarm = o.alarm || {}, bad = new Set(alarm.cells || []);
     const players = st.players || [], seats = snap.seats || [];
     st.rows.forEach((row, r) => row.split(" ").forEach((t, c) => {
@@ -90,7 +90,7 @@
       parts.unshift(card);
     }
     const legend = el("p", {class: "legend treasures"});
-    legend.append("Treasures: ");
+    legend.append(window.T("Treasures:") + " ");
     Object.values(treasures).sort((a, b) => a.mark.localeCompare(b.mark)).forEach((t, k) => {
       if (k) legend.append(" \u00B7 ");
       legend.append(el("b", {}, t.mark), " " + t.name);

@@ -61,7 +61,7 @@
     const deeds = {};
     for (const d of st.deeds || []) deeds[d.space] = d;
     const alarm = o.alarm || {}, bad = new Set(alarm.cells || []);
-    const box = root(SPAN, SPAN, "monopoly", "the Monopoly board");
+    const box = root(SPAN, SPAN, "monopoly", T("the Monopoly board"));
     const defs = svg("defs", {}, box);
     const pat = svg("pattern", {id: "game-over-hatch", width: 10, height: 10, patternUnits: "userSpaceOnUse",
                                 patternTransform: "rotate(45)"}, defs);

@@ -21,7 +21,7 @@
     const world = data.worlds[String(st.world)];
     if (!world) throw new Error("no layout for World " + st.world);
     const [W, H] = world.size;
-    const box = root(W, H, "smb", "World " + st.world + " board");
+    const box = root(W, H, "smb", T("World {n} board", {n: st.world}));
     svg("rect", {x: 0, y: 0, width: W, height: H, class: "smb-sky"}, box);
     svg("rect", {x: 0, y: H - 40, width: W, height: 40, class: "smb-ground"}, box);
     for (const d of world.decor || []) {
