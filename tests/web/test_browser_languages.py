@@ -21,7 +21,7 @@ from test_browser_games import DESKTOP, OPENINGS, PHONE, fits_the_screen
 LANGS = ("fr", "de")
 # games whose own words (moves, prompts, alarms) are not yet in the catalogues: their
 # pages still show English game words (docs/languages.md, "What is translated")
-WORDS_TO_DO = {"smb", "monopoly"}
+WORDS_TO_DO = {"monopoly"}
 # words that a French or German sentence never holds, and an English one nearly always;
 # and the English words of the pieces and the page, in any text (the characters keep
 # their names: "King Boo" is a name)
@@ -37,6 +37,8 @@ def english_messages(lang: str) -> list[re.Pattern]:
     for m in catalog(lang):
         if not m.id or not isinstance(m.id, str) or m.string == m.id or len(m.id) < 4:
             continue
+        if not re.search(r"[A-Za-z]{3,}", re.sub(r"\{[^}]*\}", "", m.id)):
+            continue  # "{text}: {note}" says no word of its own
         parts = re.split(r"\{[^}]*\}", m.id)
         out.append(re.compile(r".+?".join(re.escape(p) for p in parts)))
     return out
