@@ -19,9 +19,6 @@ from test_browser import WAIT_MS, Served
 from test_browser_games import DESKTOP, OPENINGS, PHONE, fits_the_screen
 
 LANGS = ("fr", "de")
-# games whose own words (moves, prompts, alarms) are not yet in the catalogues: their
-# pages still show English game words (docs/languages.md, "What is translated")
-WORDS_TO_DO = {"monopoly"}
 # words that a French or German sentence never holds, and an English one nearly always;
 # and the English words of the pieces and the page, in any text (the characters keep
 # their names: "King Boo" is a name)
@@ -77,9 +74,7 @@ def open_in(browser, url: str, viewport: dict, locale: str):
     return context, page, errors
 
 
-@pytest.mark.parametrize("game", [
-    pytest.param(game, marks=pytest.mark.xfail(strict=True, reason=f"{game}'s own words are not yet translated"))
-    if game in WORDS_TO_DO else game for game in OPENINGS])
+@pytest.mark.parametrize("game", list(OPENINGS))
 def test_each_game_s_page_reads_in_the_table_s_language_on_a_phone_and_a_desktop(browser, served, game):
     service, lang = served.service, served.lang
     assert service.submit(NewGame(game=game)).ok
