@@ -105,3 +105,20 @@ def test_a_chess_game_is_told_in_the_table_s_language(lang, reason, winner, text
     outcome = referee.snapshot()["outcome"]
     assert (outcome["reason"], outcome["winner_name"]) == (reason, winner)
     assert mate.data["text"] == text
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("de", ["neue Partie: 4 gewinnt (klassisch)", "wirft einen Chip in Spalte 4", "ungültig: 9 - '9' ist kein Zug",
+            "Ergebnis: Partie nicht beendet"]),
+    ("fr", ["nouvelle partie : Puissance 4 (classique)", "lâche un jeton dans la colonne 4",
+            "refusé : 9 - '9' n'est pas un coup de Puissance 4", "résultat : partie non terminée"]),
+])
+def test_the_terminal_speaks_the_table_s_language(lang, lines):
+    """`referee play --lang`: each event's line and the result, as `replay` prints them too."""
+    from test_cli import run
+
+    out = run(["play", "--game", "connect4", "--variant", "classic", "--lang", lang], "4\n9\n")
+    assert out.returncode == 0, out.stderr
+    for line in lines:
+        assert line in out.stdout, (line, out.stdout)
+    assert "drops a chip" not in out.stdout
