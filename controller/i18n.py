@@ -29,11 +29,11 @@ DEFAULT = "en"
 DOMAIN = "referee"
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = Path(__file__).resolve().parent / "locales"
-# where the messages are: Babel's extraction method per file pattern, relative to ROOT
+# where the messages are, relative to ROOT, and how each kind of file is read: Jinja's
+# extractor for the templates; ours for the Python and the scripts, which also find a
+# message inside another's arguments (`_("{a}", a=_("b"))`: Babel's own skip it)
 SOURCES = [("controller/**.py", "python"), ("web/**.py", "python"),
            ("web/templates/**.html", "jinja2"), ("web/static/**.js", "javascript")]
-# the extraction methods: Babel's for templates; our own for Python and the scripts, which
-# also find a message inside another's arguments (`_("{a}", a=_("b"))`: Babel's skip it)
 # the functions whose string arguments are messages (gettext's, the translator's, the page's)
 KEYWORDS = {"_": None, "n": (1, 2), "N_": None, "T": None, "Tn": (1, 2)}
 
@@ -149,12 +149,8 @@ def extract():
     cat = Catalog(domain=DOMAIN, project="tabletop-referee")
     methods = {"python": extract_python, "javascript": extract_javascript, "jinja2": "jinja2"}
     method_map = [(pattern, methods[method]) for pattern, method in SOURCES]
-    options = {"web/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
-    for path, line, message, comments, _ctx in extract_from_dir(
-            str(ROOT), method_map, options, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
-        if not any(p.startswith(top) for top in ("controller/", "web/") for p in [path]):
-            continue
-        cat.add(message, None, [(path, line)], auto_comments=comments)
+    for path, line, message, _comments, _ctx in extract_from_dir(str(ROOT), method_map, keywords=KEYWORDS):
+        cat.add(message, None, [(path, line)])
     return cat
 
 
@@ -212,7 +208,9 @@ def update() -> list[str]:
     todo = []
     for lang in LANGUAGES:
         cat = catalog(lang)
-        cat.update(copy.deepcopy(template), no_fuzzy_matching=True)  # update adopts the template's messages
+        fresh = copy.deepcopy(template)  # update adopts the template's messages: one copy each
+        fresh.creation_date = cat.creation_date  # no churn in the header when nothing changed
+        cat.update(fresh, no_fuzzy_matching=True)
         cat.obsolete.clear()
         for m in cat:
             if m.id and lang == DEFAULT:  # English says its ids

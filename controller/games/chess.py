@@ -552,12 +552,12 @@ class Chess(Game):
             by = self._attackers(board, not piece.color, move.to_square, move.from_square)
             return IllegalAction(self._("{king} cannot move into check on {square}", king=king, square=to) + by, cells)
         if board.is_check():
-            # TRANSLATORS: {pronoun} is English's him/her/it; a translation may leave it out
+            # {pronoun} is English's him/her/it: a translation may leave it out
             return IllegalAction(self._("{king} is in check: moving {piece} from {frm} to {to} does not get "
                                         "{pronoun} out of it", king=king, piece=name, frm=frm, to=to,
                                         pronoun=pronoun(king)), cells)
         if board.is_pinned(piece.color, move.from_square):
-            # TRANSLATORS: {pronoun} is English's him/her/it; a translation may leave it out
+            # {pronoun} is English's him/her/it: a translation may leave it out
             return IllegalAction(self._("{piece} is pinned: moving {pronoun} would leave {king} in check", piece=name,
                                         pronoun=pronoun(piece_name(piece, move.from_square)), king=king), cells)
         return IllegalAction(self._("{cannot}: it would leave {king} in check", cannot=cannot, king=king), cells)
