@@ -12,6 +12,7 @@ from .bounded_json import JsonError, loads
 from .clock import shown
 from .games import GAMES
 from .events import Kind
+from .i18n import LANGUAGES, translator
 from .record import changes
 from .registry import FORMATS, SIMULATED
 
@@ -39,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="referee", description="Tabletop Referee: a camera referee for board games")
     sub = p.add_subparsers(dest="command", required=True)
 
+    def lang_arg(sp, default_words):
+        sp.add_argument("--lang", choices=list(LANGUAGES), default=None,
+                        help=f"the table's language: {', '.join(f'{k} ({v})' for k, v in LANGUAGES.items())}; "
+                             f"default: {default_words} (docs/languages.md)")
+
     def game_args(sp, required=True):
         sp.add_argument("--game", choices=list(GAMES), required=required)
         sp.add_argument("--variant", default=None)
@@ -51,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("serve", help="run the referee on the configured rig")
     sp.add_argument("--config", default="referee.toml")
     sp.add_argument("--port", type=int, default=None, help="overrides [web] port")
+    lang_arg(sp, "[table] language of the config, else en")
 
     sp = sub.add_parser("demo", help="run the referee on the built-in simulated rig")
     game_args(sp, required=False)
@@ -66,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--no-mistake", action="store_true",
                     help="the players make no deliberate mistake (there is one per game otherwise)")
     clock_arg(sp)
+    lang_arg(sp, "en")
 
     sp = sub.add_parser("play", help="referee moves read from stdin, without a camera")
     game_args(sp)
@@ -75,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                     help="a game setting or ruling (repeatable; the value is read as JSON, else as text)")
     clock_arg(sp)
+    lang_arg(sp, "en")
 
     sp = sub.add_parser("replay", help="run a recording through the whole pipeline")
     sp.add_argument("video")
@@ -86,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the game's record (`referee export` JSON): its setup, and the inputs the "
                          "camera cannot see (rolls, choices, typed moves), entered in their order")
     clock_arg(sp)
+    lang_arg(sp, "[table] language of --config, else en")
 
     sp = sub.add_parser("read", help="what vision sees in one picture")
     sp.add_argument("image")
@@ -158,7 +168,7 @@ def cmd_play(args) -> int:
     out: list = []
     bus = Bus()
     bus.subscribe(out.append)
-    referee = Referee(Journal(":memory:"), bus)
+    referee = Referee(Journal(":memory:"), bus, lang=args.lang or "en")
     setup = None
     if args.setup:
         try:
@@ -236,33 +246,39 @@ def print_events(events, referee, as_json: bool) -> None:
             if changes(event.kind) and event.kind != Kind.GAME_STARTED:
                 print(json.dumps({"type": "state", **referee.snapshot()}), flush=True)
         else:
-            print(_human(event), flush=True)
+            print(_human(event, referee), flush=True)
 
 
 def print_result(referee) -> None:
+    _ = translator(referee.lang)
     outcome = referee.snapshot()["outcome"]
-    print("result: " + (outcome["reason"] if outcome else "game not finished"))
+    print(_("result: {reason}", reason=outcome["reason"] if outcome else _("game not finished")))
 
 
-def _human(event) -> str:
+def _human(event, referee) -> str:
+    """One line of text for an event, in the referee's (the table's) language."""
+    _ = translator(referee.lang)
     d = event.data
     if event.kind == Kind.MOVE:
         clocks = d.get("clocks")
-        timed = f"  [clock red {shown(clocks[0])}, green {shown(clocks[1])}]" if clocks else ""
+        timed = ("  [" + _("clock red {red}, green {green}", red=shown(clocks[0]), green=shown(clocks[1])) + "]"
+                 if clocks else "")
         return f"{d['ply']:>3}. {d['notation']:<8} {d['text']}{timed}"
     if event.kind == Kind.CLOCK:
-        return f"  clock: {d['text']}"
+        return "  " + _("clock: {text}", text=d['text'])
     if event.kind == Kind.ILLEGAL:
-        return f"  illegal: {d.get('input', '')} - {d['reason']}"
+        return "  " + _("illegal: {move} - {reason}", move=d.get('input', ''), reason=d['reason'])
     if event.kind == Kind.GAME_OVER:
-        return f"game over: {d['reason']}"
+        return _("game over: {reason}", reason=d['reason'])
     if event.kind == Kind.GAME_STARTED:
-        return f"new game: {d['game']} ({d['variant']})"
+        title = referee.game.title if referee.game is not None else d['game']
+        return _("new game: {game} ({variant})", game=title, variant=_(d['variant']))
     if event.kind == Kind.CORRECTED:  # its text says "corrected: <now>, not <was>"; the plies after it follow
         taken = d.get("retracted") or []
-        return f"  {d.get('text') or 'corrected'}" + (f" (taken back: {', '.join(map(str, taken))})" if taken else "")
+        text = "  " + (d.get('text') or _("corrected"))
+        return text + (" " + _("(taken back: {plies})", plies=", ".join(map(str, taken))) if taken else "")
     if isinstance(d.get("text"), str):  # a doubt, a doubt settled, the board restored, a notice
-        return f"{event.kind.value.replace('_', ' ')}: {d['text']}"
+        return f"{_(event.kind.value.replace('_', ' '))}: {d['text']}"
     return f"{event.kind.value}: {json.dumps(d)}"
 
 

@@ -30,6 +30,13 @@ class GameSettings:
 
 
 @dataclass
+class TableSettings:
+    # the table's language: what the referee says on the page, the TV, the terminal and
+    # in the journal ("en", "fr" or "de"; each phone may choose its own page language)
+    language: str = "en"
+
+
+@dataclass
 class CameraSettings:
     # "synthetic" (the demo's rendered table), "picamera2", a device index ("0"),
     # a video file or URL, or a folder of images
@@ -112,6 +119,7 @@ class HallSettings:
 @dataclass
 class Config:
     game: GameSettings = field(default_factory=GameSettings)
+    table: TableSettings = field(default_factory=TableSettings)
     camera: CameraSettings = field(default_factory=CameraSettings)
     gpio: GpioSettings = field(default_factory=GpioSettings)
     die_module: DieModuleSettings = field(default_factory=DieModuleSettings)
@@ -200,6 +208,12 @@ def validate(config: Config) -> None:
     p = config.path
     from .games import GAMES, game_class  # late: games are loaded only when named
 
+    from .i18n import language
+
+    try:
+        config.table.language = language(config.table.language, "[table] language")
+    except ValueError as exc:
+        raise ConfigError(f"{p}: {exc}") from None
     _one_of(p, "[game] name", config.game.name, list(GAMES))
     variants = game_class(config.game.name).variants
     if config.game.variant:

@@ -47,6 +47,7 @@ def demo_config(args) -> Config:
     config.die_module.port = "sim"
     config.data.folder = args.data or tempfile.mkdtemp(prefix="referee-demo-")
     config.web.host, config.web.port = args.host, args.port
+    config.table.language = getattr(args, "lang", None) or "en"
     if getattr(args, "config", None):  # a demo table in a hall: the file's [hall] only
         config.hall = load(args.config).hall
     if getattr(args, "clock", None) is not None:

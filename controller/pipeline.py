@@ -83,7 +83,7 @@ def cmd_replay(args) -> int:
     except (OSError, ValueError) as exc:
         print(f"referee replay: --record {args.record}: {exc}", file=sys.stderr)
         return 2
-    referee = Referee(Journal(":memory:"), Bus())
+    referee = Referee(Journal(":memory:"), Bus(), lang=args.lang or config.table.language)
     game = GameSettings(name=args.game, variant=args.variant or "",
                         rulings=config.game.rulings if config.game.name == args.game else {})
     if record is not None:

@@ -44,6 +44,7 @@ from .clock import Clock
 from .evidence import MISFIT, SEEN, Evidence
 from .events import Bus, Event, Kind
 from .games import load_game
+from .i18n import translator
 from .games.base import Game, IllegalAction, NotationError
 from .journal import Journal, RecordLost
 from .record import Ply, Record, changes, fold
@@ -94,8 +95,11 @@ def _saved(value):
 
 
 class Referee:
-    def __init__(self, journal: Journal, bus: Bus | None = None, min_confidence: float = MIN_CONFIDENCE):
+    def __init__(self, journal: Journal, bus: Bus | None = None, min_confidence: float = MIN_CONFIDENCE,
+                 lang: str = "en"):
         self.journal = journal
+        self.lang = lang  # the table's language: the words of every event it records (docs/languages.md)
+        self._ = translator(lang)
         self.bus = bus or Bus()
         self.min_confidence = min_confidence
         self.game: Game | None = None
@@ -236,7 +240,7 @@ class Referee:
                  setup: dict | None = None, rng: random.Random | None = None) -> Event:
         """Start a game. Its random parts (shuffles, deals) are drawn now, from the
         operating system's random source unless `rng` is given, and journalled."""
-        game = load_game(name, variant, settings)
+        game = load_game(name, variant, settings, self.lang)
         if setup is None:
             setup = game.new_setup(rng or random.Random(secrets.randbits(64)))
         state = game.start(setup)
@@ -293,7 +297,7 @@ class Referee:
         self.position = max((e.seq for e in events if changes(e.kind)), default=None)
         if record.game is None:
             raise ValueError("the record has no game_started event")
-        self.game = load_game(record.game, record.variant, record.settings)
+        self.game = load_game(record.game, record.variant, record.settings, self.lang)
         self.setup = record.setup
         self.record, self.alarm = record, None
         state = self._replayed_moves(record.notations)
@@ -331,9 +335,10 @@ class Referee:
         actor = self.game.actor(state, action)
         names = self.game.seats(state)
         if seat is not None and not 0 <= seat < len(names):
-            raise IllegalAction(f"seat {seat} is not in this game (seats 0-{len(names) - 1})")
+            raise IllegalAction(self._("seat {seat} is not in this game (seats 0-{last})", seat=seat,
+                                       last=len(names) - 1))
         if seat is not None and actor is not None and actor != seat:
-            raise IllegalAction(f"it is {names[actor]}'s turn, not {names[seat]}'s")
+            raise IllegalAction(self._("it is {who}'s turn, not {other}'s", who=names[actor], other=names[seat]))
         if seat is not None and actor is None:  # no one seat's (an agreement): not from a phone
             raise IllegalAction(self.game.not_one_seats(state, action))
         self.game.check(state, action)
@@ -387,7 +392,8 @@ class Referee:
         self.epoch += 1
         self._said = []
         if source != "camera":
-            self._clear_doubt(f"{source} entered {', '.join(self.history[-len(actions):])}")
+            self._clear_doubt(self._("{source} entered {moves}", source=source,
+                                     moves=', '.join(self.history[-len(actions):])))
         outcome = self.game.outcome(self.sure)
         if outcome is not None:
             self._emit("game_over", **outcome.to_json())
@@ -538,7 +544,7 @@ class Referee:
         board = self.game.board(self.state)
         seen = {**board, **{c: ev.label(c) for c in self._odd}}
         reason = self.game.explain(self.state, seen).reason
-        return {"text": f"something on the board no move explains: {reason}", "candidates": [],
+        return {"text": self._("something on the board no move explains: {reason}", reason=reason), "candidates": [],
                 "cells": [self.game.cell_name(c) for c in sorted(self._odd, key=repr)]}
 
     def _show(self) -> list[Event]:
@@ -559,7 +565,8 @@ class Referee:
     def _corrected(self, old_actions, new_actions, retracted: list[str], state=None) -> Event:
         """Say once that the history shown was revised: from the first ply that differs."""
         text = self._corrected_text(self.sure if state is None else state, old_actions, new_actions)
-        return self._emit("corrected", text=f"corrected: {text}", retracted=retracted, source="camera")
+        return self._emit("corrected", text=self._("corrected: {text}", text=text), retracted=retracted,
+                          source="camera")
 
     def _corrected_text(self, state, old_actions, new_actions) -> str:
         """"<what the board shows now>, not <what was believed>", from the first ply
@@ -572,7 +579,7 @@ class Referee:
             state = self.game.apply(state, action)
         was = self._describe(state, old_actions[k:])
         now = self._describe(state, new_actions[k:])
-        return f"{now or 'nothing moved'}, not {was or 'nothing'}"
+        return self._("{now}, not {was}", now=now or self._("nothing moved"), was=was or self._("nothing"))
 
     def _describe(self, state, actions) -> str:
         """Moves not made yet (a doubt's readings, a correction's), in words anyone may
@@ -582,7 +589,7 @@ class Referee:
         for action in actions:
             words.append(self.game.describe(state, action))
             state = self.game.apply(state, action)
-        return ", then ".join(words)
+        return self._(", then ").join(words)
 
     def _unexplained(self, view: BoardView, ev: Evidence, lines: list[Line]) -> Event | None:
         """No history kept explains the view: look deeper, then further back; else it is
@@ -718,7 +725,7 @@ class Referee:
         """The doubt while a take-back explains the board, not yet surely: in words."""
         recorded = [p.action for p in self._past[-k:]]
         text = self._corrected_text(self._past[-k].before, recorded, list(lines[0].actions))
-        return {"text": f"I may have misread a move: {text}? The next moves will tell",
+        return {"text": self._("I may have misread a move: {text}? The next moves will tell", text=text),
                 "candidates": [], "cells": []}
 
     def _take_back(self, k: int, found: list[Line], view: BoardView, ev: Evidence) -> list:
@@ -798,8 +805,9 @@ class Referee:
         if self.shown is None and len(close) == 1:
             self._unsure = None
             if self.doubt is not None and not self.doubt["candidates"]:
-                return [self._clear_doubt("the board shows the position again")]
-            return [self._clear_doubt("settled: " + (", ".join(self.history[-3:]) or "nothing moved"))]
+                return [self._clear_doubt(self._("the board shows the position again"))]
+            return [self._clear_doubt(self._("settled: {moves}",
+                                             moves=", ".join(self.history[-3:]) or self._("nothing moved")))]
         self._wait_unsure(view, self._doubt_of(close))
         return []
 
@@ -818,9 +826,9 @@ class Referee:
         if not candidates:
             return None
         texts = [c["text"] for c in candidates[:DOUBT_CANDIDATES]]
-        ask = ", ".join(texts[:-1]) + (" or " if len(texts) > 1 else "") + texts[-1]
-        text = (f"the board changed in a way I can't read: is it {ask}?" if unexplained
-                else f"I can't tell yet what moved: is it {ask}? The next moves will tell")
+        ask = ", ".join(texts[:-1]) + (" " + self._("or") + " " if len(texts) > 1 else "") + texts[-1]
+        text = (self._("the board changed in a way I can't read: is it {ask}?", ask=ask) if unexplained
+                else self._("I can't tell yet what moved: is it {ask}? The next moves will tell", ask=ask))
         return {"text": text, "candidates": candidates[:DOUBT_CANDIDATES], "cells": list(dict.fromkeys(cells))}
 
     def _clear_doubt(self, why: str | None) -> Event | None:
@@ -843,6 +851,7 @@ class Referee:
             "game": self.game.name,
             "title": self.game.title,
             "variant": self.game.variant,
+            "variant_title": self.game._(self.game.variant),  # the variant's name in the table's language
             "game_id": self.game_id,
             "position": self.position,  # a page answer names it: a stale one is refused (Enter.at)
             "seats": seats,

@@ -53,7 +53,7 @@ class Service:
         self.journal, self.notes = open_journal(config.data.folder)
         for note in self.notes:
             log.warning("journal: %s", note)
-        self.referee = Referee(self.journal, self.bus)
+        self.referee = Referee(self.journal, self.bus, lang=config.table.language)
         self.admin_token = config.web.admin_token or secrets.token_urlsafe(12)
         self.token_generated = not config.web.admin_token  # only a generated token is printed
         self.systemd = Notifier()
@@ -207,10 +207,11 @@ class Service:
             self.panel.busy(now != "ok")  # a hand over the board, no board, or no camera
         if now == "camera lost":
             log.warning("camera lost: %s", self.camera.problem)
-            self.bus.publish(Event(Kind.NOTICE, {"text": f"camera lost: {self.camera.problem}; trying again"}))
+            self.bus.publish(Event(Kind.NOTICE, {"text": self.referee._("camera lost: {problem}; trying again",
+                                                                          problem=self.camera.problem)}))
         elif was == "camera lost":
             log.info("camera back: %s", self.camera.name)
-            self.bus.publish(Event(Kind.NOTICE, {"text": f"camera {self.camera.name} is back"}))
+            self.bus.publish(Event(Kind.NOTICE, {"text": self.referee._("camera {name} is back", name=self.camera.name)}))
         return now
 
     def _referee_loop(self) -> None:

@@ -230,7 +230,7 @@ class Table:
 
         prompt = self.referee.game.prompt(self.referee.state)
         if prompt.kind != "roll":
-            self.referee.bus.publish(Event(Kind.NOTICE, {"text": "no roll is due now"}))
+            self.referee.bus.publish(Event(Kind.NOTICE, {"text": self.referee._("no roll is due now")}))
             return Result()
         drawn = roll(prompt.die)
         return replace(self._move(Enter(drawn.notation, source="die")), rolled=drawn)
@@ -252,7 +252,7 @@ class Table:
         variant = variant or (r.game.variant if r.game is not None and name == r.game.name else None)
         if self.camera is not None and entry(name).starts_from_table and (setup is None or setup.get("from_table")):
             # read from the table; a recorded setup (a replay) gives only the deal
-            return self._start_from_table(load_game(name, variant, settings), deal=setup)
+            return self._start_from_table(load_game(name, variant, settings, r.lang), deal=setup)
         self.enrolment.cancel()
         try:
             event = r.new_game(name, variant, settings, setup=setup)

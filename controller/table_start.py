@@ -32,6 +32,8 @@ from vision.read_tiles import cell_name
 from vision.treasures import Catalogue, find_pictures, layout_rows
 from vision.view import SURE  # a tile side read less surely than this: wait for a clearer view
 
+from .i18n import translator
+
 SHOWN_PX = 160  # a waiting picture's whole tile, as the page shows it to a person
 
 
@@ -60,7 +62,8 @@ class TableStart:
         self.rng = rng
         self.game = None  # the game (rules object) waiting for its layout; None when idle
         self.catalogue: Catalogue | None = None
-        self.message = "no game is waiting to start from the table"
+        self._ = translator()  # the waiting game's translator (its table's language) once one begins
+        self.message = self._("no game is waiting to start from the table")
         self._reading = None  # (tile sides, cell -> picture) of the last clear view
         self._deal: dict | None = None  # a recorded setup whose deal the maze read gets (a replay)
         self._waiting: dict[str, object] = {}  # cell name -> picture waiting for a name
@@ -97,16 +100,17 @@ class TableStart:
         except ValueError as exc:
             raise ValueError(f"{exc}; move it away to name the pictures again") from None
         self.game, self._reading, self._waiting, self._named = game, None, {}, {}
+        self._ = game._
         self._deal = deal
-        self._say("reading", f"reading the {game.title} maze from the table: lay it out with the "
-                  "pawns on their corners and keep hands off the board")
+        self._say("reading", self._("reading the {game} maze from the table: lay it out with the pawns on "
+                                    "their corners and keep hands off the board", game=game.title))
         return game.printed_board()
 
     def cancel(self) -> None:
         """Another game was started instead."""
         if self.active:
             self.game, self._reading, self._waiting = None, None, {}
-            self._say("idle", "the start from the table was replaced by another game")
+            self._say("idle", self._("the start from the table was replaced by another game"))
 
     def take(self, plane, reader, frame=None, to_plane=None, learn=None) -> tuple | None:
         """A stable view of the table (the reader's plane; reading does not change the
@@ -119,19 +123,19 @@ class TableStart:
         unsure = [cell_name(*cell) for cell, (_, conf) in sides.items()
                   if isinstance(cell, tuple) and conf < SURE]
         if unsure:
-            self._say("reading", f"waiting for a clear view of the maze: {', '.join(unsure[:8])}"
-                      f"{' ...' if len(unsure) > 8 else ''} cannot be read surely")
+            self._say("reading", self._("waiting for a clear view of the maze: {cells} cannot be read surely",
+                                        cells=", ".join(unsure[:8]) + (" ..." if len(unsure) > 8 else "")))
             return None
         # A pawn off its corner would hide a picture (and the game starts on the corners).
         # Away while the reader learned, its colour was learned from the wrong pixels: so
         # the reader learns again from each still view until every pawn is seen home.
         expected = self.game.printed_board()
-        astray = [f"{key[5:]} on {where}" for key, where in expected.items()
+        astray = [self._("{pawn} on {cell}", pawn=self.game.cell_name(key), cell=where) for key, where in expected.items()
                   if isinstance(key, str) and key.startswith("pawn:")
                   and (sides.get(key, ("unseen", 0.0))[0] != where or sides[key][1] < SURE)]
         if astray or reader.problems:
-            self._say("reading", "waiting for the pawns on their start corners: "
-                      + "; ".join(astray + list(reader.problems)))
+            self._say("reading", self._("waiting for the pawns on their start corners: {problems}",
+                                        problems="; ".join(astray + list(reader.problems))))
             if learn is not None:
                 learn(expected)
             return None
@@ -182,17 +186,20 @@ class TableStart:
         self._named = {c: n for c, (n, _) in named.items() if c not in twice}
         self._waiting = {cell_name(*rc): pic for rc, pic in pictures.items() if cell_name(*rc) not in self._named}
         if self._waiting:
-            same = f" ({', '.join(sorted(twice))} looked alike)" if twice else ""
-            self._say("naming", f"{len(self._waiting)} treasure picture(s) need a name{same}: "
-                      "open /enrol on the status page")
+            n = len(self._waiting)
+            self._say("naming", self._.n("{n} treasure picture needs a name ({cells} looked alike): open /enrol "
+                                         "on the status page", "{n} treasure pictures need a name ({cells} looked "
+                                         "alike): open /enrol on the status page", n, cells=", ".join(sorted(twice)))
+                      if twice else self._.n("{n} treasure picture needs a name: open /enrol on the status page",
+                                             "{n} treasure pictures need a name: open /enrol on the status page", n))
             return None
         rows = layout_rows(sides, {c: (n, 1.0) for c, n in self._named.items()})
         setup = self.game.setup_from_layout(rows, self.rng or random.Random(secrets.randbits(64)), deal=self._deal)
         try:
             self.game.start(setup)
         except ValueError as exc:  # read, but not playable: say so and keep looking
-            self._say("reading", f"the maze read from the table cannot be played: {exc}")
+            self._say("reading", self._("the maze read from the table cannot be played: {why}", why=exc))
             return None
         game, self.game, self._reading = self.game, None, None
-        self._say("idle", f"{game.title} started from the layout on the table")
+        self._say("idle", self._("{game} started from the layout on the table", game=game.title))
         return game, setup

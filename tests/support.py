@@ -142,14 +142,16 @@ WAIT_MS = 5000  # how long a browser test waits for what the page shows
 
 
 @contextlib.contextmanager
-def running_service(folder, variant: str = "classic", camera_source: str | None = None):
+def running_service(folder, variant: str = "classic", camera_source: str | None = None, language: str = "en"):
     """The referee service as `referee serve` builds it, without devices, and without a
-    camera unless `camera_source` names one (a folder of images)."""
+    camera unless `camera_source` names one (a folder of images); its table speaks
+    `language` ([table] language)."""
     from controller.config import default
     from controller.service import Service
 
     config = default()
     config.data.folder = str(folder)
+    config.table.language = language
     config.game.variant = variant
     if camera_source:
         config.camera.source = camera_source

@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 from .api import api
 from .camera import CameraShots
 from .enrol import enrol
+from .language import install
 from .limits import Pace, WrongTokens, security_headers, throttle_logs
 from .payload import ApiError
 from .stream import Streams, stream
@@ -37,6 +38,7 @@ def create_app(service) -> Flask:
     # two of the server's threads stay free for the page's requests and players' moves
     app.extensions["referee_streams"] = Streams(max(1, service.config.web.threads - 2))
 
+    install(app, service.config.table.language)  # a browser's own choice comes first (web/language.py)
     app.register_blueprint(views)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(stream)

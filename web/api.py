@@ -14,9 +14,11 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from controller.events import Corners, Enter, NewGame, Undo
 from controller.games import GAMES, game_class
+from controller.i18n import translator
 from controller.registry import ENTRIES
 from controller.table import Result
 
+from .language import page_language
 from .payload import (ApiError, body, given_token, int_field, is_admin, page_status, player_token,
                       points_field, require_admin, seat_of, service, text_field, wrong_token)
 
@@ -84,7 +86,7 @@ def move():
         _pace("admin")
         return _result(service().submit(Enter(text, seat=seat, at=at)))
     if token is None:
-        raise ApiError(403, "a move needs the admin token or the player token of the seat to move")
+        raise ApiError(403, _page()("a move needs the admin token or the player token of the seat to move"))
     seat = seat_of(token, service().snapshot())
     if seat is None:
         raise wrong_token("wrong token: neither the admin token nor a player token of this game")
@@ -97,8 +99,14 @@ def move():
 def _pace(who) -> None:
     """429 for a seat (or the admin) typing faster than anyone plays (web/limits.py)."""
     if not current_app.extensions["referee_limits"]["pace"].allow(who):
-        name = "the admin" if who == "admin" else f"seat {who}"
-        raise ApiError(429, f"{name} is sending moves too fast: wait a second", {"Retry-After": "1"})
+        _ = _page()  # a phone's answer, in its page's language
+        name = _("the admin") if who == "admin" else _("seat {n}", n=who)
+        raise ApiError(429, _("{who} is sending moves too fast: wait a second", who=name), {"Retry-After": "1"})
+
+
+def _page():
+    """The translator of the page that asks (a phone's own language: web/language.py)."""
+    return translator(page_language())
 
 
 @api.post("/new-game")

@@ -23,6 +23,7 @@ from controller.registry import ENTRIES, FORMATS
 
 from . import guard
 from .addresses import listening_line
+from .language import install
 from .payload import ApiError, body, given_token, int_field, token_is, wrong_token
 from .stream import Streams, stream_response
 from .views import DRAWINGS
@@ -134,6 +135,7 @@ def create_hall_app(the_hall, admin_token: str, threads: int = 8, heartbeat_s: f
     app.extensions["referee_hall"] = the_hall
     app.extensions["referee_streams"] = Streams(max(1, threads - 2))
     app.register_blueprint(hall)
+    install(app)  # each browser's language (web/language.py)
 
     guard(app, ("/api/", "/hall/"))
     return app

@@ -109,6 +109,8 @@ def cmd_serve(args) -> int:
         return 2
     if getattr(args, "port", None) is not None:
         config.web.port = args.port
+    if getattr(args, "lang", None):
+        config.table.language = args.lang
     if config.camera.source == "synthetic":
         print(f"referee serve: {config.path}: [camera] source is \"synthetic\" (the default), the demo's "
               "drawn table, which only `referee demo` shows; set it to \"picamera2\", a device number "

@@ -11,6 +11,9 @@ from flask import Blueprint, redirect, render_template, url_for
 
 from controller.registry import ENTRIES
 
+from controller.i18n import translator
+
+from .language import page_language
 from .payload import check_token_wait, page_status, seat_of, service, wrong_token
 
 views = Blueprint("views", __name__)
@@ -21,12 +24,19 @@ DRAWINGS = sorted(name for name, e in ENTRIES.items() if e.drawing.exists())
 
 
 @cache
-def games() -> dict[str, dict]:
-    """What the page needs of each game kind beyond its snapshot: whether it rolls a die
-    (its page shows the die module's state) and an example of its typed notation."""
+def _kinds() -> dict[str, type]:
     from controller.games import game_class
 
-    return {name: {"die": bool(game_class(name).die), "example": game_class(name).example} for name in ENTRIES}
+    return {name: game_class(name) for name in ENTRIES}
+
+
+def games() -> dict[str, dict]:
+    """What the page needs of each game kind beyond its snapshot: whether it rolls a die
+    (its page shows the die module's state) and an example of its typed notation, in the
+    page's language."""
+    _ = translator(page_language())
+    return {name: {"die": bool(cls.die), "example": _(cls.example) if cls.example else ""}
+            for name, cls in _kinds().items()}
 
 
 def _page(seat: int | None = None, token: str | None = None, table: bool = False):

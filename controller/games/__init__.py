@@ -16,5 +16,6 @@ def game_class(name: str) -> type[Game]:
         raise ValueError(f"the game {name!r} is not available in this version") from exc
 
 
-def load_game(name: str, variant: str | None = None, settings: dict | None = None) -> Game:
-    return game_class(name)(variant, settings)
+def load_game(name: str, variant: str | None = None, settings: dict | None = None, lang: str = "en") -> Game:
+    """A game of kind `name` that speaks `lang` (controller/i18n.py)."""
+    return game_class(name)(variant, settings, lang)

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Hashable, Iterable, Iterator, Mapping
 
+from ..i18n import DEFAULT, N_, translator
 from .shape import check, describe
 from .words import joined
 
@@ -100,7 +101,7 @@ class Game:
 
     name: ClassVar[str]
     title: ClassVar[str]
-    variants: ClassVar[tuple[str, ...]] = ("standard",)
+    variants: ClassVar[tuple[str, ...]] = (N_("standard"),)  # names, said through self._ on a page
     # How many actions the referee may match against one stable view (chess: a quick
     # reply means two plies between stable views).
     max_actions_per_view: ClassVar[int] = 1
@@ -127,7 +128,12 @@ class Game:
     # leaves one square for another). See controller/evidence.py.
     wrong_cells: ClassVar[int] = 1
 
-    def __init__(self, variant: str | None = None, settings: Mapping[str, Any] | None = None):
+    def __init__(self, variant: str | None = None, settings: Mapping[str, Any] | None = None,
+                 lang: str = DEFAULT):
+        # the game speaks its table's language (controller/i18n.py): `self._(msgid, **params)`,
+        # `self._.n(singular, plural, count)`; its printed name is that language's box's
+        self._ = translator(lang)
+        self.title = self._(type(self).title)
         variant = variant or self.variants[0]
         if variant not in self.variants:
             raise ValueError(f"{self.name} has no variant {variant!r}; "
@@ -197,7 +203,8 @@ class Game:
     def not_one_seats(self, state: State, action: Action) -> str:
         """Why a player's phone may not enter `action` (its actor is None), and what to
         do instead, in the game's words."""
-        return f"{self.notation(state, action)!r} is not one player's to enter: the referee enters it (admin)"
+        return self._("{move!r} is not one player's to enter: the referee enters it (admin)",
+                      move=self.notation(state, action))
 
     def is_roll(self, action: Action) -> bool:
         """Is `action` a die roll? A roll comes from the die (its button, the die module)
@@ -279,7 +286,7 @@ class Game:
     def explain(self, state: State, seen: Mapping[Cell, str]) -> IllegalAction:
         """Why a stable view that differs from `board(state)` matches no legal action."""
         changed = sorted(self.cell_name(c) for c, v in seen.items() if self.board(state).get(c) != v)
-        return IllegalAction("board does not match the game: " + ", ".join(changed), seen)
+        return IllegalAction(self._("board does not match the game: {cells}", cells=", ".join(changed)), seen)
 
     def cell_name(self, cell: Cell) -> str:
         return str(cell)
@@ -287,7 +294,7 @@ class Game:
     def label_words(self, state: State, label: str) -> str:
         """What a camera label means, in the game's words ("Luigi's chip" for "p1"):
         never the label itself on the page. Games say it in their own words."""
-        return "nothing" if label == "empty" else str(label)
+        return self._("nothing") if label == "empty" else str(label)
 
     def fix(self, state: State, seen: Mapping[Cell, str]) -> str:
         """How to put a wrong board right, in words for the player who should: a piece
@@ -304,13 +311,17 @@ class Game:
             home = next((d for d, lab in missing.items() if lab == got), None)
             if home is not None and want == "empty":
                 del missing[home]
-                steps.append(f"move {self.label_words(state, got)} from {self.cell_name(c)} back to {self.cell_name(home)}")
+                steps.append(self._("move {piece} from {cell} back to {home}", piece=self.label_words(state, got),
+                                    cell=self.cell_name(c), home=self.cell_name(home)))
             elif want == "empty":
-                steps.append(f"take {self.label_words(state, got)} off {self.cell_name(c)}")
+                steps.append(self._("take {piece} off {cell}", piece=self.label_words(state, got),
+                                    cell=self.cell_name(c)))
             else:
-                steps.append(f"put {self.label_words(state, want)} on {self.cell_name(c)}, not {self.label_words(state, got)}")
-        steps += [f"put {self.label_words(state, lab)} back on {self.cell_name(c)}" for c, lab in missing.items()]
-        return joined(steps) or "put the board back as it was"
+                steps.append(self._("put {piece} on {cell}, not {other}", piece=self.label_words(state, want),
+                                    cell=self.cell_name(c), other=self.label_words(state, got)))
+        steps += [self._("put {piece} back on {cell}", piece=self.label_words(state, lab), cell=self.cell_name(c))
+                  for c, lab in missing.items()]
+        return joined(steps) or self._("put the board back as it was")
 
     # --- shared helpers ------------------------------------------------------------
     def play(self, state: State, action: Action) -> State:

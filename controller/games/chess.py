@@ -38,12 +38,14 @@ from typing import Iterable, Mapping
 
 import chess
 
+from ..i18n import N_
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .time_control import TimeControl
 
-TEAM = ("Mario's team", "Bowser's team")
+# the printed names, said in the table's language (self._): each is a catalogue message
+TEAM = (N_("Mario's team"), N_("Bowser's team"))
 KING = ("Mario", "Bowser")
-COLOUR = ("red", "green")
+COLOUR = (N_("red"), N_("green"))
 SQUARES = tuple(chess.SQUARE_NAMES)
 SIDES = {"red": 0, "white": 0, "mario": 0, "green": 1, "black": 1, "bowser": 1}
 PROMOTION = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT,
@@ -65,7 +67,7 @@ def piece_name(piece: chess.Piece, square: int | None = None) -> str:
         return "Peach" if dark else "Daisy"
     return {chess.KING: KING, chess.QUEEN: ("Luigi", "Bowser Jr."), chess.BISHOP: ("", "Magikoopa"),
             chess.KNIGHT: ("Yoshi", "Birdo"), chess.ROOK: ("Toad", "Goomba"),
-            chess.PAWN: ("Coin", "Green Shell")}[t][seat]
+            chess.PAWN: (N_("Coin"), N_("Green Shell"))}[t][seat]
 
 
 def pronoun(name: str) -> str:
@@ -162,7 +164,7 @@ class ChessState:
         return cells
 
     @cached_property
-    def automatic_end(self) -> Outcome | None:
+    def automatic_end(self) -> tuple | None:
         return _automatic_end(self)
 
     @property
@@ -185,40 +187,42 @@ def _first_move(fen: str | None) -> tuple:
     return start.fullmove_number, "white" if start.turn else "black"
 
 
-def _automatic_end(state: ChessState) -> Outcome | None:
+def _automatic_end(state: ChessState) -> tuple | None:
+    """(winner seat or None, message, its parameters) of a game that ended by itself; the
+    state holds no language: Chess.outcome says it in the table's."""
     board = state.board
     if board.is_checkmate():
         loser = seat_of(board.turn)
-        return Outcome(1 - loser, f"{KING[loser]} is checkmated", TEAM[1 - loser])
+        return 1 - loser, N_("{king} is checkmated"), {"king": KING[loser]}
     if board.is_stalemate():
-        return Outcome(None, f"draw: stalemate, {TEAM[seat_of(board.turn)]} has no legal move")
+        return None, N_("draw: stalemate, {team} has no legal move"), {"team": TEAM[seat_of(board.turn)]}
     if board.is_insufficient_material():
-        return Outcome(None, "draw: dead position, neither side has the material to checkmate")
+        return None, N_("draw: dead position, neither side has the material to checkmate"), {}
     if state.repetitions >= 5:
-        return Outcome(None, "draw: the same position occurred five times")
+        return None, N_("draw: the same position occurred five times"), {}
     if board.halfmove_clock >= 150:
-        return Outcome(None, "draw: 75 moves by each side without a capture or a pawn move")
+        return None, N_("draw: 75 moves by each side without a capture or a pawn move"), {}
     return None
 
 
 class Chess(Game):
     name = "chess"
-    title = "Mario chess"
-    example = "a move, e.g. e2e4 or Nf3"
+    title = N_("Mario chess")
+    example = N_("a move, e.g. e2e4 or Nf3")
     max_actions_per_view = 2  # a quick reply: two plies between stable views
     wrong_cells = 2  # a piece leaves a square for another: one odd square alone is a misread look
 
     SETTINGS = {
         "claimable_draws": ("claim", ("claim", "automatic"),
-                            "Threefold repetition and the 50-move rule end the game when a "
-                            "player claims them ('claim draw'); 'automatic' ends it at once."),
+                            N_("Threefold repetition and the 50-move rule end the game when a "
+                               "player claims them ('claim draw'); 'automatic' ends it at once.")),
         "default_promotion": ("q", ("q", "r", "b", "n"),
-                              "A promotion seen by the camera is this piece unless a player picks "
-                              "another on the page before the next move."),
+                              N_("A promotion seen by the camera is this piece unless a player picks "
+                                 "another on the page before the next move.")),
     }
 
-    def __init__(self, variant=None, settings=None):
-        super().__init__(variant, settings)
+    def __init__(self, variant=None, settings=None, lang="en"):
+        super().__init__(variant, settings, lang)
         for key, value in self.settings.items():
             if key == "clock":  # a time control (controller/games/time_control.py), "" for none
                 if value:
@@ -235,20 +239,21 @@ class Chess(Game):
 
     def rulings(self) -> list[Ruling]:
         fixed = [
-            Ruling("automatic_draws", True, "Fivefold repetition, the 75-move rule and dead positions "
-                                            "(insufficient material) end the game automatically."),
-            Ruling("illegal_move", "take back", "An illegal move is flagged at once; nothing is recorded "
-                                                "until the last legal position is back or a legal move "
-                                                "is made from it."),
-            Ruling("page_results", True, "Resignation and agreed draws are entered on the page."),
+            Ruling("automatic_draws", True, self._("Fivefold repetition, the 75-move rule and dead positions "
+                                                   "(insufficient material) end the game automatically.")),
+            Ruling("illegal_move", "take back", self._("An illegal move is flagged at once; nothing is recorded "
+                                                       "until the last legal position is back or a legal move "
+                                                       "is made from it.")),
+            Ruling("page_results", True, self._("Resignation and agreed draws are entered on the page.")),
         ]
         clock = self.settings.get("clock")
         if clock:
             control = TimeControl.parse(clock)
-            fixed.append(Ruling("clock", control.text(), f"Clock {control.text()}: {control.words()}. The move seen "
-                                "is the clock pressed; an illegal move costs what the players rule (FIDE: two "
-                                "minutes added to the opponent; a second one in blitz loses)."))
-        return [Ruling(k, self.setting(k), text) for k, (_, _, text) in self.SETTINGS.items()] + fixed
+            fixed.append(Ruling("clock", control.text(), self._(
+                "Clock {control}: {words}. The move seen is the clock pressed; an illegal move costs what the "
+                "players rule (FIDE: two minutes added to the opponent; a second one in blitz loses).",
+                control=control.text(), words=control.words())))
+        return [Ruling(k, self.setting(k), self._(text)) for k, (_, _, text) in self.SETTINGS.items()] + fixed
 
     # --- state ---------------------------------------------------------------------
     SETUP = {"fen": str}
@@ -268,7 +273,14 @@ class Chess(Game):
         return ChessState(fen=board.fen())
 
     def seats(self, state: ChessState) -> list[str]:
-        return list(TEAM)
+        return [self._(team) for team in TEAM]
+
+    def _team(self, seat: int) -> str:
+        return self._(TEAM[seat])
+
+    def _piece(self, piece: chess.Piece, square: int | None = None) -> str:
+        """A piece's Mario name in the table's language."""
+        return self._(piece_name(piece, square))
 
     def public_setup(self, setup) -> dict:
         """A starting position is on the board for everyone to see."""
@@ -293,27 +305,28 @@ class Chess(Game):
         if state.ended:
             return state.ended
         end = state.automatic_end
-        if end is None and self.setting("claimable_draws") == "automatic":
-            return self._claimable(state)
-        return end
+        if end is None:
+            return self._claimable(state) if self.setting("claimable_draws") == "automatic" else None
+        winner, message, params = end
+        return Outcome(winner, self._(message, **{k: self._(v) for k, v in params.items()}),
+                       self._team(winner) if winner is not None else None)
 
-    @staticmethod
-    def _claimable(state: ChessState) -> Outcome | None:
+    def _claimable(self, state: ChessState) -> Outcome | None:
         if state.repetitions >= 3:
-            return Outcome(None, "draw: threefold repetition")
+            return Outcome(None, self._("draw: threefold repetition"))
         if state.board.halfmove_clock >= 100:
-            return Outcome(None, "draw: 50 moves by each side without a capture or a pawn move")
+            return Outcome(None, self._("draw: 50 moves by each side without a capture or a pawn move"))
         return None
 
-    @staticmethod
-    def _flag_fall(state: ChessState, seat: int) -> Outcome:
+    def _flag_fall(self, state: ChessState, seat: int) -> Outcome:
         """FIDE 6.9: the side whose flag fell loses, unless the opponent cannot checkmate
         its king by any series of legal moves: then a draw."""
         other = 1 - seat
         if state.board.has_insufficient_material(chess.WHITE if other == 0 else chess.BLACK):
-            return Outcome(None, f"draw: {TEAM[seat]}'s flag fell, but {TEAM[other]} cannot checkmate "
-                                 "with the pieces it has")
-        return Outcome(other, f"{TEAM[seat]}'s flag fell: {TEAM[other]} wins on time", TEAM[other])
+            return Outcome(None, self._("draw: {team}'s flag fell, but {other} cannot checkmate with the pieces "
+                                        "it has", team=self._team(seat), other=self._team(other)))
+        return Outcome(other, self._("{team}'s flag fell: {other} wins on time", team=self._team(seat),
+                                     other=self._team(other)), self._team(other))
 
     def _last_promotion(self, state: ChessState) -> chess.Move | None:
         if not state.moves:
@@ -324,21 +337,21 @@ class Chess(Game):
     def prompt(self, state: ChessState) -> Prompt:
         out = self.outcome(state)
         if out:
-            return Prompt("move", None, "Game over: " + out.reason)
+            return Prompt("move", None, self._("Game over: {reason}", reason=out.reason))
         seat = seat_of(state.board.turn)
-        parts = [f"{TEAM[seat]} to move ({COLOUR[seat]})"]
+        parts = [self._("{who} to move ({colour})", who=self._team(seat), colour=self._(COLOUR[seat]))]
         if state.board.is_check():
-            parts.append(f"{KING[seat]} is in check")
+            parts.append(self._("{king} is in check", king=KING[seat]))
         if state.draw_offer is not None:
-            parts.append(f"{TEAM[state.draw_offer]} offers a draw ('accept draw')")
+            parts.append(self._("{who} offers a draw ('accept draw')", who=self._team(state.draw_offer)))
         promo = self._last_promotion(state)
         if promo:
             piece = state.board.piece_at(promo.to_square)
-            parts.append(f"{piece_name(piece, promo.to_square)} was promoted on "
-                         f"{SQUARES[promo.to_square]}: 'promote q|r|b|n' picks another piece")
+            parts.append(self._("{piece} was promoted on {square}: 'promote q|r|b|n' picks another piece",
+                                piece=self._piece(piece, promo.to_square), square=SQUARES[promo.to_square]))
         claim = self._claimable(state)
         if claim:
-            parts.append(claim.reason.replace("draw: ", "") + " may be claimed ('claim draw')")
+            parts.append(self._("{draw} may be claimed ('claim draw')", draw=claim.reason))
         claims = (("promote q", "promote r", "promote b", "promote n") if promo else ()) + (
             ("claim draw",) if claim else ())
         anytime = ("accept draw" if state.draw_offer is not None else "offer draw", "resign")
@@ -368,16 +381,17 @@ class Chess(Game):
             return Flag(SIDES[m[1]] if m[1] else turn)
         if m := re.fullmatch(r"promote\s+(\w+)", low):
             if m[1] not in PROMOTION:
-                raise NotationError(f"{t!r}: a pawn is promoted to q (queen), r (rook), b (bishop) "
-                                    "or n (knight)")
+                raise NotationError(self._("{text!r}: a pawn is promoted to q (queen), r (rook), b (bishop) "
+                                           "or n (knight)", text=t))
             return Promote(PROMOTION[m[1]])
         if m := self._UCI.match(low):
             if m[3] in ("k", "p"):
-                raise NotationError(f"{t!r}: a pawn is promoted to q, r, b or n, never to a "
-                                    f"{'king' if m[3] == 'k' else 'pawn'}")
+                raise NotationError(self._("{text!r}: a pawn is promoted to q, r, b or n, never to a king", text=t)
+                                    if m[3] == "k" else
+                                    self._("{text!r}: a pawn is promoted to q, r, b or n, never to a pawn", text=t))
             if m[1] == m[2]:  # python-chess raises InvalidMoveError for a null move
-                raise NotationError(f"{t!r}: a move goes from one square to another, not to "
-                                    "the square it starts on")
+                raise NotationError(self._("{text!r}: a move goes from one square to another, not to "
+                                           "the square it starts on", text=t))
             move = chess.Move.from_uci(low)
             piece = state.board.piece_at(move.from_square)
             if (not move.promotion and piece and piece.piece_type == chess.PAWN
@@ -393,15 +407,16 @@ class Chess(Game):
         try:
             return board.parse_san(t)
         except chess.AmbiguousMoveError:
-            raise NotationError(f"{t!r} is ambiguous: more than one piece can make it; add the "
-                                "file or rank it starts from (Nbd2) or use UCI (b1d2)") from None
+            raise NotationError(self._("{text!r} is ambiguous: more than one piece can make it; add the "
+                                       "file or rank it starts from (Nbd2) or use UCI (b1d2)", text=t)) from None
         except chess.InvalidMoveError:
-            raise NotationError(f"{t!r} is not a chess move: expected UCI (e2e4, e7e8q), SAN (Nf3, "
-                                "O-O), 'resign', 'offer draw', 'accept draw', 'draw agreed', "
-                                "'claim draw', 'flag red|green' or 'promote q|r|b|n'") from None
+            raise NotationError(self._("{text!r} is not a chess move: expected UCI (e2e4, e7e8q), SAN (Nf3, "
+                                       "O-O), 'resign', 'offer draw', 'accept draw', 'draw agreed', "
+                                       "'claim draw', 'flag red|green' or 'promote q|r|b|n'", text=t)) from None
         except chess.IllegalMoveError:
             over = self.outcome(state)
-            raise (IllegalAction(f"the game is over: {over.reason}") if over else self._why_san(board, t)) from None
+            raise (IllegalAction(self._("the game is over: {reason}", reason=over.reason)) if over
+                   else self._why_san(board, t)) from None
 
     def _why_san(self, board: chess.Board, t: str) -> IllegalAction:
         """A well-formed SAN that no piece can play: say which piece and why."""
@@ -410,10 +425,10 @@ class Chess(Game):
             king = board.king(board.turn)
             to = chess.square(chess.square_file(side), chess.square_rank(king) if king is not None else 0)
             return self._why(board, chess.Move(king, to)) if king is not None else \
-                IllegalAction(f"{KING[seat_of(board.turn)]} is not on the board")
+                IllegalAction(self._("{king} is not on the board", king=KING[seat_of(board.turn)]))
         m = re.match(r"^([NBRQK])?([a-h])?([1-8])?x?([a-h][1-8])", t)
         if not m:
-            return IllegalAction(f"{t!r} is not a legal move here")
+            return IllegalAction(self._("{text!r} is not a legal move here", text=t))
         kind = {"N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROOK, "Q": chess.QUEEN,
                 "K": chess.KING}.get(m[1], chess.PAWN)
         to = chess.parse_square(m[4])
@@ -422,10 +437,12 @@ class Chess(Game):
                 and (not m[3] or chess.square_rank(sq) == int(m[3]) - 1)]
         if len(mine) == 1:
             return self._why(board, chess.Move(mine[0], to, chess.QUEEN if "=" in t else None))
-        name = piece_name(chess.Piece(kind, board.turn), to)
+        name = self._piece(chess.Piece(kind, board.turn), to)
+        team = self._team(seat_of(board.turn))
         if not mine:
-            return IllegalAction(f"{TEAM[seat_of(board.turn)]} has no {name} to move to {m[4]}")
-        return IllegalAction(f"no {name} of {TEAM[seat_of(board.turn)]} can move to {m[4]}", [m[4]])
+            return IllegalAction(self._("{team} has no {piece} to move to {square}", team=team, piece=name, square=m[4]))
+        return IllegalAction(self._("no {piece} of {team} can move to {square}", piece=name, team=team, square=m[4]),
+                             [m[4]])
 
     def notation(self, state: ChessState, action) -> str:
         if isinstance(action, chess.Move):
@@ -464,51 +481,56 @@ class Chess(Game):
         """'draw agreed' is both players' at once: from a phone it would be one player
         ending the game alone (issue 21 #3)."""
         if isinstance(action, Flag):
-            return "a flag fall is the clock's to say (or the referee's, admin), not a player's"
-        return ("a draw needs both players: one offers it ('offer draw') and the other accepts "
-                "('accept draw'), each from their own phone; 'draw agreed' is the referee's (admin)")
+            return self._("a flag fall is the clock's to say (or the referee's, admin), not a player's")
+        return self._("a draw needs both players: one offers it ('offer draw') and the other accepts "
+                      "('accept draw'), each from their own phone; 'draw agreed' is the referee's (admin)")
 
     def describe(self, state: ChessState, action) -> str:
         board = state.board
         if isinstance(action, chess.Move):
             piece = board.piece_at(action.from_square)
-            who = piece_name(piece, action.from_square)
+            who = self._piece(piece, action.from_square)
             frm, to = SQUARES[action.from_square], SQUARES[action.to_square]
             if board.is_castling(action):
-                text = f"{who} castles {'kingside' if board.is_kingside_castling(action) else 'queenside'}"
+                text = self._("{who} castles kingside", who=who) if board.is_kingside_castling(action) \
+                    else self._("{who} castles queenside", who=who)
             else:
-                text = f"{who} moves from {frm} to {to}"
                 victim_sq = action.to_square
                 if board.is_en_passant(action):
                     victim_sq = chess.square(chess.square_file(action.to_square), chess.square_rank(action.from_square))
                 victim = board.piece_at(victim_sq)
-                if victim:
-                    text += f" and captures {piece_name(victim, victim_sq)}"
-                    if board.is_en_passant(action):
-                        text += " en passant"
+                if not victim:
+                    text = self._("{who} moves from {frm} to {to}", who=who, frm=frm, to=to)
+                elif board.is_en_passant(action):
+                    text = self._("{who} moves from {frm} to {to} and captures {victim} en passant", who=who,
+                                  frm=frm, to=to, victim=self._piece(victim, victim_sq))
+                else:
+                    text = self._("{who} moves from {frm} to {to} and captures {victim}", who=who, frm=frm, to=to,
+                                  victim=self._piece(victim, victim_sq))
             if action.promotion:
                 new = chess.Piece(action.promotion, piece.color)
-                text += f", promoted to {piece_name(new, action.to_square)}"
+                text += ", " + self._("promoted to {piece}", piece=self._piece(new, action.to_square))
             after = board.copy(stack=False)
             after.push(action)
             if after.is_checkmate():
-                text += f": {KING[seat_of(after.turn)]} is checkmated"
+                text = self._("{move}: {king} is checkmated", move=text, king=KING[seat_of(after.turn)])
             elif after.is_check():
-                text += f": {KING[seat_of(after.turn)]} is in check"
+                text = self._("{move}: {king} is in check", move=text, king=KING[seat_of(after.turn)])
             return text
         if isinstance(action, Resign):
-            return f"{TEAM[action.seat]} resigns"
+            return self._("{who} resigns", who=self._team(action.seat))
         if isinstance(action, OfferDraw):
-            return f"{TEAM[action.seat]} offers a draw"
+            return self._("{who} offers a draw", who=self._team(action.seat))
         if isinstance(action, AcceptDraw):
-            return "the players agree a draw" if action.seat is None else f"{TEAM[action.seat]} accepts the draw"
+            return self._("the players agree a draw") if action.seat is None else \
+                self._("{who} accepts the draw", who=self._team(action.seat))
         if isinstance(action, ClaimDraw):
-            return f"{TEAM[seat_of(board.turn)]} claims a draw"
+            return self._("{who} claims a draw", who=self._team(seat_of(board.turn)))
         if isinstance(action, Flag):
             return self._flag_fall(state, action.seat).reason
         sq = self._last_promotion(state).to_square
-        return (f"the piece promoted on {SQUARES[sq]} becomes "
-                f"{piece_name(chess.Piece(action.piece, board.piece_at(sq).color), sq)}")
+        return self._("the piece promoted on {square} becomes {piece}", square=SQUARES[sq],
+                      piece=self._piece(chess.Piece(action.piece, board.piece_at(sq).color), sq))
 
     def cell_name(self, cell) -> str:
         return str(cell)
@@ -517,34 +539,35 @@ class Chess(Game):
     def check(self, state: ChessState, action) -> None:
         over = self.outcome(state)
         if over:
-            raise IllegalAction(f"the game is over: {over.reason}")
+            raise IllegalAction(self._("the game is over: {reason}", reason=over.reason))
         board = state.board
         if isinstance(action, chess.Move):
             if not board.is_legal(action):
                 raise self._why(board, action)
         elif isinstance(action, AcceptDraw) and action.seat is not None:
             if state.draw_offer is None:
-                raise IllegalAction("there is no draw offer to accept ('offer draw' first, or "
-                                    "'draw agreed' when both players agree)")
+                raise IllegalAction(self._("there is no draw offer to accept ('offer draw' first, or "
+                                           "'draw agreed' when both players agree)"))
             if state.draw_offer == action.seat:
-                raise IllegalAction(f"{TEAM[action.seat]} cannot accept its own draw offer")
+                raise IllegalAction(self._("{who} cannot accept its own draw offer", who=self._team(action.seat)))
         elif isinstance(action, OfferDraw) and state.draw_offer == action.seat:
-            raise IllegalAction(f"{TEAM[action.seat]} has already offered a draw")
+            raise IllegalAction(self._("{who} has already offered a draw", who=self._team(action.seat)))
         elif isinstance(action, ClaimDraw) and self._claimable(state) is None:
-            raise IllegalAction(
-                "no draw can be claimed: the position has occurred "
-                f"{state.repetitions} time{'s' if state.repetitions > 1 else ''} (a claim needs three) "
-                f"and the last capture or pawn move was {board.halfmove_clock // 2} moves ago "
-                "(a claim needs 50)")
+            raise IllegalAction(self._.n(
+                "no draw can be claimed: the position has occurred {n} time (a claim needs three) and the last "
+                "capture or pawn move was {moves} moves ago (a claim needs 50)",
+                "no draw can be claimed: the position has occurred {n} times (a claim needs three) and the last "
+                "capture or pawn move was {moves} moves ago (a claim needs 50)",
+                state.repetitions, moves=board.halfmove_clock // 2))
         elif isinstance(action, Promote):
             promo = self._last_promotion(state)
             if promo is None:
-                raise IllegalAction("'promote' changes a promoted piece only right after the "
-                                    "promotion, before the next move")
+                raise IllegalAction(self._("'promote' changes a promoted piece only right after the "
+                                           "promotion, before the next move"))
             if action.piece == promo.promotion:
                 piece = board.piece_at(promo.to_square)
-                raise IllegalAction(f"the piece on {SQUARES[promo.to_square]} already is "
-                                    f"{piece_name(piece, promo.to_square)}")
+                raise IllegalAction(self._("the piece on {square} already is {piece}", square=SQUARES[promo.to_square],
+                                           piece=self._piece(piece, promo.to_square)))
 
     def _why(self, board: chess.Board, move: chess.Move) -> IllegalAction:
         """The rule a move breaks, naming the piece by its Mario name and the squares."""
@@ -552,36 +575,41 @@ class Chess(Game):
         cells = [frm, to]
         piece = board.piece_at(move.from_square)
         if piece is None:
-            return IllegalAction(f"there is no piece on {frm}", cells)
-        name = piece_name(piece, move.from_square)
+            return IllegalAction(self._("there is no piece on {square}", square=frm), cells)
+        name = self._piece(piece, move.from_square)
         seat = seat_of(piece.color)
         if piece.color != board.turn:
-            return IllegalAction(f"it is {TEAM[1 - seat]}'s turn: {name} cannot move now", cells)
-        cannot = f"{name} cannot move from {frm} to {to}"
+            return IllegalAction(self._("it is {team}'s turn: {piece} cannot move now", team=self._team(1 - seat),
+                                        piece=name), cells)
+        cannot = self._("{piece} cannot move from {frm} to {to}", piece=name, frm=frm, to=to)
         if move.promotion and (piece.piece_type != chess.PAWN or chess.square_rank(move.to_square) not in (0, 7)):
-            return IllegalAction(f"{cannot}: only a pawn reaching the last rank is promoted", cells)
+            return IllegalAction(self._("{cannot}: only a pawn reaching the last rank is promoted", cannot=cannot),
+                                 cells)
         king = KING[seat]
         if piece.piece_type == chess.KING and abs(chess.square_file(move.to_square) - chess.square_file(move.from_square)) == 2 \
                 and chess.square_rank(move.to_square) == chess.square_rank(move.from_square):
             return self._why_castle(board, move, king)
         target = board.piece_at(move.to_square)
         if target is not None and target.color == piece.color:
-            return IllegalAction(f"{cannot}: {TEAM[seat]}'s own {piece_name(target, move.to_square)} "
-                                 f"stands there", cells)
+            return IllegalAction(self._("{cannot}: {team}'s own {piece} stands there", cannot=cannot,
+                                        team=self._team(seat), piece=self._piece(target, move.to_square)), cells)
         if move not in board.pseudo_legal_moves and chess.Move(move.from_square, move.to_square) not in board.pseudo_legal_moves:
             return IllegalAction(f"{cannot}: {self._geometry(board, piece, move)}", cells)
         if piece.piece_type == chess.KING:
             by = self._attackers(board, not piece.color, move.to_square, move.from_square)
-            return IllegalAction(f"{king} cannot move into check on {to}{by}", cells)
+            return IllegalAction(self._("{king} cannot move into check on {square}", king=king, square=to) + by, cells)
         if board.is_check():
-            return IllegalAction(f"{king} is in check: moving {name} from {frm} to {to} does not "
-                                 f"get {pronoun(king)} out of it", cells)
+            # {pronoun} is English's him/her/it: a translation may leave it out
+            return IllegalAction(self._("{king} is in check: moving {piece} from {frm} to {to} does not get "
+                                        "{pronoun} out of it", king=king, piece=name, frm=frm, to=to,
+                                        pronoun=pronoun(king)), cells)
         if board.is_pinned(piece.color, move.from_square):
-            return IllegalAction(f"{name} is pinned: moving {pronoun(name)} would leave {king} in check", cells)
-        return IllegalAction(f"{cannot}: it would leave {king} in check", cells)
+            # {pronoun} is English's him/her/it: a translation may leave it out
+            return IllegalAction(self._("{piece} is pinned: moving {pronoun} would leave {king} in check", piece=name,
+                                        pronoun=pronoun(piece_name(piece, move.from_square)), king=king), cells)
+        return IllegalAction(self._("{cannot}: it would leave {king} in check", cannot=cannot, king=king), cells)
 
-    @staticmethod
-    def _attackers(board: chess.Board, color: bool, square: int, without: int | None = None) -> str:
+    def _attackers(self, board: chess.Board, color: bool, square: int, without: int | None = None) -> str:
         probe = board.copy(stack=False)
         if without is not None:
             probe.remove_piece_at(without)
@@ -589,38 +617,42 @@ class Chess(Game):
         if not attackers:
             return ""
         sq = attackers[0]
-        return f": {SQUARES[square]} is attacked by {piece_name(probe.piece_at(sq), sq)} on {SQUARES[sq]}"
+        return ": " + self._("{square} is attacked by {piece} on {on}", square=SQUARES[square],
+                             piece=self._piece(probe.piece_at(sq), sq), on=SQUARES[sq])
 
     def _why_castle(self, board: chess.Board, move: chess.Move, king: str) -> IllegalAction:
         color = board.turn
         kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
-        side = "kingside" if kingside else "queenside"
         rank = chess.square_rank(move.from_square)
         rook_sq = chess.square(7 if kingside else 0, rank)
         cells = [SQUARES[move.from_square], SQUARES[move.to_square], SQUARES[rook_sq]]
         can = (board.has_kingside_castling_rights if kingside else board.has_queenside_castling_rights)(color)
         if not can:
-            rook = piece_name(chess.Piece(chess.ROOK, color))
-            return IllegalAction(f"{king} cannot castle {side}: {king} or that {rook} has already "
-                                 "moved (or the rook is gone)", cells)
+            rook = self._piece(chess.Piece(chess.ROOK, color))
+            return IllegalAction(self._("{king} cannot castle kingside: {king} or that {rook} has already moved "
+                                        "(or the rook is gone)", king=king, rook=rook) if kingside else
+                                 self._("{king} cannot castle queenside: {king} or that {rook} has already moved "
+                                        "(or the rook is gone)", king=king, rook=rook), cells)
         between = chess.SquareSet(chess.between(move.from_square, rook_sq))
         blocking = [sq for sq in between if board.piece_at(sq)]
         if blocking:
             sq = blocking[0]
-            return IllegalAction(f"{king} cannot castle {side}: {piece_name(board.piece_at(sq), sq)} "
-                                 f"on {SQUARES[sq]} is in the way", cells)
+            words = dict(king=king, piece=self._piece(board.piece_at(sq), sq), square=SQUARES[sq])
+            return IllegalAction(self._("{king} cannot castle kingside: {piece} on {square} is in the way", **words)
+                                 if kingside else
+                                 self._("{king} cannot castle queenside: {piece} on {square} is in the way", **words),
+                                 cells)
         if board.is_check():
-            return IllegalAction(f"{king} cannot castle out of check", cells)
+            return IllegalAction(self._("{king} cannot castle out of check", king=king), cells)
         step = 1 if kingside else -1
         through = move.from_square + step
         if board.is_attacked_by(not color, through):
-            return IllegalAction(f"{king} cannot castle through check"
-                                 f"{self._attackers(board, not color, through)}", cells)
-        return IllegalAction(f"{king} cannot castle into check"
-                             f"{self._attackers(board, not color, move.to_square, move.from_square)}", cells)
+            return IllegalAction(self._("{king} cannot castle through check", king=king)
+                                 + self._attackers(board, not color, through), cells)
+        return IllegalAction(self._("{king} cannot castle into check", king=king)
+                             + self._attackers(board, not color, move.to_square, move.from_square), cells)
 
-    @staticmethod
-    def _geometry(board: chess.Board, piece: chess.Piece, move: chess.Move) -> str:
+    def _geometry(self, board: chess.Board, piece: chess.Piece, move: chess.Move) -> str:
         """Why a piece cannot get from one square to the other, ignoring checks."""
         df = chess.square_file(move.to_square) - chess.square_file(move.from_square)
         dr = chess.square_rank(move.to_square) - chess.square_rank(move.from_square)
@@ -629,51 +661,53 @@ class Chess(Game):
             forward = 1 if piece.color == chess.WHITE else -1
             start = 1 if piece.color == chess.WHITE else 6
             if dr * forward <= 0:
-                return "a pawn only moves forward"
+                return self._("a pawn only moves forward")
             if df == 0 and dr == forward:
-                return f"a pawn cannot capture straight ahead and {SQUARES[move.to_square]} is taken"
+                return self._("a pawn cannot capture straight ahead and {square} is taken", square=SQUARES[move.to_square])
             if df == 0 and dr == 2 * forward:
                 if chess.square_rank(move.from_square) != start:
-                    return "a pawn moves two squares only from its starting square"
-                return f"{SQUARES[move.from_square + 8 * forward]} or {SQUARES[move.to_square]} is taken"
+                    return self._("a pawn moves two squares only from its starting square")
+                return self._("{square} or {other} is taken", square=SQUARES[move.from_square + 8 * forward],
+                              other=SQUARES[move.to_square])
             if abs(df) == 1 and dr == forward:
-                return ("a pawn moves diagonally only to capture (en passant only right after the "
-                        "other pawn's two-square step)")
-            return "a pawn moves one square forward (two from its starting square) or one diagonally to capture"
+                return self._("a pawn moves diagonally only to capture (en passant only right after the "
+                              "other pawn's two-square step)")
+            return self._("a pawn moves one square forward (two from its starting square) or one diagonally to capture")
         between = [sq for sq in chess.SquareSet(chess.between(move.from_square, move.to_square)) if board.piece_at(sq)]
         straight = df == 0 or dr == 0
         diagonal = abs(df) == abs(dr)
         if t == chess.KNIGHT:
-            return "a knight moves in an L, two squares one way and one to the side"
+            return self._("a knight moves in an L, two squares one way and one to the side")
         if t == chess.KING:
-            return "a king moves one square (two only when castling)"
-        shape = {chess.BISHOP: (diagonal, "a bishop moves only diagonally"),
-                 chess.ROOK: (straight, "a rook moves only along a rank or a file"),
-                 chess.QUEEN: (straight or diagonal, "a queen moves along a rank, a file or a diagonal")}
+            return self._("a king moves one square (two only when castling)")
+        shape = {chess.BISHOP: (diagonal, N_("a bishop moves only diagonally")),
+                 chess.ROOK: (straight, N_("a rook moves only along a rank or a file")),
+                 chess.QUEEN: (straight or diagonal, N_("a queen moves along a rank, a file or a diagonal"))}
         ok, rule = shape[t]
         if not ok:
-            return rule
+            return self._(rule)
         if between:
             sq = between[0]
-            return f"{piece_name(board.piece_at(sq), sq)} on {SQUARES[sq]} is in the way"
-        return rule
+            return self._("{piece} on {square} is in the way", piece=self._piece(board.piece_at(sq), sq),
+                          square=SQUARES[sq])
+        return self._(rule)
 
     def apply(self, state: ChessState, action) -> ChessState:
         if isinstance(action, chess.Move):
             return self._push(state, action)
         if isinstance(action, Resign):
-            return replace(state, ended=Outcome(1 - action.seat, f"{TEAM[action.seat]} resigns",
-                                                TEAM[1 - action.seat]))
+            return replace(state, ended=Outcome(1 - action.seat, self._("{who} resigns", who=self._team(action.seat)),
+                                                self._team(1 - action.seat)))
         if isinstance(action, OfferDraw):
             return replace(state, draw_offer=action.seat)
         if isinstance(action, AcceptDraw):
-            return replace(state, draw_offer=None, ended=Outcome(None, "draw agreed"))
+            return replace(state, draw_offer=None, ended=Outcome(None, self._("draw agreed")))
         if isinstance(action, Flag):
             return replace(state, ended=self._flag_fall(state, action.seat))
         if isinstance(action, ClaimDraw):
             claim = self._claimable(state)
-            return replace(state, ended=Outcome(None, f"{claim.reason}, claimed by "
-                                                      f"{TEAM[seat_of(state.board.turn)]}"))
+            return replace(state, ended=Outcome(None, self._("{draw}, claimed by {who}", draw=claim.reason,
+                                                             who=self._team(seat_of(state.board.turn)))))
         promo = self._last_promotion(state)
         changed = chess.Move(promo.from_square, promo.to_square, action.piece)
         return replace(self._replay(state.moves[:-1] + (changed.uci(),), state.fen), draw_offer=state.draw_offer)
@@ -688,7 +722,7 @@ class Chess(Game):
             "rows": [row.replace("/", "") for row in board.board_fen().split("/")],
             "check": board.is_check(),
             "last_move": state.moves[-1] if state.moves else None,
-            "draw_offer": TEAM[state.draw_offer] if state.draw_offer is not None else None,
+            "draw_offer": self._team(state.draw_offer) if state.draw_offer is not None else None,
             "promotion_square": SQUARES[promo.to_square] if promo else None,
             "claimable": claim.reason if claim else None,
             "moves": list(state.moves),
@@ -725,7 +759,7 @@ class Chess(Game):
         now = state.cells
         changed = [sq for sq in SQUARES if seen.get(sq, now[sq]) != now[sq]]
         if over and changed:
-            return IllegalAction(f"the game is over: {over.reason}", changed)
+            return IllegalAction(self._("the game is over: {reason}", reason=over.reason), changed)
         attempt = self._attempt(state.board, now, seen, changed)
         if attempt is not None:
             return attempt
@@ -736,7 +770,8 @@ class Chess(Game):
                 rest = [sq for sq in SQUARES if seen.get(sq, after.cells[sq]) != after.cells[sq]]
                 reply = self._attempt(after.board, after.cells, seen, rest)
                 if reply is not None:
-                    return IllegalAction(f"after {state.board.san(move)}: {reply.reason}", reply.cells)
+                    return IllegalAction(self._("after {move}: {reason}", move=state.board.san(move),
+                                                reason=reply.reason), reply.cells)
         return self._mismatch(state.board, now, seen, changed)
 
     def fix(self, state: ChessState, seen: Mapping) -> str:
@@ -750,9 +785,10 @@ class Chess(Game):
             if piece is None:
                 clear.append(sq)
             else:
-                back.append(f"put {piece_name(piece, chess.parse_square(sq))} ({COLOUR[seat_of(piece.color)]}) back on {sq}")
-        parts = back + ([f"clear {', '.join(clear)}"] if clear else [])
-        return "; ".join(parts) or "put the board back as it was"
+                back.append(self._("put {piece} ({colour}) back on {square}", piece=self._piece(piece, chess.parse_square(sq)),
+                                   colour=self._(COLOUR[seat_of(piece.color)]), square=sq))
+        parts = back + ([self._("clear {squares}", squares=", ".join(clear))] if clear else [])
+        return "; ".join(parts) or self._("put the board back as it was")
 
     def _attempt(self, board: chess.Board, now: Mapping, seen: Mapping, changed: list) -> IllegalAction | None:
         """The illegal move that `changed` shows, if it shows one piece's move."""
@@ -779,21 +815,26 @@ class Chess(Game):
                     if board.is_legal(move):
                         if kind:
                             rook_to = "f" if chess.square_file(move.to_square) == 6 else "d"
-                            return IllegalAction(f"{piece_name(piece)} stepped from {frm} to {to}: castling "
-                                                 f"moves the rook to {rook_to}{to[1]} too", [frm, to])
+                            return IllegalAction(self._("{piece} stepped from {frm} to {to}: castling moves the rook "
+                                                        "to {square} too", piece=self._piece(piece), frm=frm, to=to,
+                                                        square=rook_to + to[1]), [frm, to])
                         continue
                     return self._why(board, move)
         return None
 
-    @staticmethod
-    def _mismatch(board: chess.Board, now: Mapping, seen: Mapping, changed: list) -> IllegalAction:
+    def _mismatch(self, board: chess.Board, now: Mapping, seen: Mapping, changed: list) -> IllegalAction:
         """Nothing sensible explains the view (a knocked-over piece, a hand left behind)."""
         def what(sq):
             piece = board.piece_at(chess.parse_square(sq))
-            return f"{piece_name(piece, chess.parse_square(sq))} ({COLOUR[seat_of(piece.color)]})" if piece else "an empty square"
+            if not piece:
+                return self._("an empty square")
+            return f"{self._piece(piece, chess.parse_square(sq))} ({self._(COLOUR[seat_of(piece.color)])})"
 
         def looks(label):
-            return "empty" if label == "empty" else f"a {COLOUR[int(label[1])]} piece"
+            if label == "empty":
+                return self._("empty")
+            return self._("a red piece") if label == "p0" else self._("a green piece")
 
-        parts = [f"{sq} shows {looks(seen[sq])} where {what(sq)} should be" for sq in changed]
-        return IllegalAction("board does not match: " + "; ".join(parts), changed)
+        parts = [self._("{square} shows {seen} where {piece} should be", square=sq, seen=looks(seen[sq]), piece=what(sq))
+                 for sq in changed]
+        return IllegalAction(self._("board does not match: {cells}", cells="; ".join(parts)), changed)

@@ -23,14 +23,15 @@ import re
 from dataclasses import dataclass, replace
 from typing import Mapping
 
+from ..i18n import N_
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 
 COLS, ROWS = 7, 6
 EMPTY = ""
 NAMES = ("Mario", "Luigi")
-CHIP_COLOUR = ("red", "green")
-BLOCKER_WORDS = {"hand": "blocker still to play", "placed": "blocker in the grid", "removed": "blocker taken out",
-                 "none": "no blocker"}
+CHIP_COLOUR = (N_("red chip"), N_("green chip"))
+BLOCKER_WORDS = {"hand": N_("blocker still to play"), "placed": N_("blocker in the grid"),
+                 "removed": N_("blocker taken out"), "none": N_("no blocker")}
 
 
 @dataclass(frozen=True)
@@ -104,16 +105,16 @@ def lines_of(cols, seat: int) -> list[tuple[tuple[int, int], ...]]:
 
 class Connect4(Game):
     name = "connect4"
-    title = "Connect 4"
-    example = "a column, e.g. 4"
-    variants = ("classic", "blocker")
+    title = N_("Connect 4")
+    example = N_("a column, e.g. 4")
+    variants = (N_("classic"), N_("blocker"))
     sure_labels_name_changes = True  # a chip's colour is its hue: one of the other colour is out of turn
 
-    def __init__(self, variant: str | None = None, settings: Mapping | None = None):
-        super().__init__(variant, settings)
+    def __init__(self, variant: str | None = None, settings: Mapping | None = None, lang: str = "en"):
+        super().__init__(variant, settings, lang)
         if self.settings:
-            raise ValueError(f"Connect 4 has no settings; {', '.join(map(repr, self.settings))} "
-                             "is not one (its rulings are fixed: see shared/RULINGS.md section 2)")
+            raise ValueError(self._("Connect 4 has no settings; {keys} is not one (its rulings are fixed: "
+                                    "see shared/RULINGS.md section 2)", keys=', '.join(map(repr, self.settings))))
 
     def start(self, setup: Mapping | None = None) -> C4State:
         self.checked_setup(setup)  # none: every game starts from the empty grid
@@ -127,10 +128,10 @@ class Connect4(Game):
         if self.variant != "blocker":
             return []
         return [
-            Ruling("blocker_any_hole", True, "A blocker may go into any empty hole, a dead one too."),
-            Ruling("removal_same_turn", True, "The removal is part of the turn of the top-row drop."),
-            Ruling("top_row_four_ends", True, "A top-row chip that makes four ends the game; no removal."),
-            Ruling("both_four_mover_wins", True, "If a settle makes four for both, the mover wins."),
+            Ruling("blocker_any_hole", True, self._("A blocker may go into any empty hole, a dead one too.")),
+            Ruling("removal_same_turn", True, self._("The removal is part of the turn of the top-row drop.")),
+            Ruling("top_row_four_ends", True, self._("A top-row chip that makes four ends the game; no removal.")),
+            Ruling("both_four_mover_wins", True, self._("If a settle makes four for both, the mover wins.")),
         ]
 
     # --- notation ------------------------------------------------------------------
@@ -147,9 +148,9 @@ class Connect4(Game):
             return Drop(int(m[1]) - 1, bool(m[2]))
         if m := self._PLACE.match(t):
             return PlaceBlocker(int(m[1]) - 1, int(m[2]) - 1)
-        raise NotationError(f"{text.strip()!r} is not a Connect 4 move: expected a column 1-7 "
-                            "('4'), a drop with removal ('4x'), a removal ('x'), no removal ('-') or "
-                            "a blocker placement ('b4/3' = column 4, row 3)")
+        raise NotationError(self._("{text!r} is not a Connect 4 move: expected a column 1-7 ('4'), a drop with "
+                                   "removal ('4x'), a removal ('x'), no removal ('-') or a blocker placement "
+                                   "('b4/3' = column 4, row 3)", text=text.strip()))
 
     def notation(self, state: C4State, action) -> str:
         if isinstance(action, Drop):
@@ -165,73 +166,79 @@ class Connect4(Game):
     def describe(self, state: C4State, action) -> str:
         if isinstance(action, (RemoveBlocker, KeepBlocker)):
             seat = state.may_remove
-            verb = "removes" if isinstance(action, RemoveBlocker) else "leaves in"
-            return f"{NAMES[seat]} {verb} {NAMES[1 - seat]}'s blocker"
+            if isinstance(action, RemoveBlocker):
+                return self._("{who} removes {other}'s blocker", who=NAMES[seat], other=NAMES[1 - seat])
+            return self._("{who} leaves in {other}'s blocker", who=NAMES[seat], other=NAMES[1 - seat])
         who = NAMES[state.turn]
         if isinstance(action, PlaceBlocker):
-            return f"{who} pushes the blocker into {self.cell_name((action.col, action.row))}"
-        text = f"{who} drops a chip in column {action.col + 1}"
-        return text + (f" and removes {NAMES[1 - state.turn]}'s blocker" if action.remove else "")
+            return self._("{who} pushes the blocker into {cell}", who=who, cell=self.cell_name((action.col, action.row)))
+        if action.remove:
+            return self._("{who} drops a chip in column {col} and removes {other}'s blocker",
+                          who=who, col=action.col + 1, other=NAMES[1 - state.turn])
+        return self._("{who} drops a chip in column {col}", who=who, col=action.col + 1)
 
     def cell_name(self, cell) -> str:
-        return f"column {cell[0] + 1}, row {cell[1] + 1}"
+        return self._("column {col}, row {row}", col=cell[0] + 1, row=cell[1] + 1)
 
     def label_words(self, state: C4State, label: str) -> str:
-        return {"p0": f"{NAMES[0]}'s chip", "p1": f"{NAMES[1]}'s chip", "blocker": "a blocker"}.get(label, "nothing")
+        if label in ("p0", "p1"):
+            return self._("{name}'s chip", name=NAMES[int(label[1])])
+        return self._("a blocker") if label == "blocker" else self._("nothing")
 
     # --- rules ---------------------------------------------------------------------
     def prompt(self, state: C4State) -> Prompt:
         if state.outcome:
-            return Prompt("move", None, f"Game over: {state.outcome.reason}")
+            return Prompt("move", None, self._("Game over: {reason}", reason=state.outcome.reason))
         who = NAMES[state.turn]
-        text = f"{who} to move ({CHIP_COLOUR[state.turn]} chip)"
+        text = self._("{who} to move ({chip})", who=who, chip=self._(CHIP_COLOUR[state.turn]))
         if state.may_remove is not None:
-            text += f"; {NAMES[state.may_remove]} may first remove {who}'s blocker ('x') or leave it ('-')"
+            text += "; " + self._("{other} may first remove {who}'s blocker ('x') or leave it ('-')",
+                                  other=NAMES[state.may_remove], who=who)
         return Prompt("move", state.turn, text)
 
     def check(self, state: C4State, action) -> None:
         if state.outcome:
-            raise IllegalAction(f"the game is over: {state.outcome.reason}")
+            raise IllegalAction(self._("the game is over: {reason}", reason=state.outcome.reason))
         if isinstance(action, RemoveBlocker):
             self._check_removal(state, state.may_remove)
             return
         if isinstance(action, KeepBlocker):
             if state.may_remove is None:
-                raise IllegalAction("there is no blocker removal to decline")
+                raise IllegalAction(self._("there is no blocker removal to decline"))
             return
         seat = state.turn
         if isinstance(action, PlaceBlocker):
             if self.variant != "blocker":
-                raise IllegalAction("classic Connect 4 has no blockers")
+                raise IllegalAction(self._("classic Connect 4 has no blockers"))
             if state.blockers[seat] != "hand":
-                raise IllegalAction(f"{NAMES[seat]} has already used the blocker: each player "
-                                    "places it at most once per game")
+                raise IllegalAction(self._("{who} has already used the blocker: each player places it at most "
+                                           "once per game", who=NAMES[seat]))
             if state.cols[action.col][action.row]:
-                raise IllegalAction(f"{self.cell_name((action.col, action.row))} is not empty",
+                raise IllegalAction(self._("{cell} is not empty", cell=self.cell_name((action.col, action.row))),
                                     [(action.col, action.row)])
             return
         column = state.cols[action.col]
         row = landing_row(column)
         if row is None:
-            raise IllegalAction(f"column {action.col + 1} is full" +
-                                (" (a blocker closes it)" if column[-1].startswith("B") else ""),
-                                [(action.col, ROWS - 1)])
+            closed = column[-1].startswith("B")
+            raise IllegalAction(self._("column {col} is full (a blocker closes it)", col=action.col + 1) if closed
+                                else self._("column {col} is full", col=action.col + 1), [(action.col, ROWS - 1)])
         if action.remove:
             if row != ROWS - 1:
-                raise IllegalAction("a blocker may be removed only right after a chip lands in "
-                                    f"the top row; this chip lands in row {row + 1}")
+                raise IllegalAction(self._("a blocker may be removed only right after a chip lands in the top "
+                                           "row; this chip lands in row {row}", row=row + 1))
             self._check_removal(state, seat)
             cols = self._with(state.cols, action.col, row, str(seat))
             if lines_of(cols, seat):
-                raise IllegalAction("the top-row chip makes four in a line: the game ends at "
-                                    "once, with no removal")
+                raise IllegalAction(self._("the top-row chip makes four in a line: the game ends at once, "
+                                           "with no removal"))
 
     def _check_removal(self, state: C4State, seat: int | None) -> None:
         if seat is None:
-            raise IllegalAction("a blocker may be removed only right after one's own chip "
-                                "lands in the top row")
+            raise IllegalAction(self._("a blocker may be removed only right after one's own chip lands in the "
+                                       "top row"))
         if state.blockers[1 - seat] != "placed":
-            raise IllegalAction(f"{NAMES[1 - seat]} has no blocker in the grid to remove")
+            raise IllegalAction(self._("{who} has no blocker in the grid to remove", who=NAMES[1 - seat]))
 
     @staticmethod
     def _with(cols, c: int, r: int, value: str):
@@ -254,7 +261,8 @@ class Connect4(Game):
         cols = self._with(state.cols, action.col, row, str(seat))
         state = replace(state, cols=cols, turn=1 - seat)
         if lines_of(cols, seat):
-            return replace(state, outcome=Outcome(seat, f"{NAMES[seat]} has four in a line", NAMES[seat]))
+            return replace(state, outcome=Outcome(seat, self._("{who} has four in a line", who=NAMES[seat]),
+                                                  NAMES[seat]))
         if row == ROWS - 1 and state.blockers[1 - seat] == "placed":
             state = replace(state, may_remove=seat)
             if action.remove:
@@ -275,16 +283,16 @@ class Connect4(Game):
         mine, theirs = lines_of(state.cols, mover), lines_of(state.cols, 1 - mover)
         if mine or theirs:
             winner = mover if mine else 1 - mover
-            both = " (both have four; the mover wins)" if mine and theirs else ""
-            return replace(state, may_remove=None,
-                           outcome=Outcome(winner, f"{NAMES[winner]} has four in a line{both}", NAMES[winner]))
+            reason = self._("{who} has four in a line (both have four; the mover wins)", who=NAMES[winner]) \
+                if mine and theirs else self._("{who} has four in a line", who=NAMES[winner])
+            return replace(state, may_remove=None, outcome=Outcome(winner, reason, NAMES[winner]))
         nxt = state.turn
         can_drop = any(landing_row(col) is not None for col in state.cols)
         can_block = state.blockers[nxt] == "hand" and any(not v for col in state.cols for v in col)
         if not can_drop and not can_block and state.may_remove is None:
-            reason = "the grid is full" if self.variant == "classic" else \
-                f"{NAMES[nxt]} has no reachable hole and no blocker to place"
-            return replace(state, outcome=Outcome(None, f"draw: {reason}"))
+            reason = self._("the grid is full") if self.variant == "classic" else \
+                self._("{who} has no reachable hole and no blocker to place", who=NAMES[nxt])
+            return replace(state, outcome=Outcome(None, self._("draw: {reason}", reason=reason)))
         return state
 
     def outcome(self, state: C4State) -> Outcome | None:
@@ -298,7 +306,7 @@ class Connect4(Game):
             "turn": state.turn,
             "blockers": {NAMES[s]: b for s, b in enumerate(state.blockers)},
             # what the page writes on each player's card: their blocker (nothing in the classic game)
-            "seat_words": [BLOCKER_WORDS[b] if self.variant == "blocker" else "" for b in state.blockers],
+            "seat_words": [self._(BLOCKER_WORDS[b]) if self.variant == "blocker" else "" for b in state.blockers],
             "may_remove": state.may_remove,
         }
 
@@ -341,40 +349,45 @@ class Connect4(Game):
         gone = [c for c in changed if now[c] != "empty" and seen[c] == "empty"]
         swapped = [c for c in changed if c not in added and c not in gone]
         if swapped:
-            return IllegalAction("board does not match: " + ", ".join(
-                f"{self.cell_name(c)} shows {self.label_words(state, seen[c])} where {self.label_words(state, now[c])} was"
-                for c in swapped), swapped)
+            return IllegalAction(self._("board does not match: {cells}", cells=", ".join(
+                self._("{cell} shows {seen} where {was} was", cell=self.cell_name(c),
+                       seen=self.label_words(state, seen[c]), was=self.label_words(state, now[c]))
+                for c in swapped)), swapped)
         floating = [c for c in added if seen[c] != "blocker" and c[1] > 0 and seen.get((c[0], c[1] - 1)) == "empty"]
         if floating:
             c = floating[0]
-            return IllegalAction(f"a chip floats at {self.cell_name(c)}: the hole below it is empty", floating)
+            return IllegalAction(self._("a chip floats at {cell}: the hole below it is empty", cell=self.cell_name(c)),
+                                 floating)
         blockers_gone = [c for c in gone if now[c] == "blocker"]
         if blockers_gone:
             c = blockers_gone[0]
             owner = int(state.cols[c[0]][c[1]][1])
             if state.may_remove is None:
-                why = "a blocker may be removed only right after a chip lands in the top row"
+                why = self._("a blocker may be removed only right after a chip lands in the top row")
             elif owner == state.may_remove:
-                why = f"{NAMES[owner]} may remove only {NAMES[1 - owner]}'s blocker, not their own"
+                why = self._("{who} may remove only {other}'s blocker, not their own",
+                             who=NAMES[owner], other=NAMES[1 - owner])
             else:
-                why = "the chips above the removed blocker must fall down"
+                why = self._("the chips above the removed blocker must fall down")
             return IllegalAction(why, blockers_gone)
         if gone:
-            return IllegalAction("board does not match: a chip was taken out of " +
-                                 ", ".join(self.cell_name(c) for c in gone), gone)
+            return IllegalAction(self._("board does not match: a chip was taken out of {cells}",
+                                        cells=", ".join(self.cell_name(c) for c in gone)), gone)
         new_chips = [c for c in added if seen[c] in ("p0", "p1")]
         new_blockers = [c for c in added if seen[c] == "blocker"]
         if state.outcome and added:
-            return IllegalAction(f"the game is over: {state.outcome.reason}", added)
+            return IllegalAction(self._("the game is over: {reason}", reason=state.outcome.reason), added)
         wrong = [c for c in new_chips if seen[c] != f"p{state.turn}"]
         if wrong:
-            return IllegalAction(f"it is {NAMES[state.turn]}'s turn, not {NAMES[1 - state.turn]}'s", wrong)
+            return IllegalAction(self._("it is {who}'s turn, not {other}'s", who=NAMES[state.turn],
+                                        other=NAMES[1 - state.turn]), wrong)
         if new_blockers and self.variant == "classic":
-            return IllegalAction("classic Connect 4 has no blockers", new_blockers)
+            return IllegalAction(self._("classic Connect 4 has no blockers"), new_blockers)
         if new_blockers and state.blockers[state.turn] != "hand":
-            return IllegalAction(f"{NAMES[state.turn]} has already used the blocker", new_blockers)
+            return IllegalAction(self._("{who} has already used the blocker", who=NAMES[state.turn]), new_blockers)
         if len(added) > 1:
-            return IllegalAction(f"{len(added)} pieces went in at once: one chip or one blocker "
-                                 "per turn", added)
-        return IllegalAction("board does not match: " + ", ".join(
-            f"{self.cell_name(c)} shows {self.label_words(state, seen[c])}" for c in changed), changed)
+            return IllegalAction(self._("{n} pieces went in at once: one chip or one blocker per turn", n=len(added)),
+                                 added)
+        return IllegalAction(self._("board does not match: {cells}", cells=", ".join(
+            self._("{cell} shows {seen}", cell=self.cell_name(c), seen=self.label_words(state, seen[c]))
+            for c in changed)), changed)

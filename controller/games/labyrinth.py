@@ -75,9 +75,10 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Iterable, Mapping, NamedTuple
 
+from ..i18n import N_, translator
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .shape import Each
-from .words import count, either, joined, marks, printed
+from .words import either, joined, marks, printed
 
 SIZE = 7
 N, E, S, W = 1, 2, 4, 8
@@ -137,23 +138,31 @@ def tile_text(tile: Tile) -> str:
     return sides_text(tile.sides) + (f":{tile.treasure}" if tile.treasure else "")
 
 
-TILE_WORDS = {"I": "a straight", "L": "a corner", "T": "a T-junction"}
-SIDE_WORDS = {"N": "the top", "E": "the right", "S": "the bottom", "W": "the left"}
-EDGE_WORDS = {"N": "the top of column", "S": "the bottom of column", "W": "the left end of row",
-              "E": "the right end of row"}
+# the words of the maze, said through a game's translator (`_`: the table's language)
+TILE_WORDS = {"I": N_("a straight"), "L": N_("a corner"), "T": N_("a T-junction")}
+SIDE_WORDS = {"N": N_("the top"), "E": N_("the right"), "S": N_("the bottom"), "W": N_("the left")}
+EDGE_WORDS = {"N": N_("the top of column {k}"), "S": N_("the bottom of column {k}"), "W": N_("the left end of row {k}"),
+              "E": N_("the right end of row {k}")}
+SEAT_WORDS = {"red": N_("Red"), "yellow": N_("Yellow"), "green": N_("Green"), "blue": N_("Blue")}
+PAWN_WORDS = {"red": N_("the red pawn"), "yellow": N_("the yellow pawn"), "green": N_("the green pawn"),
+              "blue": N_("the blue pawn")}
 
 
-def tile_words(tile: Tile) -> str:
-    """'a corner with Koopa Troopa': a tile as the players see it."""
-    kind = TILE_WORDS.get(tile_kind(tile.sides), f"a tile open on {len(sides_text(tile.sides))} sides")
-    return kind + (f" with {printed(tile.treasure)}" if tile.treasure else "")
+def tile_words(tile: Tile, _=None) -> str:
+    """'a corner with Koopa Troopa': a tile as the players see it (`_`: a translator,
+    English by default)."""
+    _ = _ or translator()
+    kind = _(TILE_WORDS[tile_kind(tile.sides)]) if tile_kind(tile.sides) in TILE_WORDS else \
+        _("a tile open on {n} sides", n=len(sides_text(tile.sides)))
+    return _("{tile} with {treasure}", tile=kind, treasure=printed(tile.treasure)) if tile.treasure else kind
 
 
-def arrow_words(arrow: str) -> str:
+def arrow_words(arrow: str, _=None) -> str:
     """'N2' -> 'the top of column b', 'W4' -> 'the left end of row 4': where the arrow
-    stands, by the coordinates drawn around the maze."""
+    stands, by the coordinates drawn around the maze (`_`: a translator, English by default)."""
+    _ = _ or translator()
     k = int(arrow[1])
-    return f"{EDGE_WORDS[arrow[0]]} {'abcdefg'[k - 1] if arrow[0] in 'NS' else k}"
+    return _(EDGE_WORDS[arrow[0]], k='abcdefg'[k - 1] if arrow[0] in 'NS' else k)
 
 
 def cell_text(index: int) -> str:
@@ -301,15 +310,15 @@ class LabState:
 
 class Labyrinth(Game):
     name = "labyrinth"
-    title = "Super Mario Labyrinth"
-    variants = ("standard", "younger")
+    title = N_("Super Mario Labyrinth")
+    variants = (N_("standard"), N_("younger"))
     max_actions_per_view = 2  # a push and the pawn's move may be seen in one stable view
 
     _CHOICES = {"cards": ("referee", "paper"), "targets": ("secret", "open"),
                 "finish": ("start", "any_side")}
 
-    def __init__(self, variant=None, settings=None):
-        super().__init__(variant, settings)
+    def __init__(self, variant=None, settings=None, lang="en"):
+        super().__init__(variant, settings, lang)
         defaults = {"players": 4, "cards": "referee",
                     "targets": "open" if self.variant == "younger" else "secret", "finish": "start"}
         unknown = sorted(set(self.settings) - set(defaults))
@@ -327,22 +336,24 @@ class Labyrinth(Game):
 
     def rulings(self) -> list[Ruling]:
         s = self.settings
+        _ = self._
         return [
-            Ruling("spare_any_orientation", True, "The spare tile may be turned to any of its four "
-                   "orientations before it goes in."),
-            Ruling("cards_per_player", CARDS // s["players"], f"The {CARDS} cards are shared evenly: "
-                   f"{CARDS // s['players']} each for {s['players']} players."),
-            Ruling("cards", s["cards"], "The referee deals the secret targets and spots finds itself."
-                   if s["cards"] == "referee" else "Players keep the paper cards and declare each find "
-                   "('found'); the referee checks it against the tile under the pawn."),
-            Ruling("targets", s["targets"], "Only the top card counts; it must be found next."
-                   if s["targets"] == "secret" else "Younger players' variant: all cards are visible "
-                   "and any of them may be found next."),
-            Ruling("finish", s["finish"], "To win, a player with every card found must be back on "
-                   "their start corner." if s["finish"] == "start" else "Younger players' variant: "
-                   "with every card found, leaving the maze on any side wins."),
-            Ruling("tile_count", MOVABLE_TILES, "The referee warns when the setup does not have 34 "
-                   "movable tiles (33 on the board and the spare)."),
+            Ruling("spare_any_orientation", True, _("The spare tile may be turned to any of its four "
+                                                    "orientations before it goes in.")),
+            Ruling("cards_per_player", CARDS // s["players"], _("The {cards} cards are shared evenly: {each} each for "
+                                                                "{players} players.", cards=CARDS,
+                                                                each=CARDS // s["players"], players=s["players"])),
+            Ruling("cards", s["cards"], _("The referee deals the secret targets and spots finds itself.")
+                   if s["cards"] == "referee" else _("Players keep the paper cards and declare each find "
+                                                     "('found'); the referee checks it against the tile under the pawn.")),
+            Ruling("targets", s["targets"], _("Only the top card counts; it must be found next.")
+                   if s["targets"] == "secret" else _("Younger players' variant: all cards are visible "
+                                                      "and any of them may be found next.")),
+            Ruling("finish", s["finish"], _("To win, a player with every card found must be back on "
+                                            "their start corner.") if s["finish"] == "start" else
+                   _("Younger players' variant: with every card found, leaving the maze on any side wins.")),
+            Ruling("tile_count", MOVABLE_TILES, _("The referee warns when the setup does not have 34 "
+                                                  "movable tiles (33 on the board and the spare).")),
         ]
 
     # --- setup ---------------------------------------------------------------------
@@ -483,15 +494,15 @@ class Labyrinth(Game):
 
     # --- names and words -----------------------------------------------------------
     def seats(self, state: LabState) -> list[str]:
-        return [c.capitalize() for c in state.colours]
+        return [self._(SEAT_WORDS[c]) for c in state.colours]
 
     def cell_name(self, cell) -> str:
         if isinstance(cell, tuple):
             return cell_text(cell[0] * SIZE + cell[1])
         if cell == "spare":
-            return "the spare tile"
+            return self._("the spare tile")
         if isinstance(cell, str) and cell.startswith("pawn:"):
-            return f"the {cell[5:]} pawn"
+            return self._(PAWN_WORDS[cell[5:]])
         return str(cell)
 
     def label_words(self, state: LabState, label: str) -> str:
@@ -499,10 +510,11 @@ class Labyrinth(Game):
         kind, _, sides = str(label).partition(":")
         if kind == "tile":
             sides = sum(bit for name, bit in SIDE_BITS if name in sides)
-            return f"{tile_words(Tile(sides))} open at {either([SIDE_WORDS[n] for n, b in SIDE_BITS if sides & b], 'and')}"
+            return self._("{tile} open at {sides}", tile=tile_words(Tile(sides), self._),
+                          sides=either([self._(SIDE_WORDS[n]) for n, b in SIDE_BITS if sides & b], self._("and")))
         if kind == "spare":
-            return TILE_WORDS.get(sides, "a tile")
-        return f"on {label}"
+            return self._(TILE_WORDS[sides]) if sides in TILE_WORDS else self._("a tile")
+        return self._("on {cell}", cell=label)
 
     def fix(self, state: LabState, seen: Mapping) -> str:
         """Each pawn back on its square, each tile as it lay ('put the red pawn back on b3');
@@ -510,18 +522,20 @@ class Labyrinth(Game):
         board = self.board(state)
         wrong = [k for k, want in board.items() if seen.get(k, want) != want]
         tiles = [k for k in wrong if isinstance(k, tuple)]
-        steps = [f"put the {k[5:]} pawn back on {board[k]}" for k in wrong if str(k).startswith("pawn:")]
+        steps = [self._("put {pawn} back on {cell}", pawn=self._(PAWN_WORDS[k[5:]]), cell=board[k])
+                 for k in wrong if str(k).startswith("pawn:")]
         if len(tiles) > 2:
-            steps.append("put the maze back as it was (the tiles on " + either(map(self.cell_name, tiles), "and")
-                         + " differ)")
+            steps.append(self._("put the maze back as it was (the tiles on {cells} differ)",
+                                cells=either(map(self.cell_name, tiles), self._("and"))))
         else:
-            steps += [f"turn the tile on {self.cell_name(k)} back to {self.label_words(state, board[k])}" for k in tiles]
+            steps += [self._("turn the tile on {cell} back to {tile}", cell=self.cell_name(k),
+                             tile=self.label_words(state, board[k])) for k in tiles]
         if "spare" in wrong:
-            steps.append(f"the spare tile is {self.label_words(state, board['spare'])}")
-        return joined(steps) or "put the board back as it was"
+            steps.append(self._("the spare tile is {tile}", tile=self.label_words(state, board['spare'])))
+        return joined(steps) or self._("put the board back as it was")
 
     def _who(self, state: LabState, seat: int) -> str:
-        return state.colours[seat].capitalize()
+        return self._(SEAT_WORDS[state.colours[seat]])
 
     def cards_of(self, state: LabState, seat: int) -> int:
         """How many cards `seat` must find: those dealt, or with paper cards an even
@@ -556,16 +570,16 @@ class Labyrinth(Game):
     def parse(self, state: LabState, text: str):
         m = self._ACTION.match(" ".join(text.strip().lower().split()))
         if m is None:
-            raise NotationError(f"{text.strip()!r} is not a Labyrinth action: expected 'push N2 r90' "
-                                "(arrow N2 N4 N6 E2 E4 E6 S2 S4 S6 W2 W4 W6, turn r0 r90 r180 r270 or "
-                                "the open sides such as NES), 'move d4', 'end' (or 'stay'), 'found' or "
-                                "'exit a3', optionally after a colour ('red push N2')")
+            raise NotationError(self._("{text!r} is not a Labyrinth action: expected 'push N2 r90' "
+                                       "(arrow N2 N4 N6 E2 E4 E6 S2 S4 S6 W2 W4 W6, turn r0 r90 r180 r270 or "
+                                       "the open sides such as NES), 'move d4', 'end' (or 'stay'), 'found' or "
+                                       "'exit a3', optionally after a colour ('red push N2')", text=text.strip()))
         colour, arrow, degrees, sides, move, leave, stay, found = m.groups()
         seat = None
         if colour:
             if colour not in state.colours:
-                raise NotationError(f"{colour} is not playing in this game "
-                                    f"(players: {', '.join(state.colours)})")
+                raise NotationError(self._("{colour} is not playing in this game (players: {players})",
+                                           colour=colour, players=', '.join(state.colours)))
             seat = state.colours.index(colour)
         if arrow:
             arrow = arrow.upper()
@@ -573,8 +587,8 @@ class Labyrinth(Game):
                 want = parse_tile(sides.upper(), f"{text.strip()!r}").sides
                 turns = next((q for q in range(4) if rotate(state.spare.sides, q) == want), None)
                 if turns is None:
-                    raise NotationError(f"the spare tile ({sides_text(state.spare.sides)}) cannot be "
-                                        f"turned to be open on {sides_text(want)}")
+                    raise NotationError(self._("the spare tile ({tile}) cannot be turned to be open on {sides}",
+                                               tile=sides_text(state.spare.sides), sides=sides_text(want)))
                 return Push(arrow, turns, seat)
             return Push(arrow, int(degrees or 0) // 90, seat)
         if move:
@@ -613,28 +627,31 @@ class Labyrinth(Game):
                 state = self._end_turn(state)
             seat = state.last_mover
             treasure = state.tiles[state.pawns[seat]].treasure
-            return f"{self._who(state, seat)} has found {printed(treasure)}"
+            return self._("{who} has found {treasure}", who=self._who(state, seat), treasure=printed(treasure))
         if isinstance(action, Push) and state.phase == "move":
             # the next player's push ends this turn: said after the pusher's name, whose action it is
             after = self._end_turn(state)
             who = self._who(after, after.turn)
             push = self.describe(after, action).removeprefix(who + " ")
-            return f"{who}, after {self._turn_end_words(state, past=True)}, {push}"
+            return self._("{who}, after {end}, {push}", who=who, end=self._turn_end_words(state, past=True), push=push)
         who = self._who(state, state.turn)
         if isinstance(action, Push):
             tile = Tile(rotate(state.spare.sides, action.turns), state.spare.treasure)
             line = ARROWS[action.arrow]
-            text = (f"{who} pushes the spare tile ({tile_words(tile)}) in at {arrow_words(action.arrow)}; "
-                    f"the tile on {cell_text(line[-1])} ({tile_words(state.tiles[line[-1]])}) comes out")
+            text = self._("{who} pushes the spare tile ({tile}) in at {arrow}; the tile on {cell} ({out}) comes out",
+                          who=who, tile=tile_words(tile, self._), arrow=arrow_words(action.arrow, self._),
+                          cell=cell_text(line[-1]), out=tile_words(state.tiles[line[-1]], self._))
             bumped = [self._who(state, s) for s, p in enumerate(state.pawns) if p == line[-1]]
             if bumped:
-                text += f"; {' and '.join(bumped)} go{'es' if len(bumped) == 1 else ''} over to {cell_text(line[0])}"
+                text += "; " + self._.n("{pawns} goes over to {cell}", "{pawns} go over to {cell}", len(bumped),
+                                        pawns=either(bumped, self._("and")), cell=cell_text(line[0]))
             return text
         if isinstance(action, Leave):
-            return f"{who} leaves the maze at {cell_text(action.cell)}"
+            return self._("{who} leaves the maze at {cell}", who=who, cell=cell_text(action.cell))
         if isinstance(action, MovePawn):
             # no word of a target under it: the card is secret until the turn ends there
-            return f"{who} moves from {cell_text(state.pawns[state.turn])} to {cell_text(action.cell)}"
+            return self._("{who} moves from {frm} to {to}", who=who, frm=cell_text(state.pawns[state.turn]),
+                          to=cell_text(action.cell))
         return self._turn_end_words(state)
 
     def _turn_end_words(self, state: LabState, past: bool = False) -> str:
@@ -643,71 +660,78 @@ class Labyrinth(Game):
         seat = state.turn
         here = cell_text(state.pawns[seat])
         stays = state.pawns[seat] == state.turn_start
-        verb = ("stayed on" if stays else "ended the turn on") if past else ("stays on" if stays else "ends the turn on")
-        text = f"{self._who(state, seat)} {verb} {here}"
+        verb = (N_("{who} stayed on {cell}") if stays else N_("{who} ended the turn on {cell}")) if past else \
+            (N_("{who} stays on {cell}") if stays else N_("{who} ends the turn on {cell}"))
+        text = self._(verb, who=self._who(state, seat), cell=here)
         after = self._end_turn(state)
         new = after.found[seat][len(state.found[seat]):]
         if new:
             left = self.cards_of(state, seat) - len(after.found[seat])
-            text += f" and {'found' if past else 'finds'} {printed(new[0])} ({left} left)"
+            found = N_("{text} and found {treasure} ({left} left)") if past else \
+                N_("{text} and finds {treasure} ({left} left)")
+            text = self._(found, text=text, treasure=printed(new[0]), left=left)
         return text
 
     # --- rules ---------------------------------------------------------------------
     def prompt(self, state: LabState) -> Prompt:
         if state.outcome:
-            return Prompt("move", None, f"Game over: {state.outcome.reason}")
+            return Prompt("move", None, self._("Game over: {reason}", reason=state.outcome.reason))
         who = self._who(state, state.turn)
         # the page shows the options as buttons: "end" is the button that ends the turn
         found = ("found",) if any(isinstance(a, DeclareFound) for a in self.legal_actions(state)) else ()
         if state.phase == "push":
-            ban = f" (not at {arrow_words(state.banned)})" if state.banned else ""
-            return Prompt("move", state.turn, f"{who}: push the spare tile in at an arrow{ban}",
-                          options=found)
-        return Prompt("move", state.turn, f"{who}: move the pawn as often as you like, then end the turn "
-                      "on the page or let the next player push", options=("end",) + found)
+            text = self._("{who}: push the spare tile in at an arrow (not at {arrow})", who=who,
+                          arrow=arrow_words(state.banned, self._)) if state.banned else \
+                self._("{who}: push the spare tile in at an arrow", who=who)
+            return Prompt("move", state.turn, text, options=found)
+        return Prompt("move", state.turn, self._("{who}: move the pawn as often as you like, then end the turn "
+                                                 "on the page or let the next player push", who=who),
+                      options=("end",) + found)
 
     def _check_seat(self, state: LabState, seat: int | None, expected: int) -> None:
         if seat is not None and seat != expected:
-            raise IllegalAction(f"it is {self._who(state, expected)}'s turn, not "
-                                f"{self._who(state, seat)}'s")
+            raise IllegalAction(self._("it is {who}'s turn, not {other}'s", who=self._who(state, expected),
+                                       other=self._who(state, seat)))
 
     def check(self, state: LabState, action) -> None:
         if state.outcome:
-            raise IllegalAction(f"the game is over: {state.outcome.reason}")
+            raise IllegalAction(self._("the game is over: {reason}", reason=state.outcome.reason))
         if isinstance(action, DeclareFound):
             self._check_declaration(self._end_turn(state) if state.phase == "move" else state, action)
             return
         who = self._who(state, state.turn)
         if isinstance(action, Push):
             if action.arrow not in ARROWS:
-                raise IllegalAction(f"there is no arrow {action.arrow}")
+                raise IllegalAction(self._("there is no arrow {arrow}", arrow=action.arrow))
             if state.phase == "move":
                 if action.seat == state.turn:
-                    raise IllegalAction(f"{who} has already changed the maze this turn; now move the "
-                                        "pawn or end the turn")
+                    raise IllegalAction(self._("{who} has already changed the maze this turn; now move the "
+                                               "pawn or end the turn", who=who))
                 state = self._end_turn(state)  # the next player's push ends this turn
             self._check_seat(state, action.seat, state.turn)
             if action.arrow == state.banned:
-                raise IllegalAction(f"the tile may not go back in at {arrow_words(action.arrow)}, where the "
-                                    f"previous push at {arrow_words(state.last_push)} just pushed it out")
+                raise IllegalAction(self._("the tile may not go back in at {arrow}, where the previous push at "
+                                           "{last} just pushed it out", arrow=arrow_words(action.arrow, self._),
+                                           last=arrow_words(state.last_push, self._)))
             return
         self._check_seat(state, action.seat, state.turn)
         if state.phase == "push":
-            raise IllegalAction(f"{who} must first change the maze: push the spare tile in at "
-                                "one of the 12 arrows, then move the pawn")
+            raise IllegalAction(self._("{who} must first change the maze: push the spare tile in at "
+                                       "one of the 12 arrows, then move the pawn", who=who))
         here = state.pawns[state.turn]
         if isinstance(action, (MovePawn, Leave)) and action.cell not in reachable(state.tiles, here):
-            raise IllegalAction(f"{who} cannot reach {cell_text(action.cell)} from {cell_text(here)}: "
-                                "the path there is not connected", [divmod(action.cell, SIZE)])
+            raise IllegalAction(self._("{who} cannot reach {to} from {frm}: the path there is not connected",
+                                       who=who, to=cell_text(action.cell), frm=cell_text(here)),
+                                [divmod(action.cell, SIZE)])
         if isinstance(action, Leave):
             if self.settings["finish"] != "any_side":
-                raise IllegalAction("leaving the maze wins only in the younger players' variant "
-                                    "with the finish 'any_side'")
+                raise IllegalAction(self._("leaving the maze wins only in the younger players' variant "
+                                           "with the finish 'any_side'"))
             if len(state.found[state.turn]) < self.cards_of(state, state.turn):
-                raise IllegalAction(f"{who} may leave the maze only after finding every card")
+                raise IllegalAction(self._("{who} may leave the maze only after finding every card", who=who))
             if not self._exit_sides(state.tiles, action.cell):
-                raise IllegalAction(f"{cell_text(action.cell)} has no open side at the edge of the "
-                                    "board", [divmod(action.cell, SIZE)])
+                raise IllegalAction(self._("{cell} has no open side at the edge of the board",
+                                           cell=cell_text(action.cell)), [divmod(action.cell, SIZE)])
 
     @staticmethod
     def _exit_sides(tiles, cell: int) -> int:
@@ -718,25 +742,25 @@ class Labyrinth(Game):
 
     def _check_declaration(self, state: LabState, action: DeclareFound) -> None:
         if state.targets is not None:
-            raise IllegalAction("the referee deals the targets in this game and spots each find "
-                                "itself; 'found' is for the paper-cards mode")
+            raise IllegalAction(self._("the referee deals the targets in this game and spots each find "
+                                       "itself; 'found' is for the paper-cards mode"))
         seat = state.last_mover
         if seat is None or state.phase != "push" or state.declared:
-            raise IllegalAction("a find is declared by the player who just moved, once, before "
-                                "the next push")
+            raise IllegalAction(self._("a find is declared by the player who just moved, once, before "
+                                       "the next push"))
         self._check_seat(state, action.seat, seat)
         who = self._who(state, seat)
         cell = state.pawns[seat]
         treasure = state.tiles[cell].treasure
         if treasure is None:
-            raise IllegalAction(f"{who}'s pawn is on {cell_text(cell)}, which shows no treasure",
-                                [divmod(cell, SIZE)])
+            raise IllegalAction(self._("{who}'s pawn is on {cell}, which shows no treasure", who=who,
+                                       cell=cell_text(cell)), [divmod(cell, SIZE)])
         for s, got in enumerate(state.found):
             if treasure in got:
-                raise IllegalAction(f"{printed(treasure)} has already been found by {self._who(state, s)}",
-                                    [divmod(cell, SIZE)])
+                raise IllegalAction(self._("{treasure} has already been found by {who}", treasure=printed(treasure),
+                                           who=self._who(state, s)), [divmod(cell, SIZE)])
         if len(state.found[seat]) >= self.cards_of(state, seat):
-            raise IllegalAction(f"{who} has already found all {self.cards_of(state, seat)} cards")
+            raise IllegalAction(self._("{who} has already found all {n} cards", who=who, n=self.cards_of(state, seat)))
 
     def apply(self, state: LabState, action) -> LabState:
         if isinstance(action, Push):
@@ -757,8 +781,8 @@ class Labyrinth(Game):
         seat = state.turn
         if isinstance(action, Leave):
             who = self._who(state, seat)
-            return replace(state, outcome=Outcome(seat, f"{who} has found every card and left the "
-                                                  "maze", who))
+            return replace(state, outcome=Outcome(seat, self._("{who} has found every card and left the maze",
+                                                               who=who), who))
         if isinstance(action, MovePawn):
             return replace(state, pawns=state.pawns[:seat] + (action.cell,) + state.pawns[seat + 1:])
         return self._end_turn(state)
@@ -776,8 +800,8 @@ class Labyrinth(Game):
         if (self.settings["finish"] == "start" and len(found[seat]) >= self.cards_of(state, seat)
                 and pawns[seat] == STARTS[state.colours[seat]]):
             who = self._who(state, seat)
-            state = replace(state, outcome=Outcome(seat, f"{who} has found every card and is back "
-                                                   "on the start corner", who))
+            state = replace(state, outcome=Outcome(seat, self._("{who} has found every card and is back on the "
+                                                                "start corner", who=who), who))
         return state
 
     def outcome(self, state: LabState) -> Outcome | None:
@@ -867,8 +891,9 @@ class Labyrinth(Game):
                 x.treasure for x in state.tiles + (state.spare,) if x.treasure).items()},
             "warnings": list(state.warnings),
             # what the page writes on each player's card
-            "seat_words": [f"on {p['cell']} \u00B7 found {len(p['found'])} of "
-                           f"{count(p['cards'], 'treasure')}" for p in players],
+            "seat_words": [self._.n("on {cell} \u00B7 found {found} of {n} treasure",
+                                    "on {cell} \u00B7 found {found} of {n} treasures", p["cards"],
+                                    cell=p["cell"], found=len(p["found"])) for p in players],
         }
 
     def board(self, state: LabState) -> dict:
@@ -889,8 +914,8 @@ class Labyrinth(Game):
                 state = self.apply(state, Stay())  # a push now is the next player's
             push = self._push_seen(state, seen)
             if push is None:
-                return IllegalAction("the maze changed in a way no push explains: " +
-                                     ", ".join(self.cell_name(c) for c in tiles_changed), tiles_changed)
+                return IllegalAction(self._("the maze changed in a way no push explains: {cells}",
+                                            cells=", ".join(self.cell_name(c) for c in tiles_changed)), tiles_changed)
             try:
                 self.check(state, push)
             except IllegalAction as exc:
@@ -902,27 +927,28 @@ class Labyrinth(Game):
         moved = [k for k in now if isinstance(k, str) and k.startswith("pawn:") and seen.get(k, now[k]) != now[k]]
         if not moved:
             bad = [k for k in now if seen.get(k, now[k]) != now[k]]
-            return IllegalAction("the board does not match: " + joined(
-                f"{self.cell_name(k)} is {self.label_words(state, seen[k])}, not {self.label_words(state, now[k])}"
-                for k in bad), bad)
+            return IllegalAction(self._("the board does not match: {cells}", cells=joined(
+                self._("{cell} is {seen}, not {was}", cell=self.cell_name(k), seen=self.label_words(state, seen[k]),
+                       was=self.label_words(state, now[k])) for k in bad)), bad)
         who = self._who(state, state.turn)
         colour = moved[0][5:]
         seat = state.colours.index(colour)
         target = cell_index(seen[moved[0]]) if isinstance(seen[moved[0]], str) else None
         if state.outcome:
-            return IllegalAction(f"the game is over: {state.outcome.reason}", moved)
+            return IllegalAction(self._("the game is over: {reason}", reason=state.outcome.reason), moved)
+        pawn = self._(PAWN_WORDS[colour])
         if colour in ejected:
-            return IllegalAction(f"the {colour} pawn was pushed off the board: it goes onto the tile "
-                                 f"just pushed in, at {cell_text(state.pawns[seat])}", moved)
+            return IllegalAction(self._("{pawn} was pushed off the board: it goes onto the tile just pushed in, "
+                                        "at {cell}", pawn=pawn, cell=cell_text(state.pawns[seat])), moved)
         if seat != state.turn:
-            return IllegalAction(f"it is {who}'s turn: the {colour} pawn may not move now", moved)
+            return IllegalAction(self._("it is {who}'s turn: {pawn} may not move now", who=who, pawn=pawn), moved)
         if state.phase == "push":
-            return IllegalAction(f"{who} must first change the maze: push the spare tile in at one "
-                                 "of the 12 arrows, then move the pawn", moved)
+            return IllegalAction(self._("{who} must first change the maze: push the spare tile in at "
+                                        "one of the 12 arrows, then move the pawn", who=who), moved)
         if target is None:
-            return IllegalAction(f"the {colour} pawn left the board", moved)
-        return IllegalAction(f"{who} cannot reach {cell_text(target)} from "
-                             f"{cell_text(state.pawns[seat])}: the path there is not connected", moved)
+            return IllegalAction(self._("{pawn} left the board", pawn=pawn), moved)
+        return IllegalAction(self._("{who} cannot reach {to} from {frm}: the path there is not connected", who=who,
+                                    to=cell_text(target), frm=cell_text(state.pawns[seat])), moved)
 
     def _push_seen(self, state: LabState, seen: Mapping) -> Push | None:
         """The push (legal or not) whose tiles fit the view, if exactly one does."""

@@ -65,13 +65,24 @@ from types import MappingProxyType
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from ..i18n import N_
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .shape import Each, OneOf
-from .words import count, either, joined
+from .words import either, joined
 from .monopoly_board import DECK_NAMES, DECK_SIZE, DECKS, SPACES, Board, load_board
 
 BANK = -1
 PAIR_DIE = "monopoly"
+# a choice in words ({who} does it; {space} when it names one)
+CHOICE_WORDS = {"continue": N_("{who} pays to Continue {space}"), "done": N_("{who} is done"),
+                "pay": N_("{who} pays to leave Jail"), "card": N_("{who} uses a Get Out of Jail Free card"),
+                "try": N_("{who} tries for doubles"), "buy": N_("{who} buys {space}"),
+                "auction": N_("{who} puts the deed up for auction"), "close": N_("{who} closes the auction"),
+                "sell": N_("{who} sells {space}"), "bankrupt": N_("{who} declares bankruptcy"),
+                "accept": N_("{who} accepts"), "decline": N_("{who} declines")}
+# the sets' colours as the board file names them, said in the table's language
+SET_WORDS = (N_("brown"), N_("light blue"), N_("pink"), N_("orange"), N_("red"), N_("yellow"), N_("green"),
+             N_("dark blue"))
 CALM = ("start", "jail", "roll")  # needs between which a trade may be offered
 
 
@@ -198,7 +209,7 @@ def _on(value) -> bool:
 
 class Monopoly(Game):
     name = "monopoly"
-    title = "Monopoly The Super Mario Bros. Movie"
+    title = N_("Monopoly The Super Mario Bros. Movie")
     die = PAIR_DIE
     # Bowser and the mover's token often move between two stable views, and a card can
     # send the token on at once: up to three placements may explain one view.
@@ -212,8 +223,8 @@ class Monopoly(Game):
                       "strict_rent_claims": _SWITCH, "board_file": str, "cards_file": str}
     SETUP = {"players": int, "decks": Each([int])}
 
-    def __init__(self, variant=None, settings=None):
-        super().__init__(variant, settings)
+    def __init__(self, variant=None, settings=None, lang="en"):
+        super().__init__(variant, settings, lang)
         files = {k: self.settings[k] for k in ("board_file", "cards_file") if k in self.settings}
         self.b: Board = load_board(**files)
         self.use_bowser = _on(self.settings.get("bowser", True))
@@ -283,42 +294,46 @@ class Monopoly(Game):
         return list(state.names)
 
     def rulings(self) -> list[Ruling]:
+        _ = self._
         return [
-            Ruling("bowser", self.use_bowser, "Bowser moves by the black die before each move (setting)."),
-            Ruling("cards", self.use_cards, "Question Block and Bowser's Fury cards are drawn (setting)."),
-            Ruling("confirm_tokens", self.confirm, "The referee waits to see each token on its space (setting)."),
-            Ruling("strict_rent_claims", False, "Rent is collected automatically for the owner."),
-            Ruling("battle_before_move", True, "Bowser battles before the player's own move or space action."),
-            Ruling("flip_before_battle", True, "Bowser landing on a location flips it before any battle there."),
-            Ruling("lost_battle_ends_turn", True, "A lost battle sends the leader to Jail and ends their turn."),
+            Ruling("bowser", self.use_bowser, _("Bowser moves by the black die before each move (setting).")),
+            Ruling("cards", self.use_cards, _("Question Block and Bowser's Fury cards are drawn (setting).")),
+            Ruling("confirm_tokens", self.confirm, _("The referee waits to see each token on its space (setting).")),
+            Ruling("strict_rent_claims", False, _("Rent is collected automatically for the owner.")),
+            Ruling("battle_before_move", True, _("Bowser battles before the player's own move or space action.")),
+            Ruling("flip_before_battle", True, _("Bowser landing on a location flips it before any battle there.")),
+            Ruling("lost_battle_ends_turn", True, _("A lost battle sends the leader to Jail and ends their turn.")),
             Ruling("bowser_waits_for_mover", self.wait_for_mover,
-                   "After Bowser loses a battle he waits on GO until every player, " +
-                   ("the one whose turn it was included, " if self.wait_for_mover else "but the one whose turn it was, ")
-                   + "has taken one more turn; a waiting Bowser ignores Bowser cards (setting)."),
-            Ruling("several_players_roll_off", True, "If Bowser lands on several players, they roll; the highest "
-                                                      "leads and picks the partner from that space; ties roll again."),
-            Ruling("solo_battle_reward", self.solo_reward, "A player with no possible partner rolls both dice; "
-                   f"a win pays {self.solo_reward} coins (setting)."),
-            Ruling("free_parking_safe", True, "No battle on Free Parking, whoever moves there."),
-            Ruling("warp_pipe_quiet", True, "A Warp Pipe moves the token to the next one and nothing happens there."),
-            Ruling("triple_doubles_no_bowser", True, "Third doubles: straight to Jail; Bowser does not move."),
-            Ruling("jail_roll_bowser", True, "A failed roll for doubles in Jail does not move Bowser; a roll that "
-                                              "moves the token out does."),
-            Ruling("jail_doubles_extra_turn", self.jail_doubles_again, "Doubles that free a player from Jail "
-                   + ("earn" if self.jail_doubles_again else "earn no") + " extra turn (setting)."),
-            Ruling("auction", 1, "Auctions start at 1 coin and go up by at least 1; no bid: the Bank keeps it."),
-            Ruling("bowser_wins_all_16", True, "Bowser wins when all 16 deeds are on the Game Over side at once."),
+                   _("After Bowser loses a battle he waits on GO until every player, the one whose turn it was "
+                     "included, has taken one more turn; a waiting Bowser ignores Bowser cards (setting).")
+                   if self.wait_for_mover else
+                   _("After Bowser loses a battle he waits on GO until every player, but the one whose turn it was, "
+                     "has taken one more turn; a waiting Bowser ignores Bowser cards (setting).")),
+            Ruling("several_players_roll_off", True, _("If Bowser lands on several players, they roll; the highest "
+                                                       "leads and picks the partner from that space; ties roll again.")),
+            Ruling("solo_battle_reward", self.solo_reward, _("A player with no possible partner rolls both dice; "
+                                                             "a win pays {n} coins (setting).", n=self.solo_reward)),
+            Ruling("free_parking_safe", True, _("No battle on Free Parking, whoever moves there.")),
+            Ruling("warp_pipe_quiet", True, _("A Warp Pipe moves the token to the next one and nothing happens there.")),
+            Ruling("triple_doubles_no_bowser", True, _("Third doubles: straight to Jail; Bowser does not move.")),
+            Ruling("jail_roll_bowser", True, _("A failed roll for doubles in Jail does not move Bowser; a roll that "
+                                               "moves the token out does.")),
+            Ruling("jail_doubles_extra_turn", self.jail_doubles_again,
+                   _("Doubles that free a player from Jail earn extra turn (setting).") if self.jail_doubles_again
+                   else _("Doubles that free a player from Jail earn no extra turn (setting).")),
+            Ruling("auction", 1, _("Auctions start at 1 coin and go up by at least 1; no bid: the Bank keeps it.")),
+            Ruling("bowser_wins_all_16", True, _("Bowser wins when all 16 deeds are on the Game Over side at once.")),
         ]
 
     # --- small helpers -----------------------------------------------------------------
     def space_name(self, space: int | None) -> str:
-        return "off the board" if space is None else self.b.spaces[space].name
+        return self._("off the board") if space is None else self.b.spaces[space].name
 
     def cell_name(self, cell) -> str:
         return self.space_name(cell)
 
     def _who(self, s: MState, seat: int) -> str:
-        return "the Bank" if seat == BANK else s.names[seat]
+        return self._("the Bank") if seat == BANK else s.names[seat]
 
     def _token_name(self, s: MState, token: str) -> str:
         return "Bowser" if token == "bowser" else s.names[int(token[1:])]
@@ -326,7 +341,7 @@ class Monopoly(Game):
     def label_words(self, state: MState, label: str) -> str:
         """'bowser+p1' -> "Bowser and Luigi's Flashlight"."""
         tokens = [t for t in str(label).split("+") if t != "empty"]
-        return either([self._token_name(state, t) for t in tokens], "and") if tokens else "nothing"
+        return either([self._token_name(state, t) for t in tokens], self._("and")) if tokens else self._("nothing")
 
     def _active(self, s: MState, from_seat: int | None = None) -> list[int]:
         """Seats still in the game, in playing order from `from_seat`."""
@@ -359,8 +374,9 @@ class Monopoly(Game):
     def _transfer(self, s: MState, frm: int, to: int, amount: int, cat: str, text: str) -> None:
         """Move coins and write the ledger. The Bank pays only what it has."""
         if frm == BANK and s.bank < amount:
-            s.news.append(f"the Bank has only {count(s.bank, 'coin')} left: {self._who(s, to)} gets "
-                          f"{s.bank} of {amount}")
+            s.news.append(self._.n("the Bank has only {n} coin left: {who} gets {n} of {amount}",
+                                   "the Bank has only {n} coins left: {who} gets {n} of {amount}", s.bank,
+                                   who=self._who(s, to), amount=amount))
             amount = s.bank
         if amount <= 0:
             return
@@ -373,7 +389,8 @@ class Monopoly(Game):
         else:
             s.coins[to] += amount
         s.ledger.append((s.turns, frm, to, amount, cat, text))
-        s.news.append(f"{self._who(s, frm)} pays {self._who(s, to)} {count(amount, 'coin')} ({text})")
+        s.news.append(self._.n("{who} pays {other} {n} coin ({why})", "{who} pays {other} {n} coins ({why})", amount,
+                               who=self._who(s, frm), other=self._who(s, to), why=text))
 
     def coins_ok(self, s: MState) -> bool:
         """The box's invariant: no coin created or lost."""
@@ -442,9 +459,9 @@ class Monopoly(Game):
             elif t in s.wait:
                 s.wait.remove(t)
                 if not s.wait:
-                    s.news.append("every player has taken a turn: Bowser moves again")
+                    s.news.append(self._("every player has taken a turn: Bowser moves again"))
         if not s.out[t] and s.rolled_double and s.jail[t] < 0:
-            s.news.append(f"{s.names[t]} rolled doubles and goes again")
+            s.news.append(self._("{who} rolled doubles and goes again", who=s.names[t]))
             return
         s.doubles = 0
         s.turn = self._active(s, t + 1)[0] if s.outcome is None else t
@@ -462,7 +479,8 @@ class Monopoly(Game):
         if s.coins[frm] >= amount:
             self._transfer(s, frm, to, amount, cat, text)
         else:
-            s.news.append(f"{s.names[frm]} owes {count(amount, 'coin')} ({text}) but has {s.coins[frm]}")
+            s.news.append(self._.n("{who} owes {n} coin ({why}) but has {has}", "{who} owes {n} coins ({why}) but has {has}",
+                                   amount, who=s.names[frm], why=text, has=s.coins[frm]))
             s.need = ("raise", frm, to, amount, cat, text)
 
     def _step_collect(self, s: MState, seat: int, amount: int, cat: str, text: str) -> None:
@@ -471,24 +489,24 @@ class Monopoly(Game):
 
     def _step_bowser_move(self, s: MState, steps: int) -> None:
         if s.wait:
-            s.news.append("Bowser waits on GO")
+            s.news.append(self._("Bowser waits on GO"))
             return
         start = s.bowser
         dest = (start + steps) % SPACES
         passed = {(start + k) % SPACES for k in range(1, steps)}
         s.bowser = dest
-        s.news.append(f"Bowser moves {steps} to {self.space_name(dest)}")
+        s.news.append(self._("Bowser moves {n} to {space}", n=steps, space=self.space_name(dest)))
         fee = self.b.bowser_pass_fee
-        pays = [("pay", p, BANK, fee, "Bowser", "Bowser passed") for p in self._eligible(s)
+        pays = [("pay", p, BANK, fee, "Bowser", self._("Bowser passed")) for p in self._eligible(s)
                 if s.pos[p] in passed and self.b.spaces[s.pos[p]].kind != "free_parking"]
         self._then(s, ("place",), *pays, ("bowser_land", dest))
 
     def _step_bowser_put(self, s: MState, space: int) -> None:
         if s.wait:
-            s.news.append("Bowser waits on GO: the card has no effect")
+            s.news.append(self._("Bowser waits on GO: the card has no effect"))
             return
         s.bowser = space
-        s.news.append(f"Bowser is put on {self.space_name(space)}")
+        s.news.append(self._("Bowser is put on {space}", space=self.space_name(space)))
         self._then(s, ("place",), ("bowser_land", space))
 
     def _step_bowser_land(self, s: MState, space: int) -> None:
@@ -496,12 +514,13 @@ class Monopoly(Game):
         if sp.kind == "location" and not s.flipped[space]:
             owner = s.owner[space]
             if self._has_set(s, owner, space):
-                s.news.append(f"{sp.name} stays on Continue: {s.names[owner]} owns the whole {sp.set} set")
+                s.news.append(self._("{space} stays on Continue: {who} owns the whole {set} set", space=sp.name,
+                                     who=s.names[owner], set=self._(sp.set)))
             else:
                 s.flipped[space] = True
-                s.news.append(f"{sp.name} turns to the Game Over side")
+                s.news.append(self._("{space} turns to the Game Over side", space=sp.name))
                 if all(s.flipped[i] for i in self.b.locations):
-                    s.outcome = Outcome(None, "Bowser wins: all 16 deeds are on the Game Over side", "Bowser")
+                    s.outcome = Outcome(None, self._("Bowser wins: all 16 deeds are on the Game Over side"), "Bowser")
                     return
         if sp.kind == "free_parking":
             return
@@ -509,7 +528,7 @@ class Monopoly(Game):
         if len(here) == 1:
             self._find_partner(s, here[0], space, "bowser")
         elif here:
-            s.news.append("Bowser lands on " + ", ".join(s.names[p] for p in here) + ": they roll to lead")
+            s.news.append(self._("Bowser lands on {players}: they roll to lead", players=", ".join(s.names[p] for p in here)))
             s.need = ("rolloff", tuple(here), (), "lead", None, space)
 
     def _find_partner(self, s: MState, leader: int, space: int, how: str) -> None:
@@ -525,14 +544,15 @@ class Monopoly(Game):
             self._battle(s, leader, candidates[0] if candidates else None)
 
     def _battle(self, s: MState, leader: int, partner: int | None) -> None:
-        who = s.names[leader] + (f" and {s.names[partner]}" if partner is not None else " alone")
-        s.news.append(f"battle with Bowser: {who}")
+        who = self._("{who} and {other}", who=s.names[leader], other=s.names[partner]) if partner is not None \
+            else self._("{who} alone", who=s.names[leader])
+        s.news.append(self._("battle with Bowser: {who}", who=who))
         s.need = ("battle", leader, partner)
 
     def _to_jail(self, s: MState, seat: int, why: str) -> None:
         s.pos[seat] = self.jail_space
         s.jail[seat] = 0
-        s.news.append(f"{s.names[seat]} goes to Jail ({why}), no GO coins")
+        s.news.append(self._("{who} goes to Jail ({why}), no GO coins", who=s.names[seat], why=why))
         if seat == s.turn:
             s.agenda[:] = [("end",)]
             s.rolled_double = False
@@ -543,9 +563,9 @@ class Monopoly(Game):
         dest, passed_go = self.b.walk(s.pos[t], steps)
         s.pos[t] = dest
         s.landing = dest
-        s.news.append(f"{s.names[t]} moves {steps} to {self.space_name(dest)}")
+        s.news.append(self._("{who} moves {n} to {space}", who=s.names[t], n=steps, space=self.space_name(dest)))
         if passed_go:
-            self._transfer(s, BANK, t, self.b.go_salary, "GO", "passing GO")
+            self._transfer(s, BANK, t, self.b.go_salary, "GO", self._("passing GO"))
         # a space that sends the token straight on (Warp Pipe, Go to Jail) is not a stop
         # the camera must see, unless Bowser waits there for a battle
         onward = self.b.spaces[dest].kind in ("warp_pipe", "go_to_jail") and s.bowser != dest
@@ -557,7 +577,7 @@ class Monopoly(Game):
     def _step_arrive(self, s: MState, space: int) -> None:
         self._then(s, ("space", space))
         if s.bowser == space and self.b.spaces[space].kind != "free_parking":
-            s.news.append(f"{s.names[s.turn]} lands on Bowser")
+            s.news.append(self._("{who} lands on Bowser", who=s.names[s.turn]))
             self._find_partner(s, s.turn, space, "player")
 
     def _step_space(self, s: MState, space: int) -> None:
@@ -567,10 +587,11 @@ class Monopoly(Game):
             if owner is None:
                 s.need = ("buy", space)
             elif owner != t and s.flipped[space]:
-                s.news.append(f"no rent: {sp.name} is on the Game Over side")
+                s.news.append(self._("no rent: {space} is on the Game Over side", space=sp.name))
             elif owner != t:
                 rent = sp.rent * (2 if self._has_set(s, owner, space) else 1)
-                why = f"rent for {sp.name}" + (" (whole set: double)" if rent > sp.rent else "")
+                why = self._("rent for {space} (whole set: double)", space=sp.name) if rent > sp.rent else \
+                    self._("rent for {space}", space=sp.name)
                 self._then(s, ("pay", t, owner, rent, "rent", why))
         elif sp.kind in DECKS:
             if self.use_cards:
@@ -581,24 +602,25 @@ class Monopoly(Game):
             nxt = self.b.next_of("warp_pipe", space)
             s.pos[t] = nxt
             s.landing = nxt
-            s.news.append(f"{s.names[t]} warps to {self.space_name(nxt)}")
+            s.news.append(self._("{who} warps to {space}", who=s.names[t], space=self.space_name(nxt)))
             if nxt < space:
-                self._transfer(s, BANK, t, self.b.go_salary, "GO", "passing GO")
+                self._transfer(s, BANK, t, self.b.go_salary, "GO", self._("passing GO"))
             self._then(s, ("place",))
         elif sp.kind == "go_to_jail":
-            self._to_jail(s, t, "Go to Jail")
+            self._to_jail(s, t, self._("Go to Jail"))
             s.landing = self.jail_space
 
     def _step_card(self, s: MState, deck: str) -> None:
         t = s.turn
         index = s.decks[deck].pop(0)
         card = self.b.cards[deck][index]
-        s.news.append(f"{s.names[t]} draws {DECK_NAMES[deck]}: {card.text.rstrip('. ')}")
+        s.news.append(self._("{who} draws {deck}: {card}", who=s.names[t], deck=self._(DECK_NAMES[deck]),
+                             card=card.text.rstrip('. ')))
         if card.effect == "jail_card":
             s.cards[t].append(index if deck == DECKS[0] else DECK_SIZE + index)
             return
         s.decks[deck].append(index)
-        e, x, why = card.effect, card.param, f"{DECK_NAMES[deck]} card"
+        e, x, why = card.effect, card.param, self._("{deck} card", deck=self._(DECK_NAMES[deck]))
         others = [p for p in self._active(s) if p != t]
         if e == "collect":
             self._then(s, ("collect", t, x, "card", why))
@@ -617,18 +639,18 @@ class Monopoly(Game):
         elif e == "move":
             self._then(s, ("advance", x))
         elif e == "go_to_jail":
-            self._to_jail(s, t, "card")
+            self._to_jail(s, t, self._("card"))
             s.landing = self.jail_space
         elif e in ("bowser_advance", "bowser_to"):
             if s.bowser is None:
-                s.news.append("Bowser is not in this game")
+                s.news.append(self._("Bowser is not in this game"))
             else:
                 self._then(s, ("bowser_move" if e == "bowser_advance" else "bowser_put", x))
         elif e == "continue_all":
             for i in self._owned(s, t):
                 if s.flipped[i]:
                     s.flipped[i] = False
-                    s.news.append(f"{self.space_name(i)} turns to Continue for free")
+                    s.news.append(self._("{space} turns to Continue for free", space=self.space_name(i)))
 
     # --- inputs, by what was needed ------------------------------------------------------
     def _do_roll(self, s: MState, action: Roll, purpose: str) -> None:
@@ -638,12 +660,12 @@ class Monopoly(Game):
         if what == "jail":
             s.doubles = 0
             s.landing = self.jail_space
-            self._to_jail(s, t, "third doubles in a row")
+            self._to_jail(s, t, self._("third doubles in a row"))
             return
         if what == "stay":
             s.jail[t] += 1
             s.landing = self.jail_space
-            s.news.append(f"{s.names[t]} stays in Jail (attempt {s.jail[t]} of 3)")
+            s.news.append(self._("{who} stays in Jail (attempt {n} of 3)", who=s.names[t], n=s.jail[t]))
             return
         steps = []
         if what == "move":
@@ -651,9 +673,10 @@ class Monopoly(Game):
         else:
             s.jail[t] = -1
             s.rolled_double = what == "out" and self.jail_doubles_again
-            s.news.append(f"{s.names[t]} leaves Jail" + (" with doubles" if what == "out" else ""))
+            s.news.append(self._("{who} leaves Jail with doubles", who=s.names[t]) if what == "out" else
+                          self._("{who} leaves Jail", who=s.names[t]))
             if what == "fine":
-                steps.append(("pay", t, BANK, self.b.jail_fine, "jail", "third failed roll in Jail"))
+                steps.append(("pay", t, BANK, self.b.jail_fine, "jail", self._("third failed roll in Jail")))
         if s.bowser is not None:
             steps.append(("bowser_move", black))
         steps.append(("advance", black + red))
@@ -662,9 +685,9 @@ class Monopoly(Game):
     def _do_red(self, s: MState, action: Roll, kind: str) -> None:
         t, n = s.turn, action.dice[-1]  # the red die
         if kind == "piranha_plant":
-            self._then(s, ("pay", t, BANK, n, "Piranha Plant", f"Piranha Plant, red die {n}"))
+            self._then(s, ("pay", t, BANK, n, "Piranha Plant", self._("Piranha Plant, red die {n}", n=n)))
         else:
-            self._transfer(s, BANK, t, n, "Super Star", f"Super Star, red die {n}")
+            self._transfer(s, BANK, t, n, "Super Star", self._("Super Star, red die {n}", n=n))
 
     def _do_start(self, s: MState, action: Choose) -> None:
         if action.word == "continue":
@@ -673,49 +696,51 @@ class Monopoly(Game):
 
     def _pay_continue(self, s: MState, seat: int, space: int) -> None:
         sp = self.b.spaces[space]
-        self._transfer(s, seat, BANK, sp.cont, "continue", f"Continue for {sp.name}")
+        self._transfer(s, seat, BANK, sp.cont, "continue", self._("Continue for {space}", space=sp.name))
         s.flipped[space] = False
 
     def _do_jail(self, s: MState, action: Choose) -> None:
         t = s.turn
         if action.word == "pay":
-            self._transfer(s, t, BANK, self.b.jail_fine, "jail", "leaving Jail")
+            self._transfer(s, t, BANK, self.b.jail_fine, "jail", self._("leaving Jail"))
             s.jail[t] = -1
         elif action.word == "card":
             card = s.cards[t].pop(0)
             deck = DECKS[card // DECK_SIZE]
             s.decks[deck].append(card % DECK_SIZE)
             s.jail[t] = -1
-            s.news.append(f"{s.names[t]} uses Get Out of Jail Free; the card goes under the {DECK_NAMES[deck]} deck")
+            s.news.append(self._("{who} uses Get Out of Jail Free; the card goes under the {deck} deck", who=s.names[t],
+                                 deck=self._(DECK_NAMES[deck])))
 
     def _do_buy(self, s: MState, action: Choose, space: int) -> None:
         t, sp = s.turn, self.b.spaces[space]
         if action.word == "buy":
-            self._transfer(s, t, BANK, sp.price, "purchase", f"buying {sp.name}")
+            self._transfer(s, t, BANK, sp.price, "purchase", self._("buying {space}", space=sp.name))
             self._acquire(s, t, space)
         else:
-            s.news.append(f"{sp.name} goes up for auction, from 1 coin")
+            s.news.append(self._("{space} goes up for auction, from 1 coin", space=sp.name))
             s.need = ("auction", space, 0, None)
 
     def _acquire(self, s: MState, seat: int, space: int) -> None:
         s.owner[space] = seat
         sp = self.b.spaces[space]
-        s.news.append(f"{s.names[seat]} takes the deed of {sp.name}")
+        s.news.append(self._("{who} takes the deed of {space}", who=s.names[seat], space=sp.name))
         if self._has_set(s, seat, space):
             for i in (space, self.b.partner(space)):
                 if s.flipped[i]:
                     s.flipped[i] = False
-                    s.news.append(f"{self.space_name(i)} turns to Continue for free: the {sp.set} set is complete")
+                    s.news.append(self._("{space} turns to Continue for free: the {set} set is complete",
+                                         space=self.space_name(i), set=self._(sp.set)))
 
     def _do_auction(self, s: MState, action, space: int, high: int, bidder: int | None) -> None:
         sp = self.b.spaces[space]
         if isinstance(action, Bid):
-            s.news.append(f"{s.names[action.seat]} bids {action.amount} for {sp.name}")
+            s.news.append(self._("{who} bids {n} for {space}", who=s.names[action.seat], n=action.amount, space=sp.name))
             s.need = ("auction", space, action.amount, action.seat)
         elif bidder is None:
-            s.news.append(f"no bid: the Bank keeps {sp.name}")
+            s.news.append(self._("no bid: the Bank keeps {space}", space=sp.name))
         else:
-            self._transfer(s, bidder, BANK, high, "auction", f"auction of {sp.name}")
+            self._transfer(s, bidder, BANK, high, "auction", self._("auction of {space}", space=sp.name))
             self._acquire(s, bidder, space)
 
     def _do_partner(self, s: MState, action: Partner, leader: int, candidates) -> None:
@@ -724,37 +749,37 @@ class Monopoly(Game):
     def _do_rolloff(self, s: MState, action: Roll, group, results, purpose, leader, space) -> None:
         results = results + ((group[len(results)], sum(action.dice)),)
         roller = results[-1][0]
-        s.news.append(f"{s.names[roller]} rolls {results[-1][1]}")
+        s.news.append(self._("{who} rolls {n}", who=s.names[roller], n=results[-1][1]))
         if len(results) < len(group):
             s.need = ("rolloff", group, results, purpose, leader, space)
             return
         top = max(total for _, total in results)
         best = tuple(p for p, total in results if total == top)
         if len(best) > 1:
-            s.news.append("tie between " + ", ".join(s.names[p] for p in best) + ": they roll again")
+            s.news.append(self._("tie between {players}: they roll again", players=", ".join(s.names[p] for p in best)))
             s.need = ("rolloff", best, (), purpose, leader, space)
         elif purpose == "join":
             self._battle(s, leader, best[0])
         else:
-            s.news.append(f"{s.names[best[0]]} leads the battle")
+            s.news.append(self._("{who} leads the battle", who=s.names[best[0]]))
             self._find_partner(s, best[0], space, "bowser")
 
     def _do_battle(self, s: MState, action: Roll, leader: int, partner: int | None) -> None:
         total = sum(action.dice)
         if total >= self.b.battle_win_total:
-            s.news.append(f"the battle is won ({total})")
+            s.news.append(self._("the battle is won ({n})", n=total))
             if partner is None:
-                self._transfer(s, BANK, leader, self.solo_reward, "battle", "beating Bowser alone")
+                self._transfer(s, BANK, leader, self.solo_reward, "battle", self._("beating Bowser alone"))
             for p in (leader, partner) if partner is not None else ():
-                self._transfer(s, BANK, p, self.b.battle_reward, "battle", "beating Bowser")
+                self._transfer(s, BANK, p, self.b.battle_reward, "battle", self._("beating Bowser"))
             s.bowser = self.go_space
             s.wait = self._active(s) if self.wait_for_mover else self._active(s)[1:]
             s.wait_skip = self.wait_for_mover
-            s.news.append("Bowser goes to GO and waits until every player has taken one more turn")
+            s.news.append(self._("Bowser goes to GO and waits until every player has taken one more turn"))
             s.agenda.append(("place",))
         else:
-            s.news.append(f"the battle is lost ({total})")
-            self._to_jail(s, leader, "lost the battle")
+            s.news.append(self._("the battle is lost ({n})", n=total))
+            self._to_jail(s, leader, self._("lost the battle"))
 
     def _do_raise(self, s: MState, action: Choose, debtor, creditor, amount, cat, text) -> None:
         if action.word == "bankrupt":
@@ -762,14 +787,14 @@ class Monopoly(Game):
             return
         sp = self.b.spaces[action.space]
         s.owner[action.space] = None
-        self._transfer(s, BANK, debtor, sp.price, "sale", f"selling {sp.name} to the Bank")
+        self._transfer(s, BANK, debtor, sp.price, "sale", self._("selling {space} to the Bank", space=sp.name))
         s.agenda.append(("pay", debtor, creditor, amount, cat, text))
 
     def _bankrupt(self, s: MState, seat: int, creditor: int) -> None:
         s.out[seat] = True
-        s.news.append(f"{s.names[seat]} is bankrupt, owing {self._who(s, creditor)}")
+        s.news.append(self._("{who} is bankrupt, owing {other}", who=s.names[seat], other=self._who(s, creditor)))
         deeds = self._owned(s, seat)
-        self._transfer(s, seat, creditor, s.coins[seat], "bankruptcy", f"bankruptcy of {s.names[seat]}")
+        self._transfer(s, seat, creditor, s.coins[seat], "bankruptcy", self._("bankruptcy of {who}", who=s.names[seat]))
         if creditor == BANK:
             for d in deeds:
                 s.owner[d] = None
@@ -788,7 +813,8 @@ class Monopoly(Game):
         s.agenda.append(("place",))
         left = self._active(s)
         if len(left) == 1:
-            s.outcome = Outcome(left[0], f"{s.names[left[0]]} is the last player with coins", s.names[left[0]])
+            s.outcome = Outcome(left[0], self._("{who} is the last player with coins", who=s.names[left[0]]),
+                                s.names[left[0]])
         elif creditor != BANK and self._continuable(s, creditor, deeds):
             s.need = ("claim", creditor, tuple(deeds))
 
@@ -801,12 +827,12 @@ class Monopoly(Game):
     def _answer(self, s: MState, word: str) -> None:
         o, s.offer = s.offer, None
         if word == "decline":
-            s.news.append(f"{s.names[o.to]} declines the trade")
+            s.news.append(self._("{who} declines the trade", who=s.names[o.to]))
             return
-        s.news.append(f"{s.names[o.to]} accepts the trade")
+        s.news.append(self._("{who} accepts the trade", who=s.names[o.to]))
         for frm, to, items in ((o.frm, o.to, o.give), (o.to, o.frm, o.get)):
             if items.coins:
-                self._transfer(s, frm, to, items.coins, "trade", "trade")
+                self._transfer(s, frm, to, items.coins, "trade", self._("trade"))
             for _ in range(items.cards):
                 s.cards[to].append(s.cards[frm].pop(0))
             for d in items.deeds:
@@ -847,44 +873,54 @@ class Monopoly(Game):
     def prompt(self, state: MState) -> Prompt:
         s = state
         if s.outcome is not None:
-            return Prompt("move", None, "Game over: " + s.outcome.reason)
+            return Prompt("move", None, self._("Game over: {reason}", reason=s.outcome.reason))
+        _ = self._
         if s.offer is not None:
             o = s.offer
-            return Prompt("choice", o.to, self._offer_text(s, o) + f"; {s.names[o.to]}: accept or decline?",
-                          options=self.options(s))
+            return Prompt("choice", o.to, _("{offer}; {who}: accept or decline?", offer=self._offer_text(s, o),
+                                            who=s.names[o.to]), options=self.options(s))
         need, t = s.need, s.turn
         kind, name = need[0], s.names[t]
         if kind == "place":
-            moves = [f"{'your token' if k == f'p{t}' else self._token_name(s, k)} on {self.space_name(v)}"
+            moves = [_("your token on {space}", space=self.space_name(v)) if k == f"p{t}" else
+                     _("{token} on {space}", token=self._token_name(s, k), space=self.space_name(v))
                      for k, v in self._expected(s).items() if s.table.get(k) != v]
-            return Prompt("move", t, f"{name}: put " + either(moves, "and"))
+            return Prompt("move", t, _("{who}: put {tokens}", who=name, tokens=either(moves, _("and"))))
         if kind == "roll":
-            what = "roll for doubles to leave Jail" if need[1] == "jail" else "roll both dice (black moves Bowser first)"
-            return Prompt("roll", t, f"{name}: {what}", die=PAIR_DIE)
+            return Prompt("roll", t, _("{who}: roll for doubles to leave Jail", who=name) if need[1] == "jail" else
+                          _("{who}: roll both dice (black moves Bowser first)", who=name), die=PAIR_DIE)
         if kind == "red":
-            what = "pay that many coins" if need[1] == "piranha_plant" else "collect that many coins"
-            return Prompt("roll", t, f"{name}: roll the red die and {what}", die=PAIR_DIE)
+            return Prompt("roll", t, _("{who}: roll the red die and pay that many coins", who=name)
+                          if need[1] == "piranha_plant" else
+                          _("{who}: roll the red die and collect that many coins", who=name), die=PAIR_DIE)
         if kind == "battle":
             leader, partner = need[1], need[2]
-            who = f"{s.names[leader]} (black) and {s.names[partner]} (red)" if partner is not None \
-                else f"{s.names[leader]} alone (both dice)"
-            return Prompt("roll", leader, f"Battle with Bowser: {who} roll; "
-                          f"{self.b.battle_win_total} or more wins", die=PAIR_DIE)
+            who = _("{who} (black) and {other} (red)", who=s.names[leader], other=s.names[partner]) \
+                if partner is not None else _("{who} alone (both dice)", who=s.names[leader])
+            return Prompt("roll", leader, _("Battle with Bowser: {who} roll; {n} or more wins", who=who,
+                                            n=self.b.battle_win_total), die=PAIR_DIE)
         if kind == "rolloff":
             roller = need[1][len(need[2])]
-            why = "to lead the battle" if need[3] == "lead" else "to join the battle"
-            return Prompt("roll", roller, f"{s.names[roller]}: roll {why}", die=PAIR_DIE)
+            return Prompt("roll", roller, _("{who}: roll to lead the battle", who=s.names[roller]) if need[3] == "lead"
+                          else _("{who}: roll to join the battle", who=s.names[roller]), die=PAIR_DIE)
         texts = {
-            "start": lambda: f"{name}: pay to Continue deeds on the Game Over side, or done",
-            "jail": lambda: f"{name} is in Jail: pay {self.b.jail_fine}, use a card, or try for doubles",
-            "buy": lambda: f"{name}: buy {self.space_name(need[1])} for {count(self.b.spaces[need[1]].price, 'coin')}, "
-                           "or auction it",
-            "auction": lambda: f"Auction of {self.space_name(need[1])}: " + (
-                f"{count(need[2], 'coin')} by {s.names[need[3]]}" if need[3] is not None else "no bid yet"),
-            "partner": lambda: f"{s.names[need[1]]}: pick a partner for the battle",
-            "raise": lambda: f"{s.names[need[1]]} owes {count(need[3], 'coin')} ({need[5]}): sell deeds to the Bank"
-                             + (" or go bankrupt" if "bankrupt" in self.options(s) else ""),
-            "claim": lambda: f"{s.names[need[1]]}: pay to Continue the deeds just taken over, or done",
+            "start": lambda: _("{who}: pay to Continue deeds on the Game Over side, or done", who=name),
+            "jail": lambda: _("{who} is in Jail: pay {n}, use a card, or try for doubles", who=name,
+                              n=self.b.jail_fine),
+            "buy": lambda: _.n("{who}: buy {space} for {n} coin, or auction it",
+                               "{who}: buy {space} for {n} coins, or auction it", self.b.spaces[need[1]].price,
+                               who=name, space=self.space_name(need[1])),
+            "auction": lambda: _.n("Auction of {space}: {n} coin by {who}", "Auction of {space}: {n} coins by {who}",
+                                   need[2], space=self.space_name(need[1]), who=s.names[need[3]])
+            if need[3] is not None else _("Auction of {space}: no bid yet", space=self.space_name(need[1])),
+            "partner": lambda: _("{who}: pick a partner for the battle", who=s.names[need[1]]),
+            "raise": lambda: (_.n("{who} owes {n} coin ({why}): sell deeds to the Bank or go bankrupt",
+                                  "{who} owes {n} coins ({why}): sell deeds to the Bank or go bankrupt", need[3],
+                                  who=s.names[need[1]], why=need[5]) if "bankrupt" in self.options(s) else
+                              _.n("{who} owes {n} coin ({why}): sell deeds to the Bank",
+                                  "{who} owes {n} coins ({why}): sell deeds to the Bank", need[3],
+                                  who=s.names[need[1]], why=need[5])),
+            "claim": lambda: _("{who}: pay to Continue the deeds just taken over, or done", who=s.names[need[1]]),
         }
         seat = None if kind == "auction" else need[1] if kind in ("partner", "raise", "claim") else t
         return Prompt("choice", seat, texts[kind](), options=self.options(s))
@@ -907,30 +943,31 @@ class Monopoly(Game):
         if m := self._SPACE_WORD.match(t):
             space = int(m[2])
             if space >= SPACES:
-                raise NotationError(f"{text.strip()!r}: space {space} is not on the board (0-39)")
+                raise NotationError(self._("{text!r}: space {space} is not on the board (0-39)", text=text.strip(),
+                                           space=space))
             return Choose(m[1], space)
         if m := self._BID.match(t):
             return Bid(int(m[1]), int(m[2]))
         if m := self._PARTNER.match(t):
             return Partner(int(m[1]))
         if m := self._OFFER.match(t):
-            return Offer(int(m[1]), int(m[2]), self._items(m[3], text), self._items(m[4], text))
+            return Offer(int(m[1]), int(m[2]), self._items(m[3], text, self._), self._items(m[4], text, self._))
         if t.startswith("put "):
             places = []
             for part in t[4:].split():
                 m = self._PUT.match(part)
                 if not m or (m[2] != "off" and int(m[2]) >= SPACES):
-                    raise NotationError(f"{text.strip()!r}: {part!r} is not a token placement; "
-                                        "expected bowser@S or pK@S (S = 0-39, or off)")
+                    raise NotationError(self._("{text!r}: {part!r} is not a token placement; expected bowser@S or "
+                                               "pK@S (S = 0-39, or off)", text=text.strip(), part=part))
                 places.append((m[1], None if m[2] == "off" else int(m[2])))
             return Put(tuple(places))
-        raise NotationError(
-            f"{text.strip()!r} is not a Monopoly input: expected 'roll B R', 'roll R', continue S, "
+        raise NotationError(self._(
+            "{text!r} is not a Monopoly input: expected 'roll B R', 'roll R', continue S, "
             "done, pay, card, try, buy, auction, 'bid pK N', close, 'partner pK', 'sell S', bankrupt, "
-            "'offer pA>pB GIVE for GET', accept, decline or 'put bowser@S pK@S'")
+            "'offer pA>pB GIVE for GET', accept, decline or 'put bowser@S pK@S'", text=text.strip()))
 
     @staticmethod
-    def _items(text: str, whole: str) -> Items:
+    def _items(text: str, whole: str, _) -> Items:
         if text == "-":
             return Items()
         coins, deeds, cards = 0, [], 0
@@ -942,8 +979,8 @@ class Monopoly(Game):
             elif part == "card":
                 cards += 1
             else:
-                raise NotationError(f"{whole.strip()!r}: {part!r} is not a trade item; expected Nc "
-                                    "(coins), sS (deed on space S), card, or '-' for nothing")
+                raise NotationError(_("{text!r}: {part!r} is not a trade item; expected Nc (coins), sS (deed on "
+                                      "space S), card, or '-' for nothing", text=whole.strip(), part=part))
         return Items(coins, tuple(deeds), cards)
 
     def notation(self, state: MState, action) -> str:
@@ -972,8 +1009,8 @@ class Monopoly(Game):
 
     def not_one_seats(self, state: MState, action) -> str:
         """Closing an auction ends every player's chance to bid: the Bank's, not a bidder's."""
-        return ("the auction is closed by the Bank, not by a player: the referee closes it (admin) "
-                "once no one bids more")
+        return self._("the auction is closed by the Bank, not by a player: the referee closes it (admin) "
+                      "once no one bids more")
 
     def is_roll(self, action) -> bool:
         return isinstance(action, Roll)
@@ -982,123 +1019,129 @@ class Monopoly(Game):
         """The action and everything it set off, in words (every coin with its reason)."""
         s = state
         seat = self.prompt(s).seat
-        who = s.names[seat] if seat is not None else "the Bank"
+        who = s.names[seat] if seat is not None else self._("the Bank")
         if isinstance(action, Roll):
-            what = f"{who} rolls " + (f"{action.dice[0]} (black) and {action.dice[1]} (red)"
-                                      if len(action.dice) == 2 else f"{action.dice[0]} (red)")
+            what = self._("{who} rolls {black} (black) and {red} (red)", who=who, black=action.dice[0],
+                          red=action.dice[1]) if len(action.dice) == 2 else \
+                self._("{who} rolls {red} (red)", who=who, red=action.dice[0])
         elif isinstance(action, Bid):
-            what = f"{s.names[action.seat]} bids {action.amount}"
+            what = self._("{who} bids {n}", who=s.names[action.seat], n=action.amount)
         elif isinstance(action, Partner):
-            what = f"{who} picks {s.names[action.seat]} as partner"
+            what = self._("{who} picks {other} as partner", who=who, other=s.names[action.seat])
         elif isinstance(action, Offer):
             what = self._offer_text(s, action)
         elif isinstance(action, Put):
-            what = f"{who} " + either([self._put_words(s, seat, k, v) for k, v in action.places], "and")
+            what = f"{who} " + either([self._put_words(s, seat, k, v) for k, v in action.places], self._("and"))
         else:
-            words = {"continue": "pays to Continue", "done": "is done", "pay": "pays to leave Jail",
-                     "card": "uses a Get Out of Jail Free card", "try": "tries for doubles",
-                     "buy": "buys", "auction": "puts the deed up for auction", "close": "closes the auction",
-                     "sell": "sells", "bankrupt": "declares bankruptcy", "accept": "accepts",
-                     "decline": "declines"}
-            what = f"{who} {words[action.word]}" + (f" {self.space_name(action.space)}"
-                                                    if action.space is not None else "")
+            what = self._(CHOICE_WORDS[action.word], who=who,
+                          space=self.space_name(action.space) if action.space is not None else "").rstrip()
         news = self.apply(s, action).news
-        return what + (": " + joined(news) if news else "")
+        return self._("{text}: {note}", text=what, note=joined(news)) if news else what
 
     def _seat_words(self, s: MState, p: int) -> str:
         """What the page writes on a player's card: coins, where the token stands (or is
         to go), Jail and cards."""
         if s.out[p]:
-            return "out of the game"
-        parts = [count(s.coins[p], "coin")]
+            return self._("out of the game")
+        parts = [self._.n("{n} coin", "{n} coins", s.coins[p])]
         token = f"p{p}"
         if s.need and s.need[0] == "place" and s.table.get(token) != s.pos[p]:
-            parts.append(f"to move to {self.space_name(s.pos[p])}")
+            parts.append(self._("to move to {space}", space=self.space_name(s.pos[p])))
         else:
-            parts.append(f"on {self.space_name(s.pos[p])}" + (" (in Jail)" if s.jail[p] >= 0 else ""))
+            parts.append(self._("on {space} (in Jail)", space=self.space_name(s.pos[p])) if s.jail[p] >= 0 else
+                         self._("on {space}", space=self.space_name(s.pos[p])))
         if s.cards[p]:
-            parts.append(count(len(s.cards[p]), "Get Out of Jail Free card"))
+            parts.append(self._.n("{n} Get Out of Jail Free card", "{n} Get Out of Jail Free cards", len(s.cards[p])))
         return " \u00B7 ".join(parts)
 
     def _put_words(self, s: MState, seat: int | None, token: str, space: int | None) -> str:
         """One token put down by `seat`: 'moves to Toad Town' for their own, else 'puts
         Bowser on GO'."""
         if space is None:
-            return f"takes {self._token_name(s, token)} off the board"
+            return self._("takes {token} off the board", token=self._token_name(s, token))
         if token == f"p{seat}":
-            return f"moves to {self.space_name(space)}"
-        return f"puts {self._token_name(s, token)} on {self.space_name(space)}"
+            return self._("moves to {space}", space=self.space_name(space))
+        return self._("puts {token} on {space}", token=self._token_name(s, token), space=self.space_name(space))
 
     def _offer_text(self, s: MState, o: Offer) -> str:
         def words(i: Items) -> str:
-            parts = [self.space_name(d) for d in i.deeds] + ([count(i.coins, "coin")] if i.coins else []) \
-                + ["a Get Out of Jail Free card"] * i.cards
-            return ", ".join(parts) or "nothing"
-        return f"{s.names[o.frm]} offers {s.names[o.to]} {words(o.give)} for {words(o.get)}"
+            parts = [self.space_name(d) for d in i.deeds] + \
+                ([self._.n("{n} coin", "{n} coins", i.coins)] if i.coins else []) \
+                + [self._("a Get Out of Jail Free card")] * i.cards
+            return ", ".join(parts) or self._("nothing")
+        return self._("{who} offers {other} {give} for {get}", who=s.names[o.frm], other=s.names[o.to],
+                      give=words(o.give), get=words(o.get))
 
     # --- legality ------------------------------------------------------------------------------
     def check(self, state: MState, action) -> None:
         s = state
         if s.outcome is not None:
-            raise IllegalAction(f"the game is over: {s.outcome.reason}")
+            raise IllegalAction(self._("the game is over: {reason}", reason=s.outcome.reason))
         kind = s.need[0]
         if s.offer is not None:
             if not (isinstance(action, Choose) and action.word in ("accept", "decline")):
-                raise IllegalAction(f"{s.names[s.offer.to]} must first accept or decline the trade offer")
+                raise IllegalAction(self._("{who} must first accept or decline the trade offer", who=s.names[s.offer.to]))
             return
         if isinstance(action, Offer):
             return self._check_offer(s, action)
         if kind == "place":
             if not isinstance(action, Put):
-                raise IllegalAction("waiting for the tokens: " + self.prompt(s).text)
+                raise IllegalAction(self._("waiting for the tokens: {prompt}", prompt=self.prompt(s).text))
             return self._check_put(s, action)
         rolling = kind in ("roll", "battle", "rolloff", "red")
         if isinstance(action, Roll) != rolling:
             p = self.prompt(s)
-            raise IllegalAction(f"not the time for {self.notation(s, action)!r}: {p.text}")
+            raise IllegalAction(self._("not the time for {move!r}: {prompt}", move=self.notation(s, action), prompt=p.text))
         if rolling:
             if len(action.dice) != 2 and kind != "red":
-                raise IllegalAction("this roll needs both dice: 'roll B R', black first")
+                raise IllegalAction(self._("this roll needs both dice: 'roll B R', black first"))
             return
         if isinstance(action, Bid) and kind == "auction":
             high = s.need[2]
             if action.seat >= len(s.names) or s.out[action.seat]:
-                raise IllegalAction(f"p{action.seat} is not in the game")
+                raise IllegalAction(self._("p{seat} is not in the game", seat=action.seat))
             if action.amount <= high:
-                raise IllegalAction(f"a bid must be at least {count(high + 1, 'coin')}")
+                raise IllegalAction(self._.n("a bid must be at least {n} coin", "a bid must be at least {n} coins",
+                                             high + 1))
             if action.amount > s.coins[action.seat]:
-                raise IllegalAction(f"{s.names[action.seat]} has only {count(s.coins[action.seat], 'coin')}")
+                raise IllegalAction(self._.n("{who} has only {n} coin", "{who} has only {n} coins",
+                                             s.coins[action.seat], who=s.names[action.seat]))
             return
         text = self.notation(s, action)
         if text not in self.options(s):
-            raise IllegalAction(f"{text!r} is not open now; {self.prompt(s).text}: "
-                                + ", ".join(self.options(s)))
+            raise IllegalAction(self._("{move!r} is not open now; {prompt}: {options}", move=text,
+                                       prompt=self.prompt(s).text, options=", ".join(self.options(s))))
 
     def _check_offer(self, s: MState, o: Offer) -> None:
         if s.need[0] not in CALM:
-            raise IllegalAction("trades are offered between rolls, not during " + self.prompt(s).text)
+            raise IllegalAction(self._("trades are offered between rolls, not during {prompt}", prompt=self.prompt(s).text))
         n = len(s.names)
         if o.frm >= n or o.to >= n or o.frm == o.to or s.out[o.frm] or s.out[o.to]:
-            raise IllegalAction("a trade is between two different players still in the game")
+            raise IllegalAction(self._("a trade is between two different players still in the game"))
         for seat, items in ((o.frm, o.give), (o.to, o.get)):
             if items.coins > s.coins[seat]:
-                raise IllegalAction(f"{s.names[seat]} has only {count(s.coins[seat], 'coin')}")
+                raise IllegalAction(self._.n("{who} has only {n} coin", "{who} has only {n} coins", s.coins[seat],
+                                             who=s.names[seat]))
             if items.cards > len(s.cards[seat]):
-                raise IllegalAction(f"{s.names[seat]} has {len(s.cards[seat])} Get Out of Jail Free card(s)")
+                raise IllegalAction(self._.n("{who} has {n} Get Out of Jail Free card",
+                                             "{who} has {n} Get Out of Jail Free cards", len(s.cards[seat]),
+                                             who=s.names[seat]))
             for d in items.deeds:
                 if s.owner[d] != seat:
-                    raise IllegalAction(f"{s.names[seat]} does not own {self.space_name(d)}", [d])
+                    raise IllegalAction(self._("{who} does not own {space}", who=s.names[seat], space=self.space_name(d)),
+                                        [d])
         if o.give == Items() and o.get == Items():
-            raise IllegalAction("an empty trade")
+            raise IllegalAction(self._("an empty trade"))
 
     def _check_put(self, s: MState, action: Put) -> None:
         expected = self._expected(s)
         for token, space in action.places:
             if token not in expected:
-                raise IllegalAction(f"there is no token {token} in this game")
+                raise IllegalAction(self._("there is no token {token} in this game", token=token))
             if expected[token] != space:
-                raise IllegalAction(f"{self._token_name(s, token)} should be on {self.space_name(expected[token])}, "
-                                    f"not on {self.space_name(space)}", [c for c in (space,) if c is not None])
+                raise IllegalAction(self._("{token} should be on {want}, not on {got}", token=self._token_name(s, token),
+                                           want=self.space_name(expected[token]), got=self.space_name(space)),
+                                    [c for c in (space,) if c is not None])
 
     # --- the page -----------------------------------------------------------------------------
     def snapshot(self, state: MState, viewer: int | None = None) -> dict:
@@ -1149,7 +1192,7 @@ class Monopoly(Game):
                         "reason": cat, "text": why} for n, f, to, a, cat, why in s.ledger[-30:]],
             "stand_in": self.b.stand_in,
             "seat_words": [self._seat_words(s, p) for p in range(len(s.names))],
-            "bank_words": f"Bank: {count(s.bank, 'coin')}",
+            "bank_words": self._.n("Bank: {n} coin", "Bank: {n} coins", s.bank),
         }
 
     # --- the camera ---------------------------------------------------------------------------
@@ -1181,12 +1224,14 @@ class Monopoly(Game):
             away = [c for c, label in seen.items() if c != home and token in str(label).split("+")]
             there = home is None or token in str(seen.get(home, token)).split("+")
             if away and not there:
-                steps.append(f"move {name} from {either(map(self.space_name, away))} back to {self.space_name(home)}")
+                steps.append(self._("move {piece} from {cell} back to {home}", piece=name,
+                                    cell=either(map(self.space_name, away), self._("or")), home=self.space_name(home)))
             elif away:
-                steps.append(f"take {name} off {either(map(self.space_name, away), 'and')}")
+                steps.append(self._("take {piece} off {cell}", piece=name,
+                                    cell=either(map(self.space_name, away), self._("and"))))
             elif not there:
-                steps.append(f"put {name} back on {self.space_name(home)}")
-        return joined(steps) or "put the board back as it was"
+                steps.append(self._("put {piece} back on {cell}", piece=name, cell=self.space_name(home)))
+        return joined(steps) or self._("put the board back as it was")
 
     def explain(self, state: MState, seen: Mapping) -> IllegalAction:
         """Words for a view no legal placement explains: which token is where it should not be."""
@@ -1198,15 +1243,16 @@ class Monopoly(Game):
             wrong = [c for c in spots if c not in (want, s.table.get(token))]
             if wrong:
                 name = self._token_name(s, token)
-                problems.append(f"{name} should be on {self.space_name(want)}, not on "
-                                + " or ".join(self.space_name(c) for c in wrong))
+                problems.append(self._("{token} should be on {want}, not on {got}", token=name,
+                                       want=self.space_name(want),
+                                       got=(" " + self._("or") + " ").join(self.space_name(c) for c in wrong)))
                 cells += wrong
         if problems:
             return IllegalAction("; ".join(problems), cells)
         for token, want in expected.items():  # a token that is nowhere to be seen
             if want is not None and not any(token in str(label).split("+") for label in seen.values()):
-                problems.append(f"{self._token_name(s, token)} should be on {self.space_name(want)}, "
-                                "but the camera does not see it there")
+                problems.append(self._("{token} should be on {want}, but the camera does not see it there",
+                                       token=self._token_name(s, token), want=self.space_name(want)))
                 cells.append(want)
         if problems:
             return IllegalAction("; ".join(problems), cells)

@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ..i18n import N_
+
 DATA = Path(__file__).parent / "data"
 BOARD_FILE = DATA / "monopoly_board.json"
 CARDS_FILE = DATA / "monopoly_cards.json"
@@ -51,7 +53,7 @@ CARDS_FILE = DATA / "monopoly_cards.json"
 KINDS = ("go", "location", "question_block", "bowser_fury", "piranha_plant", "super_star",
          "warp_pipe", "jail", "free_parking", "go_to_jail")
 DECKS = ("question_block", "bowser_fury")
-DECK_NAMES = {"question_block": "Question Block", "bowser_fury": "Bowser's Fury"}
+DECK_NAMES = {"question_block": N_("Question Block"), "bowser_fury": N_("Bowser's Fury")}  # said through a translator
 # effect -> its one parameter (None: no parameter) and that parameter's check
 EFFECTS = {
     "collect": "amount", "pay": "amount", "collect_each": "amount", "pay_each": "amount",

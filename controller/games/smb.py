@@ -36,10 +36,11 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from ..i18n import N_
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .shape import OneOf
 from .smb_board import FEATURE_NAMES, Worlds, bundled_worlds, load_worlds, world_data
-from .words import count, either, printed
+from .words import either, printed
 
 FACES = ("red", "yellow", "red/yellow", "stop")
 ROLL_COLOURS = {"red": ("red",), "yellow": ("yellow",), "red/yellow": ("red", "yellow"), "stop": ()}
@@ -47,6 +48,16 @@ EXTRA_LIFE = 4
 COIN_PAY = (("mushroom", 4), ("coins_inside", 2), ("coin_on_top", 1))
 LOSE_LIFE = ("water", "fire_bar", "king_bowser")
 HAND_SIZE = 3
+# the words of the die, said through the game's translator
+FACE_WORDS = {"red": N_("red"), "yellow": N_("yellow"), "red/yellow": N_("red/yellow"), "stop": N_("STOP")}
+NEXT_SPACE = {"red": N_("the next red space"), "yellow": N_("the next yellow space"),
+              "red/yellow": N_("the next red or yellow space")}
+NO_SPACE = {"red": N_("no red space ahead: Mario stays; roll again"),
+            "yellow": N_("no yellow space ahead: Mario stays; roll again"),
+            "red/yellow": N_("no red/yellow space ahead: Mario stays; roll again")}
+WRONG_ROLL = {"red": N_("a red roll goes to the next red space: {want}, not {got}"),
+              "yellow": N_("a yellow roll goes to the next yellow space: {want}, not {got}"),
+              "red/yellow": N_("a red/yellow roll goes to the next red or the next yellow space: {want}, not {got}")}
 UNKNOWN = "?"  # a card the referee cannot see (physical deck)
 
 
@@ -128,7 +139,7 @@ class SMBState:
 
 class SuperMarioBros(Game):
     name = "smb"
-    title = "Super Mario Bros. board game (1988)"
+    title = N_("Super Mario Bros. board game (1988)")
     die = "smb"
     max_actions_per_view = 2  # a link space and the next World's START in one view
     SETTINGS = {"players": 2, "bowser_red": "ends_turn", "board": None}
@@ -136,8 +147,8 @@ class SuperMarioBros(Game):
                       "board": str}  # a board file (smb_board.py)
     SETUP = {"players": int, "names": [str], "deck": [str], "seed": int}
 
-    def __init__(self, variant=None, settings=None):
-        super().__init__(variant, settings)
+    def __init__(self, variant=None, settings=None, lang="en"):
+        super().__init__(variant, settings, lang)
         self.settings = {**self.SETTINGS, **self.settings}
         board = self.settings["board"]
         self.worlds: Worlds = load_worlds(board) if board else bundled_worlds()
@@ -153,7 +164,7 @@ class SuperMarioBros(Game):
         n = setup.get("players", self.settings["players"])
         if not isinstance(n, int) or not 2 <= n <= 4:
             raise ValueError(f"smb setup: players must be 2 to 4, not {n!r}")
-        names = setup.get("names") or [f"Player {i + 1}" for i in range(n)]
+        names = setup.get("names") or [self._("Player {n}", n=i + 1) for i in range(n)]
         if len(names) != n:
             raise ValueError(f"smb setup: {len(names)} names for {n} players")
         deck = setup.get("deck")
@@ -172,26 +183,28 @@ class SuperMarioBros(Game):
 
     def rulings(self) -> list[Ruling]:
         red = self.settings["bowser_red"]
+        _ = self._
         return [
             Ruling("die", "2 red, 2 yellow, 1 red/yellow, 1 STOP",
-                   "The die has six faces: two red, two yellow, one red/yellow, one STOP."),
-            Ruling("next_space", "nearest", "The next red (yellow) space is every nearest one ahead "
-                   "with none of that colour between; where there are several, the player chooses."),
-            Ruling("passed_tokens", "any_branch", "A hazard token on any space between Mario and "
-                   "where he lands is passed over and goes back to the pile."),
-            Ruling("lives", "not_counted", "Losing a life ends the turn and Mario stays; lives are "
-                   "not counted down. 4 coins buy an extra life after a STOP or a lost life, as "
-                   "often as the coins allow."),
-            Ruling("hazard_timing", "after_first_move", "Each opponent may play one card per roll, "
-                   "once the player has rolled and moved; a hazard token needs a matching token "
-                   "left in the pile."),
-            Ruling("old_world_tokens", "returned", "Hazard tokens left on a finished World go back "
-                   "to the pile when Mario moves to the next World."),
-            Ruling("coins", "unlimited", "The coin pile never runs out (\"no limit to the number "
-                   "of coins you can have\")."),
-            Ruling("bowser_red", red, "In the King Bowser phase a red roll cannot move Mario: "
-                   + ("the turn ends as after a STOP (coins may extend it)." if red == "ends_turn"
-                      else "the player rolls again.")),
+                   _("The die has six faces: two red, two yellow, one red/yellow, one STOP.")),
+            Ruling("next_space", "nearest", _("The next red (yellow) space is every nearest one ahead "
+                                              "with none of that colour between; where there are several, "
+                                              "the player chooses.")),
+            Ruling("passed_tokens", "any_branch", _("A hazard token on any space between Mario and "
+                                                    "where he lands is passed over and goes back to the pile.")),
+            Ruling("lives", "not_counted", _("Losing a life ends the turn and Mario stays; lives are "
+                                             "not counted down. 4 coins buy an extra life after a STOP or a lost "
+                                             "life, as often as the coins allow.")),
+            Ruling("hazard_timing", "after_first_move", _("Each opponent may play one card per roll, "
+                                                          "once the player has rolled and moved; a hazard token "
+                                                          "needs a matching token left in the pile.")),
+            Ruling("old_world_tokens", "returned", _("Hazard tokens left on a finished World go back "
+                                                     "to the pile when Mario moves to the next World.")),
+            Ruling("coins", "unlimited", _("The coin pile never runs out (\"no limit to the number "
+                                           "of coins you can have\").")),
+            Ruling("bowser_red", red, _("In the King Bowser phase a red roll cannot move Mario: the turn ends "
+                                        "as after a STOP (coins may extend it).") if red == "ends_turn" else
+                   _("In the King Bowser phase a red roll cannot move Mario: the player rolls again.")),
         ]
 
     # --- notation ------------------------------------------------------------------
@@ -201,32 +214,36 @@ class SuperMarioBros(Game):
         t = " ".join(text.strip().lower().split())
         m = self._RE.match(t)
         if not m:
-            raise NotationError(f"{text.strip()!r} is not a Super Mario Bros. action: expected "
-                                "'roll red|yellow|red/yellow|stop', 'move <space>', 'buy', 'pass', "
-                                "'card <seat> <hazard>', 'token <space>' or 'fireball <space>'")
+            raise NotationError(self._("{text!r} is not a Super Mario Bros. action: expected "
+                                       "'roll red|yellow|red/yellow|stop', 'move <space>', 'buy', 'pass', "
+                                       "'card <seat> <hazard>', 'token <space>' or 'fireball <space>'",
+                                       text=text.strip()))
         verb, arg = m[1], (m[2] or "")
         if verb in ("buy", "pass"):
             if arg:
-                raise NotationError(f"'{verb}' takes nothing after it")
+                raise NotationError(self._("'{verb}' takes nothing after it", verb=verb))
             return Buy() if verb == "buy" else Pass()
         if verb == "roll":
             if arg not in FACES:
-                raise NotationError(f"{arg!r} is not a face of the die: red, yellow, red/yellow or stop")
+                raise NotationError(self._("{face!r} is not a face of the die: red, yellow, red/yellow or stop",
+                                           face=arg))
             return Roll(arg)
         if verb == "card":
             parts = arg.split()
             if len(parts) < 2 or not parts[0].isdigit():
-                raise NotationError("a card is played as 'card <seat> <hazard>', e.g. 'card 2 goomba'")
+                raise NotationError(self._("a card is played as 'card <seat> <hazard>', e.g. 'card 2 goomba'"))
             seat, kind = int(parts[0]) - 1, "_".join(parts[1:])  # 'card 2 bullet bill' as printed
             if not 0 <= seat < state.players:
-                raise NotationError(f"seat {parts[0]} does not exist: seats are 1-{state.players}")
+                raise NotationError(self._("seat {seat} does not exist: seats are 1-{last}", seat=parts[0],
+                                           last=state.players))
             if kind == "fireball":
-                raise NotationError("a Fireball is played as 'fireball <space>' by the player to roll")
+                raise NotationError(self._("a Fireball is played as 'fireball <space>' by the player to roll"))
             if kind not in self.worlds.hazards:
-                raise NotationError(f"{kind!r} is not a hazard card: {', '.join(self.worlds.hazards)}")
+                raise NotationError(self._("{kind!r} is not a hazard card: {kinds}", kind=kind,
+                                           kinds=', '.join(self.worlds.hazards)))
             return Card(seat, kind)
         if self.worlds.world_of(arg) is None:
-            raise NotationError(f"{arg!r} is not a space on the World boards")
+            raise NotationError(self._("{space!r} is not a space on the World boards", space=arg))
         return {"move": Move, "token": Token, "fireball": Fireball}[verb](arg)
 
     def notation(self, state: SMBState, action) -> str:
@@ -248,11 +265,11 @@ class SuperMarioBros(Game):
 
     def sheet(self, number: int) -> tuple[str, dict]:
         """World `number`'s board (a BoardError names a World the board file lacks)."""
-        return f"World {number}", {"world": world_data(number, self.settings["board"] or None)}
+        return self._("World {n}", n=number), {"world": world_data(number, self.settings["board"] or None)}
 
     def layout(self) -> dict:
         """The World boards: spaces, where they lie, how the path runs (draw/smb.js)."""
-        return {"worlds": {str(n): _world_layout(w) for n, w in self.worlds.worlds.items()}}
+        return {"worlds": {str(n): _world_layout(w, self._) for n, w in self.worlds.worlds.items()}}
 
     def actor(self, state, action) -> int | None:
         """A hazard card is played by the opponent who holds it, out of turn."""
@@ -265,70 +282,79 @@ class SuperMarioBros(Game):
         who = state.names[state.turn]
         if isinstance(action, (Roll, Move)):  # with what the roll or the landing brings
             note = self.apply(state, action).note
-            text = (f"{who} rolls {action.face.upper() if action.face == 'stop' else action.face}"
-                    if isinstance(action, Roll) else f"{who} moves Mario to {self._space(action.space).name()}")
-            return text + (f": {note}" if note else "")
+            text = self._("{who} rolls {face}", who=who, face=self._(FACE_WORDS[action.face])) \
+                if isinstance(action, Roll) else \
+                self._("{who} moves Mario to {space}", who=who, space=self._space(action.space).name(self._))
+            return self._("{text}: {note}", text=text, note=note) if note else text
         if isinstance(action, Buy):
-            return f"{who} trades 4 coins for an extra life"
+            return self._("{who} trades 4 coins for an extra life", who=who)
         if isinstance(action, Pass):
-            return f"{who} ends the turn"
+            return self._("{who} ends the turn", who=who)
         if isinstance(action, Card):
-            return f"{state.names[action.seat]} plays a {printed(action.kind)} card"
+            return self._("{who} plays a {card} card", who=state.names[action.seat], card=printed(action.kind))
         if isinstance(action, Token):
             seat, kind = state.pending
-            return f"{state.names[seat]} puts the {printed(kind)} token on {self._space(action.space).name()}"
-        return f"{who} plays a Fireball on the token at {self._space(action.space).name()}"
+            return self._("{who} puts the {token} token on {space}", who=state.names[seat], token=printed(kind),
+                          space=self._space(action.space).name(self._))
+        return self._("{who} plays a Fireball on the token at {space}", who=who,
+                      space=self._space(action.space).name(self._))
 
     def cell_name(self, cell) -> str:
-        return self._space(cell).name()
+        return self._space(cell).name(self._)
 
     def _space(self, space_id: str):
         return self.worlds.space(space_id)
 
     def _spaces(self, ids) -> str:
-        return either([self._space(i).name() for i in ids], "and")
+        return either([self._space(i).name(self._) for i in ids], self._("and"))
 
     def label_words(self, state: SMBState, label: str) -> str:
-        return {"mario": "Mario", "hazard": "the hazard token"}.get(label, "nothing")
+        if label == "mario":
+            return "Mario"
+        return self._("the hazard token") if label == "hazard" else self._("nothing")
 
     # --- what is waited for ----------------------------------------------------------
     def prompt(self, state: SMBState) -> Prompt:
         who = state.names[state.turn]
         if state.outcome:
-            return Prompt("move", None, "Game over: " + state.outcome.reason)
+            return Prompt("move", None, self._("Game over: {reason}", reason=state.outcome.reason))
         if state.phase == "move":
-            colour = "the Princess" if state.bowser else f"the next {' or '.join(ROLL_COLOURS[state.roll])} space"
+            colour = self._("the Princess") if state.bowser else self._(NEXT_SPACE[state.roll])
+            spaces = either((self._space(t).name(self._) for t in state.targets), self._("or"))
+            text = self._("{who}: move Mario to {where}: {spaces}", who=who, where=colour, spaces=spaces)
             if len(state.targets) == 1:
-                return Prompt("move", state.turn, f"{who}: move Mario to {colour}: "
-                              f"{self._space(state.targets[0]).name()}")
-            return Prompt("choice", state.turn, f"{who}: move Mario to {colour}: "
-                          + either(self._space(t).name() for t in state.targets),
-                          options=tuple(f"move {t}" for t in state.targets))
+                return Prompt("move", state.turn, text)
+            return Prompt("choice", state.turn, text, options=tuple(f"move {t}" for t in state.targets))
         if state.phase == "link":
-            return Prompt("move", state.turn, f"{who}: Mario reached a link space: put the World "
-                          f"{state.world + 1} board under the camera and Mario on its START")
+            return Prompt("move", state.turn, self._("{who}: Mario reached a link space: put the World {n} board "
+                                                     "under the camera and Mario on its START", who=who,
+                                                     n=state.world + 1))
         if state.phase == "token":
             seat, kind = state.pending
-            return Prompt("move", seat, f"{state.names[seat]}: put the {printed(kind)} token on a red or yellow space")
+            return Prompt("move", seat, self._("{who}: put the {token} token on a red or yellow space",
+                                               who=state.names[seat], token=printed(kind)))
         if state.phase == "extra":
-            return Prompt("choice", state.turn, f"{who}: buy an extra life for {EXTRA_LIFE} coins "
-                          f"(you have {count(state.coins[state.turn], 'coin')}) and roll again?",
+            return Prompt("choice", state.turn, self._.n("{who}: buy an extra life for {cost} coins (you have {n} "
+                                                         "coin) and roll again?", "{who}: buy an extra life for "
+                                                         "{cost} coins (you have {n} coins) and roll again?",
+                                                         state.coins[state.turn], who=who, cost=EXTRA_LIFE),
                           options=("buy", "pass"))
-        text = f"{who}: roll the die" + (" (King Bowser phase: yellow or red/yellow wins)" if state.bowser else "")
+        text = self._("{who}: roll the die (King Bowser phase: yellow or red/yellow wins)", who=who) \
+            if state.bowser else self._("{who}: roll the die", who=who)
         if self._fireball_spaces(state):
-            text += "; a Fireball may be played first"
+            text += "; " + self._("a Fireball may be played first")
         if any(self._card_kinds(state, s) for s in range(state.players)):
-            text += "; opponents may play a hazard card"
+            text += "; " + self._("opponents may play a hazard card")
         return Prompt("roll", state.turn, text, die=self.die)
 
     # --- checking --------------------------------------------------------------------
     def check(self, state: SMBState, action) -> None:
         if state.outcome:
-            raise IllegalAction(f"the game is over: {state.outcome.reason}")
+            raise IllegalAction(self._("the game is over: {reason}", reason=state.outcome.reason))
         who = state.names[state.turn]
         if isinstance(action, Roll):
             if state.phase != "roll":
-                raise IllegalAction(f"no roll now: {self.prompt(state).text}")
+                raise IllegalAction(self._("no roll now: {prompt}", prompt=self.prompt(state).text))
             return
         if isinstance(action, Move):
             if state.phase not in ("move", "link"):
@@ -338,16 +364,18 @@ class SuperMarioBros(Game):
             return
         if isinstance(action, (Buy, Pass)):
             if state.phase != "extra":
-                raise IllegalAction("an extra life is bought only after a STOP or a lost life")
+                raise IllegalAction(self._("an extra life is bought only after a STOP or a lost life"))
             if isinstance(action, Buy) and state.coins[state.turn] < EXTRA_LIFE:
-                raise IllegalAction(f"{who} has {count(state.coins[state.turn], 'coin')}; an extra life costs {EXTRA_LIFE}")
+                raise IllegalAction(self._.n("{who} has {n} coin; an extra life costs {cost}",
+                                             "{who} has {n} coins; an extra life costs {cost}",
+                                             state.coins[state.turn], who=who, cost=EXTRA_LIFE))
             return
         if isinstance(action, Card):
             self._check_card(state, action)
             return
         if isinstance(action, Token):
             if state.phase != "token":
-                raise IllegalAction("a hazard token is put on the path only after its card is played",
+                raise IllegalAction(self._("a hazard token is put on the path only after its card is played"),
                                     [action.space])
             why = self._token_problem(state, action.space)
             if why:
@@ -358,37 +386,41 @@ class SuperMarioBros(Game):
     def _check_card(self, state: SMBState, action: Card) -> None:
         name = state.names[action.seat]
         if state.phase != "roll" or state.bowser:
-            raise IllegalAction("hazard cards are played between rolls, not now")
+            raise IllegalAction(self._("hazard cards are played between rolls, not now"))
         if action.seat == state.turn:
-            raise IllegalAction(f"{name} cannot play a hazard card on their own turn: "
-                                "hazards are played on an opponent")
+            raise IllegalAction(self._("{who} cannot play a hazard card on their own turn: hazards are played "
+                                       "on an opponent", who=name))
         if not state.moved:
-            raise IllegalAction(f"wait until {state.names[state.turn]} has rolled the die and moved at least once")
+            raise IllegalAction(self._("wait until {who} has rolled the die and moved at least once",
+                                       who=state.names[state.turn]))
         if action.seat in state.played:
-            raise IllegalAction(f"{name} has already played a card on this roll: one card per player per roll")
+            raise IllegalAction(self._("{who} has already played a card on this roll: one card per player per roll",
+                                       who=name))
         if not self._holds(state, action.seat, action.kind):
-            raise IllegalAction(f"{name} holds no {printed(action.kind)} card")
+            raise IllegalAction(self._("{who} holds no {card} card", who=name, card=printed(action.kind)))
         only = self.worlds.hazards[action.kind].get("world")
         if only and only != state.world:
-            raise IllegalAction(f"the {printed(action.kind)} card is played only on the World {only} board, "
-                                f"and Mario is on World {state.world}")
+            raise IllegalAction(self._("the {card} card is played only on the World {only} board, and Mario is on "
+                                       "World {world}", card=printed(action.kind), only=only, world=state.world))
         if self._tokens_left(state, action.kind) == 0:
-            raise IllegalAction(f"all {printed(action.kind)} tokens are already on the path")
+            raise IllegalAction(self._("all {token} tokens are already on the path", token=printed(action.kind)))
         if not self._token_spaces(state):
-            raise IllegalAction(f"no path space on World {state.world} can take a hazard token now")
+            raise IllegalAction(self._("no path space on World {world} can take a hazard token now",
+                                       world=state.world))
 
     def _check_fireball(self, state: SMBState, action: Fireball) -> None:
         who = state.names[state.turn]
         if state.phase != "roll":
-            raise IllegalAction("a Fireball is played before rolling the die")
+            raise IllegalAction(self._("a Fireball is played before rolling the die"))
         if state.fireball_used:
-            raise IllegalAction("only one Fireball per die roll")
+            raise IllegalAction(self._("only one Fireball per die roll"))
         if not self._holds(state, state.turn, "fireball"):
-            raise IllegalAction(f"{who} holds no Fireball card")
+            raise IllegalAction(self._("{who} holds no Fireball card", who=who))
         if self._space(action.space).has("king_bowser"):
-            raise IllegalAction("Fireballs have no effect on the King Bowser space", [action.space])
+            raise IllegalAction(self._("Fireballs have no effect on the King Bowser space"), [action.space])
         if state.token_at(action.space) is None:
-            raise IllegalAction(f"there is no hazard token on {self._space(action.space).name()}", [action.space])
+            raise IllegalAction(self._("there is no hazard token on {space}",
+                                       space=self._space(action.space).name(self._)), [action.space])
 
     def _holds(self, state: SMBState, seat: int, kind: str) -> bool:
         hand = state.hands[seat]
@@ -405,18 +437,20 @@ class SuperMarioBros(Game):
     def _token_problem(self, state: SMBState, space_id: str) -> str | None:
         """Why a hazard token may not go on this space (rule text, 'Playing your cards')."""
         sp = self._space(space_id)
+        name = sp.name(self._)
         if sp.world != state.world:
-            return f"{sp.name()} is on World {sp.world}; the token goes on the World {state.world} board"
+            return self._("{space} is on World {n}; the token goes on the World {world} board", space=name,
+                          n=sp.world, world=state.world)
         if space_id == state.mario:
-            return "a hazard token cannot go on the space Mario is on"
+            return self._("a hazard token cannot go on the space Mario is on")
         if state.token_at(space_id):
-            return f"{sp.name()} already has a hazard token"
+            return self._("{space} already has a hazard token", space=name)
         if sp.has("link") or sp.has("start"):
-            return "a hazard token cannot go on a link space or a start space"
+            return self._("a hazard token cannot go on a link space or a start space")
         if sp.has("princess") or sp.has("king_bowser"):
-            return "a hazard token cannot go on the Princess space or the King Bowser space"
+            return self._("a hazard token cannot go on the Princess space or the King Bowser space")
         if not sp.is_path:
-            return f"{sp.name()} is not a path space"
+            return self._("{space} is not a path space", space=name)
         return None
 
     def _token_spaces(self, state: SMBState) -> list[str]:
@@ -443,30 +477,32 @@ class SuperMarioBros(Game):
     # --- wording a wrong move -------------------------------------------------------
     def _no_move_now(self, state: SMBState) -> str:
         if state.phase == "roll":
-            return f"roll the die first: Mario moves only after a roll ({state.names[state.turn]} to roll)"
+            return self._("roll the die first: Mario moves only after a roll ({who} to roll)",
+                          who=state.names[state.turn])
         if state.phase == "extra":
-            return f"{state.names[state.turn]} first buys an extra life or passes"
+            return self._("{who} first buys an extra life or passes", who=state.names[state.turn])
         if state.phase == "token":
-            return f"{state.names[state.pending[0]]} first puts the {printed(state.pending[1])} token on the path"
-        return "Mario does not move now"
+            return self._("{who} first puts the {token} token on the path", who=state.names[state.pending[0]],
+                          token=printed(state.pending[1]))
+        return self._("Mario does not move now")
 
     def _wrong_destination(self, state: SMBState, space_id: str) -> str:
         got = self._space(space_id)
-        want = " or ".join(self._space(t).name() for t in state.targets)
+        want = either((self._space(t).name(self._) for t in state.targets), self._("or"))
         if state.phase == "link":
-            return f"Mario goes on to the START space of World {state.world + 1}: {want}, not {got.name()}"
+            return self._("Mario goes on to the START space of World {n}: {want}, not {got}", n=state.world + 1,
+                          want=want, got=got.name(self._))
         if state.bowser:
-            return f"a winning roll moves Mario onto the Princess: {want}, not {got.name()}"
+            return self._("a winning roll moves Mario onto the Princess: {want}, not {got}", want=want,
+                          got=got.name(self._))
         face = state.roll
-        goes = {"red": "the next red space", "yellow": "the next yellow space",
-                "red/yellow": "the next red or the next yellow space"}[face]
-        text = f"a {face} roll goes to {goes}: {want}, not {got.name()}"
+        text = self._(WRONG_ROLL[face], want=want, got=got.name(self._))
         if got.world != state.world:
-            text += f" (that space is on World {got.world})"
+            text += " " + self._("(that space is on World {n})", n=got.world)
         elif got.is_path and got.colour in ROLL_COLOURS[face]:
-            text += " (it is not the nearest one ahead)"
+            text += " " + self._("(it is not the nearest one ahead)")
         elif got.is_path:
-            text += f" (that space is {got.colour})"
+            text += " " + self._("(that space is {colour})", colour=self._(got.colour))
         return text
 
     # --- applying --------------------------------------------------------------------
@@ -482,7 +518,7 @@ class SuperMarioBros(Game):
             return self._move(state, action.space)
         if isinstance(action, Buy):
             coins = _set(state.coins, state.turn, state.coins[state.turn] - EXTRA_LIFE)
-            return _evolve(state, coins=coins, phase="roll", note="extra life bought: roll again")
+            return _evolve(state, coins=coins, phase="roll", note=self._("extra life bought: roll again"))
         if isinstance(action, Pass):
             return self._next_turn(state, "")
         if isinstance(action, Card):
@@ -496,7 +532,7 @@ class SuperMarioBros(Game):
         hand = _without(state.hands[state.turn], "fireball")
         return _evolve(state, hands=_set(state.hands, state.turn, hand), discard=state.discard + ("fireball",),
                        tokens=tuple(t for t in state.tokens if t[0] != action.space), fireball_used=True,
-                       note=f"the Fireball removes the token on {action.space}")
+                       note=self._("the Fireball removes the token on {space}", space=action.space))
 
     def _roll(self, state: SMBState, face: str) -> SMBState:
         rolled = dict(rolls=state.rolls + 1, roll=face, played=(), fireball_used=False, note="")
@@ -505,21 +541,21 @@ class SuperMarioBros(Game):
                 princess = self.worlds.worlds[4].with_feature("princess")[0]
                 return _evolve(state, phase="move", targets=(princess,), **rolled)
             if face == "red" and self.settings["bowser_red"] == "rolls_again":
-                return _evolve(state, **{**rolled, "note": "red cannot move Mario past King Bowser: roll again"})
-            return self._turn_over(_evolve(state, **rolled), "no yellow: the turn is over")
+                return _evolve(state, **{**rolled, "note": self._("red cannot move Mario past King Bowser: roll again")})
+            return self._turn_over(_evolve(state, **rolled), self._("no yellow: the turn is over"))
         if face == "stop":
-            return self._turn_over(_evolve(state, **rolled), "the turn is over")
+            return self._turn_over(_evolve(state, **rolled), self._("the turn is over"))
         world = self.worlds.worlds[state.world]
         targets = sorted({st.target for c in ROLL_COLOURS[face] for st in world.ahead(state.mario, c)})
         if not targets:
-            return _evolve(state, **{**rolled, "note": f"no {face} space ahead: Mario stays; roll again"})
+            return _evolve(state, **{**rolled, "note": self._(NO_SPACE[face])})
         return _evolve(state, phase="move", targets=tuple(targets), **rolled)
 
     def _move(self, state: SMBState, space_id: str) -> SMBState:
         if state.phase == "link":
             # the old board is set aside: its tokens go back to the pile (ruling)
             return _evolve(state, world=state.world + 1, mario=space_id, tokens=(), phase="roll",
-                           targets=(), note=f"World {state.world + 1}: continue the turn")
+                           targets=(), note=self._("World {n}: continue the turn", n=state.world + 1))
         sp = self._space(space_id)
         world = self.worlds.worlds[state.world]
         passed = set()
@@ -528,38 +564,41 @@ class SuperMarioBros(Game):
                 passed |= {s for st in world.ahead(state.mario, c) if st.target == space_id for s in st.passed}
         jumped = [s for s, _ in state.tokens if s in passed]
         tokens = tuple(t for t in state.tokens if t[0] not in passed)
-        notes = [f"jumped over the hazard token on {self._spaces(jumped)}: it goes back to the pile"] if jumped else []
+        notes = [self._("jumped over the hazard token on {spaces}: it goes back to the pile",
+                        spaces=self._spaces(jumped))] if jumped else []
         state = _evolve(state, mario=space_id, tokens=tokens, targets=(), moved=True, phase="roll")
         who = state.names[state.turn]
         if sp.has("princess"):
-            return _evolve(state, phase="over", note="; ".join(notes + ["Mario saves the Princess"]),
-                           outcome=Outcome(state.turn, f"{who} moves Mario onto the Princess space", who))
+            return _evolve(state, phase="over", note="; ".join(notes + [self._("Mario saves the Princess")]),
+                           outcome=Outcome(state.turn, self._("{who} moves Mario onto the Princess space", who=who),
+                                           who))
         if sp.has("link"):
             return _evolve(state, phase="link", targets=(self.worlds.worlds[state.world + 1].start,),
-                           note="; ".join(notes + [f"a link to World {state.world + 1}"]))
+                           note="; ".join(notes + [self._("a link to World {n}", n=state.world + 1)]))
         if state.token_at(space_id):
             state = _evolve(state, tokens=tuple(t for t in state.tokens if t[0] != space_id))
-            return self._lose_life(state, notes + ["landed on a hazard token: it goes back to the "
-                                                   "pile; no coins or cards here"])
+            return self._lose_life(state, notes + [self._("landed on a hazard token: it goes back to the "
+                                                          "pile; no coins or cards here")])
         for feature in LOSE_LIFE:
             if sp.has(feature):
                 if feature == "king_bowser":
                     state = _evolve(state, bowser=True)
-                    notes.append("King Bowser! From now on each player in turn rolls: yellow or "
-                                 "red/yellow saves the Princess")
-                return self._lose_life(state, notes + [f"landed on {sp.name()} ({FEATURE_NAMES[feature]})"])
+                    notes.append(self._("King Bowser! From now on each player in turn rolls: yellow or "
+                                        "red/yellow saves the Princess"))
+                return self._lose_life(state, notes + [self._("landed on {space} ({feature})", space=sp.name(self._),
+                                                              feature=self._(FEATURE_NAMES[feature]))])
         gain = sum(pay for feature, pay in COIN_PAY if sp.has(feature))
         if gain:
             state = _evolve(state, coins=_set(state.coins, state.turn, state.coins[state.turn] + gain))
-            notes.append(f"{who} collects {count(gain, 'coin')}")
+            notes.append(self._.n("{who} collects {n} coin", "{who} collects {n} coins", gain, who=who))
         if sp.has("question_block"):
             state, drew = self._draw(state, state.turn)
-            notes.append(f"{who} draws a card" if drew else "no card left to draw")
+            notes.append(self._("{who} draws a card", who=who) if drew else self._("no card left to draw"))
         return _evolve(state, note="; ".join(notes))
 
     def _lose_life(self, state: SMBState, notes: list[str]) -> SMBState:
         lost = _set(state.lives_lost, state.turn, state.lives_lost[state.turn] + 1)
-        return self._turn_over(_evolve(state, lives_lost=lost), "; ".join(notes + ["a life is lost"]))
+        return self._turn_over(_evolve(state, lives_lost=lost), "; ".join(notes + [self._("a life is lost")]))
 
     def _turn_over(self, state: SMBState, note: str) -> SMBState:
         """After a STOP or a lost life: an extra life may extend the turn."""
@@ -627,7 +666,7 @@ class SuperMarioBros(Game):
         return {
             "world": state.world,
             "mario": state.mario,
-            "mario_space": mario.name(),
+            "mario_space": mario.name(self._),
             "turn": state.turn,
             "phase": state.phase,
             "roll": state.roll,
@@ -635,19 +674,21 @@ class SuperMarioBros(Game):
             "bowser_phase": state.bowser,
             "coins": {state.names[i]: c for i, c in enumerate(state.coins)},
             "cards": {state.names[i]: len(h) for i, h in enumerate(state.hands)},
-            "hand": [printed(k) if k != UNKNOWN else "a card the referee has not seen" for k in state.hands[viewer]]
+            "hand": [printed(k) if k != UNKNOWN else self._("a card the referee has not seen") for k in state.hands[viewer]]
             if viewer is not None else None,
             "drawpile": len(state.pile),
             "discards": list(state.discard),
-            "hazard_tokens": [{"space": s, "kind": k, "name": printed(k), "space_name": self._space(s).name()}
+            "hazard_tokens": [{"space": s, "kind": k, "name": printed(k), "space_name": self._space(s).name(self._)}
                               for s, k in state.tokens],
             "lives_lost": {state.names[i]: n for i, n in enumerate(state.lives_lost)},
             "turns": state.turns,
             "rolls": state.rolls,
             "note": state.note,
             # what the page writes on each player's card (never the cards themselves)
-            "seat_words": [f"{count(state.coins[i], 'coin')} \u00B7 {count(len(state.hands[i]), 'card')} in hand "
-                           f"\u00B7 {count(state.lives_lost[i], 'life')} lost" for i in range(state.players)],
+            "seat_words": [" \u00B7 ".join((self._.n("{n} coin", "{n} coins", state.coins[i]),
+                                            self._.n("{n} card in hand", "{n} cards in hand", len(state.hands[i])),
+                                            self._.n("{n} life lost", "{n} lives lost", state.lives_lost[i])))
+                           for i in range(state.players)],
             "board": self.settings["board"] or "stand-in (controller/games/data/smb_worlds.json)",
         }
 
@@ -667,7 +708,7 @@ class SuperMarioBros(Game):
         new_tokens = [c for c in changed if seen[c] == "hazard" and now[c] == "empty"]
         gone_tokens = [c for c in changed if now[c] == "hazard" and seen[c] == "empty"]
         if state.outcome and changed:
-            return IllegalAction(f"the game is over: {state.outcome.reason}", changed)
+            return IllegalAction(self._("the game is over: {reason}", reason=state.outcome.reason), changed)
         if marios:
             where = marios[0]
             if state.phase in ("move", "link"):
@@ -676,35 +717,38 @@ class SuperMarioBros(Game):
                     left = [s for s, _ in state.tokens if s not in passed and seen.get(s) == "empty"]
                     stay = [s for s in passed if seen.get(s) == "hazard"]
                     if stay:
-                        return IllegalAction(f"Mario passed over the hazard token on {self._spaces(stay)}: "
-                                             "return it to the pile", stay)
+                        return IllegalAction(self._("Mario passed over the hazard token on {spaces}: return it to "
+                                                    "the pile", spaces=self._spaces(stay)), stay)
                     if left:
-                        return IllegalAction(f"the hazard token on {self._spaces(left)} was taken away: "
-                                             "only a token Mario passes over goes back", left)
+                        return IllegalAction(self._("the hazard token on {spaces} was taken away: only a token "
+                                                    "Mario passes over goes back", spaces=self._spaces(left)), left)
                     # Mario stands rightly where the roll took him: what is wrong is elsewhere
                     return self.explain(self.apply(state, self.parse(state, f"move {where}")), seen)
                 return IllegalAction(self._wrong_destination(state, where), [where])
-            return IllegalAction(self._no_move_now(state) + f" (Mario is seen on {self._space(where).name()})",
+            return IllegalAction(self._no_move_now(state) + " " + self._("(Mario is seen on {space})",
+                                                                         space=self._space(where).name(self._)),
                                  [where])
         if seen.get(state.mario) == "empty" and state.mario in changed:
-            return IllegalAction(f"Mario is missing from {self._space(state.mario).name()}", [state.mario])
+            return IllegalAction(self._("Mario is missing from {space}", space=self._space(state.mario).name(self._)),
+                                 [state.mario])
         back = [c for c in new_tokens if c in state.returned]
         if back:
-            return IllegalAction(f"the hazard token on {self._spaces(back)} went back to the pile: "
-                                 "take it off the board", back)
+            return IllegalAction(self._("the hazard token on {spaces} went back to the pile: take it off the board",
+                                        spaces=self._spaces(back)), back)
         if new_tokens:
             where = new_tokens[0]
             if state.phase != "token":
-                return IllegalAction(f"a hazard token appeared on {self._space(where).name()}: "
-                                     "play its card on the page first", new_tokens)
+                return IllegalAction(self._("a hazard token appeared on {space}: play its card on the page first",
+                                            space=self._space(where).name(self._)), new_tokens)
             why = self._token_problem(state, where)
             if why:
                 return IllegalAction(why, [where])
             if len(new_tokens) > 1:
-                return IllegalAction("one hazard token per card", new_tokens)
+                return IllegalAction(self._("one hazard token per card"), new_tokens)
         if gone_tokens:
-            return IllegalAction(f"the hazard token on {self._spaces(gone_tokens)} was taken away: only passing "
-                                 "over it or a Fireball played on the page removes it", gone_tokens)
+            return IllegalAction(self._("the hazard token on {spaces} was taken away: only passing over it or a "
+                                        "Fireball played on the page removes it", spaces=self._spaces(gone_tokens)),
+                                 gone_tokens)
         return super().explain(state, seen)
 
     def _apply_move_tokens(self, state: SMBState, target: str) -> set[str]:
@@ -732,10 +776,11 @@ def _without(hand: tuple[str, ...], kind: str) -> tuple[str, ...]:
     return hand[:i] + hand[i + 1:]
 
 
-def _world_layout(w) -> dict:
+def _world_layout(w, _) -> dict:
+    """A World for the page's drawing, its spaces named as the game (`_`) names them."""
     return {"size": list(w.size), "start": w.start,
             "spaces": [{"id": s.id, "colour": s.colour, "level": s.level, "at": list(s.at),
-                        "features": sorted(s.features), "next": list(s.next), "name": s.name(),
+                        "features": sorted(s.features), "next": list(s.next), "name": s.name(_),
                         "label": s.label}
                        for s in w.spaces.values()],
             "blocks": list(w.blocks.values()) if isinstance(w.blocks, dict) else list(w.blocks),

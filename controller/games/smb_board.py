@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from ..i18n import N_, translator
+
 FORMAT = "smb-worlds/1"
 DEFAULT_PATH = Path(__file__).with_name("data") / "smb_worlds.json"
 COLOURS = ("red", "yellow")
@@ -49,12 +51,13 @@ FEATURES = ("start", "mushroom", "coins_inside", "coin_on_top", "question_block"
 FEATURE_WORLDS = {"water": (2, 3), "fire_bar": (4,), "king_bowser": (4,), "princess": (4,),
                   "link": (1, 2, 3)}
 BLOCK_FEATURE = {"question": "question_block", "coins": "coins_inside"}
-LEVEL_PLACES = {"ground": "", "pipe": " on the pipe top", "block": " on top of a block",
-                "cannon": " on the cannon top", "platform": " on the platform"}
-FEATURE_NAMES = {"start": "START", "link": "a link space", "king_bowser": "King Bowser",
-                 "princess": "the Princess", "water": "water", "fire_bar": "a fire bar",
-                 "mushroom": "a mushroom", "question_block": "under a question block",
-                 "coins_inside": "under a coin block", "coin_on_top": "a coin"}
+# the words of the board, said through a game's translator (controller/i18n.py)
+LEVEL_PLACES = {"pipe": N_("{kind} {label} on the pipe top"), "block": N_("{kind} {label} on top of a block"),
+                "cannon": N_("{kind} {label} on the cannon top"), "platform": N_("{kind} {label} on the platform")}
+FEATURE_NAMES = {"start": N_("START"), "link": N_("a link space"), "king_bowser": N_("King Bowser"),
+                 "princess": N_("the Princess"), "water": N_("water"), "fire_bar": N_("a fire bar"),
+                 "mushroom": N_("a mushroom"), "question_block": N_("under a question block"),
+                 "coins_inside": N_("under a coin block"), "coin_on_top": N_("a coin")}
 DECK_SIZE = 36
 
 
@@ -96,18 +99,23 @@ class Space:
         digits = re.search(r"(\d+)$", self.id)
         return str(int(digits[1])) if digits else self.id
 
-    def name(self) -> str:
+    def name(self, _=None) -> str:
         """How the referee words the space, as the drawing labels it: 'space 4 on the
-        pipe top', 'link space 33', 'START', 'the Princess space'."""
+        pipe top', 'link space 33', 'START', 'the Princess space' (`_`: a translator,
+        English by default)."""
+        _ = _ or translator()
         if self.has("start"):
-            return "START"
+            return _("START")
         if self.has("princess"):
-            return "the Princess space"
+            return _("the Princess space")
         if self.has("king_bowser"):
-            return f"the King Bowser space ({self.label})"
-        kind = "link space" if self.has("link") else "space"
-        where = LEVEL_PLACES.get(self.level, f" on the {self.level}")
-        return f"{kind} {self.label}{where}"
+            return _("the King Bowser space ({label})", label=self.label)
+        kind = _("link space") if self.has("link") else _("space")
+        if self.level == "ground":
+            return f"{kind} {self.label}"
+        if self.level in LEVEL_PLACES:
+            return _(LEVEL_PLACES[self.level], kind=kind, label=self.label)
+        return _("{kind} {label} on the {level}", kind=kind, label=self.label, level=self.level)
 
 
 @dataclass(frozen=True)

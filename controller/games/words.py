@@ -1,17 +1,11 @@
 """Small helpers every game's describer uses, so the page, the hall, the alarms and the
-journal all say things the same way: numbers that agree with their nouns ("1 coin",
-"2 coins"), data names in the words printed on the pieces ("KoopaTroopa" is "Koopa
-Troopa", "bullet_bill" is "Bullet Bill"), and sentences joined without doubled stops."""
+journal all say things the same way: data names in the words printed on the pieces
+("KoopaTroopa" is "Koopa Troopa", "bullet_bill" is "Bullet Bill"), lists and sentences
+joined without doubled stops. A number that agrees with its noun ("1 coin", "2 coins")
+is the game's translator's (`self._.n`, controller/i18n.py): each language has its plural."""
 from __future__ import annotations
 
 import re
-
-_IRREGULAR = {"life": "lives", "ply": "plies"}
-
-
-def count(n: int, noun: str) -> str:
-    """'1 coin', '0 coins', '3 lives'."""
-    return f"{n} {noun if n == 1 else _IRREGULAR.get(noun, noun + 's')}"
 
 
 def printed(name: str) -> str:
@@ -32,8 +26,8 @@ def joined(parts) -> str:
     return "; ".join(p.rstrip(". ") for p in parts if p and p.strip())
 
 
-def either(items, word: str = "or") -> str:
-    """'a', 'a or b', 'a, b or c'."""
+def either(items, word: str) -> str:
+    """'a', 'a or b', 'a, b or c' (`word`: the game's `self._("or")` or `self._("and")`)."""
     items = list(items)
     if len(items) < 2:
         return "".join(items)

@@ -29,6 +29,7 @@ def test_the_example_config_loads_and_shows_the_defaults():
     ("[gpio]\nbuzzer = 23\n", ["[gpio] led_ready", "pin 23", "[gpio] buzzer"]),
     ("[gpio]\nled_busy = 40\n", ["[gpio] led_busy", "BCM pin number"]),
     ("[game]\nname = 'checkers'\n", ["[game] name", "'checkers'", "connect4"]),
+    ("[table]\nlanguage = 'es'\n", ["[table] language", "'es'", "en", "fr", "de"]),
     ("[game]\nvariant = 'speed'\n", ["[game] variant", "classic", "blocker"]),
     ("[web]\nport = 70000\n", ["[web] port", "1-65535"]),
     ("[camera]\ncorners = ['1,2']\n", ["[camera] corners", "four points"]),

@@ -65,7 +65,7 @@ def test_a_game_starts_from_the_table_after_naming_the_pictures_once(service, cl
 
     cells = sorted(truth)
     reply = client.post("/api/enrol", json={"names": {c: truth[c] for c in cells[:-1]}}, headers=admin(service))
-    assert reply.status_code == 200 and "1 treasure picture(s) need a name" in reply.get_json()["waiting"]
+    assert reply.status_code == 200 and "1 treasure picture needs a name" in reply.get_json()["waiting"]
     assert [p["id"] for p in client.get("/api/enrol").get_json()["pictures"]] == cells[-1:]
     reply = client.post("/api/enrol", json={"names": {cells[-1]: truth[cells[0]]}}, headers=admin(service))
     assert reply.status_code == 400  # a treasure lies on one tile only
@@ -147,12 +147,12 @@ def test_the_maze_is_read_only_with_the_pawns_on_their_corners(service, client, 
     table.lay(away)
     assert client.post("/api/new-game", json={"game": "labyrinth"}, headers=admin(service)).status_code == 200
     wait_for(lambda: client.get("/api/enrol").get_json()["message"]
-             == "waiting for the pawns on their start corners: blue on a7", "the pawn to be named")
+             == "waiting for the pawns on their start corners: the blue pawn on a7", "the pawn to be named")
     table.lay(position(first))
     assert {p["id"] for p in enrolment_naming(client)["pictures"]} == set(treasures(first))
     table.lay(away)
     wait_for(lambda: client.get("/api/enrol").get_json()["message"]
-             == "waiting for the pawns on their start corners: blue on a7", "the pawn to be named")
+             == "waiting for the pawns on their start corners: the blue pawn on a7", "the pawn to be named")
     table.lay(position(first))
     assert {p["id"] for p in enrolment_naming(client)["pictures"]} == set(treasures(first))
     assert service.referee.game.name == "connect4"

@@ -66,7 +66,7 @@
     try {
       reply = await fetch(path, {method: "POST", headers, body: JSON.stringify(data || {})});
     } catch (err) {
-      return {ok: false, error: "the referee cannot be reached (" + err.message + ")"};
+      return {ok: false, error: T("the referee cannot be reached ({why})", {why: err.message})};
     }
     const body = await reply.json().catch(() => ({}));
     return {ok: reply.ok, error: body.error || (reply.ok ? null : reply.status + " " + reply.statusText)};
@@ -80,27 +80,27 @@
     const out = $("move-error");
     const r = await post("/api/move", typed ? {text} : {text, position: page.snap.position});
     out.hidden = r.ok;
-    out.textContent = r.ok ? "" : "\u26A0 Not accepted: " + r.error;
+    out.textContent = r.ok ? "" : "\u26A0 " + T("Not accepted: {why}", {why: r.error});
     if (r.ok) $("move-text").value = "";
   }
 
   // --- drawing --------------------------------------------------------------------
   function render() {
     const s = page.snap;
-    $("title").textContent = s.title || "No game running";
-    $("variant").textContent = s.variant || "";
-    document.title = (s.title || "Tabletop Referee") + " - Tabletop Referee";
+    $("title").textContent = s.title || T("No game running");
+    $("variant").textContent = s.variant_title || s.variant || "";
+    document.title = (s.title || T("Tabletop Referee")) + " - " + T("Tabletop Referee");
     renderBanner();
     renderDoubt();
     renderResult(s);
     $("prompt").textContent = s.prompt ? s.prompt.text :
-      "No game is running. Start one from the referee controls.";
+      T("No game is running. Start one from the referee controls.");
     if (page.seat !== null && $("you")) $("you").textContent = (s.seats || [])[page.seat] || "";
     renderSeats(s);
     renderClocks();
     renderChoices(s);
     $("move-form").hidden = !canType();
-    $("move-text").placeholder = (initial.games[s.game] || {}).example || "a move in the game's notation";
+    $("move-text").placeholder = (initial.games[s.game] || {}).example || T("a move in the game's notation");
     renderBoard(s);
     renderMoves();
     renderNotice();
@@ -124,7 +124,7 @@
   // the reason alone (older referees) otherwise.
   function alarmWords(a) {
     if (!a) return {who: "", fix: "", why: ""};
-    const fix = a.fix || a.reason || "illegal move";
+    const fix = a.fix || a.reason || T("illegal move");
     return {who: a.who ? a.who + ":" : "", fix, why: a.fix && a.reason ? a.reason : ""};
   }
 
@@ -141,7 +141,7 @@
     const d = page.doubt;
     $("doubt").hidden = !d;
     if (!d) return;
-    $("doubt-text").textContent = d.text || "I can't tell what moved.";
+    $("doubt-text").textContent = d.text || T("I can't tell what moved.");
     // the next views settle a doubt by themselves; a tap is a shortcut for whoever may
     // enter moves (a watcher gets no buttons)
     fill($("doubt-choices"), canType() ? (d.candidates || []).map((c) => {
@@ -156,8 +156,8 @@
     const o = s.outcome;
     $("result").hidden = !o;
     if (!o) return;
-    $("result-head").textContent = "\u2691 " + (o.winner_name ? o.winner_name + " wins" :
-      (o.winner === null ? "Game over" : (s.seats[o.winner] || "Seat " + o.winner) + " wins"));
+    $("result-head").textContent = "\u2691 " + (o.winner_name ? T("{name} wins", {name: o.winner_name}) :
+      (o.winner === null ? T("Game over") : T("{name} wins", {name: s.seats[o.winner] || T("Seat {n}", {n: o.winner})})));
     $("result-text").textContent = o.reason;
   }
 
@@ -175,7 +175,7 @@
       const li = el("li", {class: "seat" + (i === turn ? " turn" : "") + (mine ? " mine" : ""), "data-seat": i});
       li.appendChild(el("span", {class: "swatch", style: "background:" + (page.colours[i] || "#888")},
                         mark(name, i)));
-      li.appendChild(document.createTextNode(name + (mine ? " (you)" : "") + (i === turn ? " \u25B6 to play" : "")));
+      li.appendChild(document.createTextNode(name + (mine ? " " + T("(you)") : "") + (i === turn ? " \u25B6 " + T("to play") : "")));
       if (words[i]) li.appendChild(el("small", {class: "seat-words"}, words[i]));
       return li;
     }) : []);
@@ -242,8 +242,7 @@
       // one faulty drawing must not take the page or the stream with it: say so, small
       page.drawError = String(err && err.message || err);
       console.warn("drawing " + s.game + " failed:", err);
-      box.replaceChildren(el("p", {class: "draw-error"}, "\u26A0 The board cannot be drawn (" + page.drawError +
-        "); the game goes on: see the prompt and the moves."));
+      box.replaceChildren(el("p", {class: "draw-error"}, "\u26A0 " + T("The board cannot be drawn ({why}); the game goes on: see the prompt and the moves.", {why: page.drawError})));
     }
   }
 
@@ -295,24 +294,35 @@
     return rolls.length ? String(rolls[rolls.length - 1].text).split(": ")[0] : null;
   }
 
+  // the camera's and the die module's states as the service says them (vision/watch.py,
+  // controller/service.py), in the page's language
+  const STATUS_WORDS = {unknown: T("unknown"), off: T("off"), ok: T("ok"), "camera lost": T("camera lost"),
+                        "too dark": T("too dark"), frozen: T("frozen"), "no markers in view": T("no markers in view"),
+                        "hand over the board": T("hand over the board"),
+                        "hand at the board's edge": T("hand at the board's edge")};
+
   function renderStatus() {
     const st = page.status || {};
-    const rows = [["Camera", st.camera || "unknown"]];
-    if ((initial.games[page.snap.game] || {}).die) rows.push(["Die module", st.die_module || "unknown"]);
+    const rows = [["camera", st.camera || "unknown"]];
+    if ((initial.games[page.snap.game] || {}).die) rows.push(["die", st.die_module || "unknown"]);
     const roll = lastRoll();
-    if (roll) rows.push(["Last roll", roll]);
-    if (st.record && st.record !== "kept") rows.push(["Record", st.record]);
-    if (page.notice) rows.push(["Notice", page.notice]);
-    for (const note of st.notes || []) rows.push(["Note", note]);
+    if (roll) rows.push(["roll", roll]);
+    if (st.record && st.record !== "kept") rows.push(["record", st.record]);
+    if (page.notice) rows.push(["notice", page.notice]);
+    for (const note of st.notes || []) rows.push(["note", note]);
+    const heads = {camera: T("Camera"), die: T("Die module"), roll: T("Last roll"), record: T("Record"),
+                   notice: T("Notice"), note: T("Note")};
     fill($("status"), rows.flatMap(([k, v]) => {
-      let shown = v;
-      if (k === "Die module") {
-        if (/^(down|disconnected|lost)$/i.test(v)) shown = "die module disconnected";
-        else if (v === "up") shown = "connected";
+      // the status's own words are checked in English (the referee's), then shown in the page's language
+      const warn = /disconnect|down|lost|missing|error|fail/i.test(v);
+      let shown = STATUS_WORDS[v] || v;
+      if (k === "die") {
+        if (/^(down|disconnected|lost)$/i.test(v)) shown = T("die module disconnected");
+        else if (v === "up") shown = T("connected");
       }
       const dd = el("dd", {}, shown);
-      if (/disconnect|down|lost|missing|error|fail|cannot be kept/i.test(shown)) { dd.className = "warn"; dd.textContent = "\u26A0 " + shown; }
-      return [el("dt", {}, k), dd];
+      if (warn || k === "record") { dd.className = "warn"; dd.textContent = "\u26A0 " + shown; }
+      return [el("dt", {}, heads[k]), dd];
     }));
   }
 
@@ -337,7 +347,7 @@
     const img = $("camera");
     img.onerror = () => { $("camera-box").hidden = true; };
     img.src = "/api/camera.jpg?which=" + which + "&n=" + page.events;
-    $("camera-caption").textContent = page.alarm ? "\u26A0 The picture that raised the alarm" : "The camera's latest picture";
+    $("camera-caption").textContent = page.alarm ? "\u26A0 " + T("The picture that raised the alarm") : T("The camera's latest picture");
   }
 
   // --- keeping current ------------------------------------------------------------
@@ -388,8 +398,7 @@
     const you = document.querySelector(".you");
     if (you) {
       you.className = "you error";
-      you.textContent = "\u26A0 This player link has expired (this game has no such seat): ask for the " +
-        "new one. Until then this page shows the game to watch.";
+      you.textContent = "\u26A0 " + T("This player link has expired (this game has no such seat): ask for the new one. Until then this page shows the game to watch.");
     }
   }
 
@@ -454,7 +463,7 @@
 
   function setLive(on, text) {
     const live = $("live");
-    live.textContent = text || (on ? "\u25CF live" : "\u25CB reconnecting");
+    live.textContent = text || (on ? "\u25CF " + T("live") : "\u25CB " + T("reconnecting"));
     live.className = on ? "live on" : "live off";
   }
 
@@ -465,7 +474,7 @@
       if (source.readyState !== EventSource.CLOSED) { setLive(false); return; }
       // refused (too many open pages) or the server is gone: the browser gives up, so
       // try again later; reloading the page also shows the game as it is now
-      setLive(false, "\u25CB not live: reload to update");
+      setLive(false, "\u25CB " + T("not live: reload to update"));
       setTimeout(connect, 30000);
     };
     source.onmessage = (m) => {
@@ -481,8 +490,8 @@
     const reply = await fetch("/api/player-links", {headers: {Authorization: "Bearer " + candidate}})
       .catch(() => null);
     const ok = Boolean(reply && reply.ok);
-    $("admin-state").textContent = ok ? "Admin controls are on for this browser." :
-      (reply ? "That is not the admin token." : "The referee cannot be reached.");
+    $("admin-state").textContent = ok ? T("Admin controls are on for this browser.") :
+      (reply ? T("That is not the admin token.") : T("The referee cannot be reached."));
     if (!ok) {
       $("admin-tools").hidden = true;
       return;
@@ -492,7 +501,7 @@
     const links = await reply.json();
     fill($("player-links"), links.map((l) => {
       const li = el("li", {class: "link-card"});
-      const qr = el("span", {class: "qr", role: "img", "aria-label": "QR code of " + l.name + "'s link"});
+      const qr = el("span", {class: "qr", role: "img", "aria-label": T("QR code of {name}'s link", {name: l.name})});
       qr.innerHTML = l.qr_svg;  // segno's SVG, made by the server from the link alone
       li.append(qr, el("strong", {}, l.name), el("a", {href: l.url}, l.url));
       return li;
@@ -531,7 +540,7 @@
     if (!reply || !reply.ok) return;
     const games = await reply.json();
     fill($("records-list"), games.slice().reverse().map((g) => {
-      const li = el("li", {}, `#${g.id} ${g.game} (${g.variant}): ${g.result || "in play"} `);
+      const li = el("li", {}, `#${g.id} ${g.game} (${g.variant}): ${g.result || T("in play")} `);
       li.appendChild(el("a", {href: `/api/games/${g.id}/export.json`, download: ""}, "JSON"));
       for (const fmt of g.exports || []) {  // the formats of its kind (chess: PGN)
         li.appendChild(document.createTextNode(" "));

@@ -10,20 +10,20 @@
   let points = [];
 
   async function load() {
-    $("cal-state").textContent = "Loading the camera picture...";
+    $("cal-state").textContent = T("Loading the camera picture...");
     const reply = await fetch("/api/frame.jpg?t=" + Date.now(), {headers: {Authorization: "Bearer " + token}})
       .catch(() => null);
     if (!reply || !reply.ok) {
       const body = reply ? await reply.json().catch(() => ({})) : {};
       $("frame-box").hidden = true;
-      $("cal-state").textContent = body.error || "The referee cannot be reached.";
+      $("cal-state").textContent = body.error || T("The referee cannot be reached.");
       return;
     }
     localStorage.setItem(TOKEN_KEY, token);
     img.src = URL.createObjectURL(await reply.blob());
     await img.decode().catch(() => null);
     $("frame-box").hidden = false;
-    $("cal-state").textContent = `Picture ${img.naturalWidth} x ${img.naturalHeight} px. Click corner 1.`;
+    $("cal-state").textContent = T("Picture {w} x {h} px. Click corner {n}.", {w: img.naturalWidth, h: img.naturalHeight, n: 1});
     draw();
   }
 
@@ -54,8 +54,8 @@
     const x = Math.round((e.clientX - box.left) * img.naturalWidth / box.width);
     const y = Math.round((e.clientY - box.top) * img.naturalHeight / box.height);
     points.push([x, y]);
-    $("cal-state").textContent = points.length < 4 ? `Click corner ${points.length + 1}.` :
-      "Four corners set: use them, or start again.";
+    $("cal-state").textContent = points.length < 4 ? T("Click corner {n}.", {n: points.length + 1}) :
+      T("Four corners set: use them, or start again.");
     draw();
   });
   $("reset").addEventListener("click", () => { points = []; draw(); });
@@ -67,8 +67,8 @@
       body: JSON.stringify({points}),
     }).catch(() => null);
     const body = reply ? await reply.json().catch(() => ({})) : {};
-    $("cal-state").textContent = reply && reply.ok ? "The referee now uses these corners." :
-      "Not accepted: " + (body.error || "the referee cannot be reached");
+    $("cal-state").textContent = reply && reply.ok ? T("The referee now uses these corners.") :
+      T("Not accepted: {why}", {why: body.error || T("the referee cannot be reached")});
   });
   $("token-form").addEventListener("submit", (e) => {
     e.preventDefault();

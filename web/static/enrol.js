@@ -15,7 +15,7 @@
     fig.dataset.id = picture.id;
     const img = document.createElement("img");
     img.src = picture.png;
-    img.alt = "the picture on " + picture.cell;
+    img.alt = T("the picture on {cell}", {cell: picture.cell});
     const caption = document.createElement("figcaption");
     caption.textContent = "on " + picture.cell;
     const select = document.createElement("select");
@@ -42,7 +42,7 @@
     box.replaceChildren(...view.pictures.map(figure));
     box.querySelectorAll("select").forEach((s) => { if (chosen[s.name]) s.value = chosen[s.name]; });
     $("save").disabled = view.pictures.length === 0;
-    $("known").textContent = view.known.map((name) => printed[name] || name).join(", ") || "none yet";
+    $("known").textContent = view.known.map((name) => printed[name] || name).join(", ") || T("none yet");
   }
 
   async function refresh() {
@@ -56,7 +56,7 @@
     const picked = {};
     $("pictures").querySelectorAll("select").forEach((s) => { if (s.value) picked[s.name] = s.value; });
     if (!Object.keys(picked).length) {
-      $("enrol-result").textContent = "Choose a name for at least one picture.";
+      $("enrol-result").textContent = T("Choose a name for at least one picture.");
       return;
     }
     const reply = await fetch("/api/enrol", {
@@ -66,12 +66,12 @@
     }).catch(() => null);
     const body = reply ? await reply.json().catch(() => ({})) : {};
     if (!reply) {
-      $("enrol-result").textContent = "The referee cannot be reached.";
+      $("enrol-result").textContent = T("The referee cannot be reached.");
     } else if (!reply.ok) {
-      $("enrol-result").textContent = body.error || "The names were refused.";
+      $("enrol-result").textContent = body.error || T("The names were refused.");
     } else {
       localStorage.setItem(TOKEN_KEY, token);
-      $("enrol-result").textContent = body.event ? "Named. The game has started." : "Named. " + (body.waiting || "");
+      $("enrol-result").textContent = body.event ? T("Named. The game has started.") : T("Named.") + " " + (body.waiting || "");
     }
     refresh();
   });

@@ -37,13 +37,13 @@
       into.textContent = "";
     }
     const moves = (snap && snap.moves) || [];
-    into.appendChild(el("pre", "summary", moves.length ? moves.slice(-8).join(" ") : "no moves yet"));
+    into.appendChild(el("pre", "summary", moves.length ? moves.slice(-8).join(" ") : T("no moves yet")));
   }
 
   function status(snap) {
-    if (!snap || !snap.game) return "No game running";
-    if (snap.outcome) return (snap.outcome.winner_name ? snap.outcome.winner_name + " wins: " : "Game over: ") +
-      snap.outcome.reason;
+    if (!snap || !snap.game) return T("No game running");
+    if (snap.outcome) return (snap.outcome.winner_name ? T("{name} wins", {name: snap.outcome.winner_name}) : T("Game over")) +
+      ": " + snap.outcome.reason;
     return snap.prompt ? snap.prompt.text : "";
   }
 
@@ -132,7 +132,7 @@
   function renderRounds(rounds) {
     $("rounds").textContent = "";
     for (const [n, t] of Object.entries(rounds)) {
-      const li = el("li", "", "Round " + n + " from " + new Date(t * 1000).toLocaleString() + ": ");
+      const li = el("li", "", T("Round {n} from {time}", {n, time: new Date(t * 1000).toLocaleString(window.pageLang)}) + ": ");
       for (const kind of initial.formats) {  // the formats the games are written in (the registry's)
         const a = el("a", "", kind.toUpperCase() + " ");
         a.href = "/api/hall/export/round-" + n + "." + kind;
@@ -149,17 +149,17 @@
     const said = (text) => (who && text && !text.startsWith(who) ? who + ": " + text : text);
     switch (e.type) {
       case "move": return said(e.text || e.notation);
-      case "illegal": return "Illegal move: " + (e.fix ? said(e.fix) + " (" + e.reason + ")" : e.reason) +
-        (e.source && e.source !== "camera" ? " (typed, refused)" : "");
-      case "restored": return "Board restored: " + (e.text || "play on");
-      case "game_started": return "New game" + (snap && snap.title ? ": " + snap.title : "") +
+      case "illegal": return T("Illegal move") + ": " + (e.fix ? said(e.fix) + " (" + e.reason + ")" : e.reason) +
+        (e.source && e.source !== "camera" ? " " + T("(typed, refused)") : "");
+      case "restored": return T("Board restored.") + " " + (e.text || T("Play on."));
+      case "game_started": return T("New game") + (snap && snap.title ? ": " + snap.title : "") +
         (e.variant && e.variant !== "standard" ? " (" + e.variant + ")" : "");
-      case "game_over": return "Game over: " + e.reason;
-      case "undo": return "Undone: " + e.notation;
-      case "doubt": return "Not sure: " + (e.text || "");
-      case "doubt_cleared": return "Settled: " + (e.text || "");
-      case "corrected": return "Corrected: " + String(e.text || "").replace(/^corrected: /, "") +
-        (e.retracted && e.retracted.length ? " (taken back: " + e.retracted.join(", ") + ")" : "");
+      case "game_over": return T("Game over") + ": " + e.reason;
+      case "undo": return T("Undone: {move}", {move: e.notation});
+      case "doubt": return T("Not sure") + ": " + (e.text || "");
+      case "doubt_cleared": return T("Settled: {text}", {text: e.text || ""});
+      case "corrected": return T("Corrected: {text}", {text: String(e.text || "").replace(/^corrected: /, "")}) +
+        (e.retracted && e.retracted.length ? " " + T("(taken back: {plies})", {plies: e.retracted.join(", ")}) : "");
       default: return (e.type.charAt(0).toUpperCase() + e.type.slice(1)).replace(/_/g, " ") + (e.text ? ": " + e.text : "");
     }
   }
@@ -167,7 +167,7 @@
   function renderFull(detail) {
     const snap = detail.state || {};
     $("full").hidden = false;
-    $("full-title").textContent = detail.table + ": " + (snap.title || "no game");
+    $("full-title").textContent = detail.table + ": " + (snap.title || T("No game running"));
     $("full-prompt").textContent = status(snap);
     draw($("full-board"), detail.table, snap, false);
     // the plies that stand, in words, as the hall's journal holds them (the server's record)
@@ -192,8 +192,8 @@
     const r = await fetch("/api/hall/admin", { headers: { Authorization: "Bearer " + candidate } });
     const ok = r.ok;
     if (ok) { token = candidate; localStorage.setItem(TOKEN_KEY, candidate); }
-    $("token-state").textContent = ok ? "Organiser controls are on in this browser."
-      : ((await r.json()).error || "That is not the admin token.");
+    $("token-state").textContent = ok ? T("Organiser controls are on in this browser.")
+      : ((await r.json()).error || T("That is not the admin token."));
     $("admin").hidden = !ok;
     if (ok) renderRounds(initial.rounds);
   }

@@ -8,7 +8,7 @@
 "use strict";
 
 window.moveRecord = (function () {
-  const UNSURE = "not yet sure: the next moves will tell";
+  const UNSURE = T("not yet sure: the next moves will tell");
   const NOT_A_MOVE = /^(resign|offer|accept|draw|claim|promote|flag)\b/i;
 
   const el = (...args) => window.drawKit.el(...args);  // the drawings' kit, once it is loaded

@@ -22,7 +22,7 @@ window.drawings.chess = function (el, snap, opts) {
   });
   const colours = o.colours || window.drawKit.SEAT_FILLS.slice(0, 2);
   const size = 80, pad = o.small ? 0 : 32, flip = o.seat === 1, span = 8 * size + 2 * pad;
-  const box = root(span, span, "chess", "chess board");
+  const box = root(span, span, "chess", T("chess board"));
   const alarm = o.alarm || {}, bad = new Set(alarm.cells || []), seen = alarm.seen || {};
   const checkKing = st.check === true && toMove ? (toMove === "w" ? "K" : "k") : null;
   const last = typeof st.last_move === "string" ? [st.last_move.slice(0, 2), st.last_move.slice(2, 4)] : [];
@@ -47,12 +47,12 @@ window.drawings.chess = function (el, snap, opts) {
       const p = svg("g", {"data-on": name}, pieceLayer);
       if (piece) {
         const white = piece === piece.toUpperCase();
-        titled(g, `${name}: ${CHESS_NAMES[piece.toLowerCase()][white ? 0 : 1]} (${white ? "Mario's" : "Bowser's"} team)`);
+        titled(g, `${name}: ${CHESS_NAMES[piece.toLowerCase()][white ? 0 : 1]} (${white ? T("Mario's team") : T("Bowser's team")})`);
         svg("circle", {cx: x + size / 2, cy: y + size / 2, r: 34, class: "piece " + (white ? "white" : "black"),
                        stroke: colours[white ? 0 : 1]}, p);
         text(p, x + size / 2, y + size / 2 + 17, GLYPH[piece.toLowerCase()][white ? 0 : 1], "glyph " + (white ? "white" : "black"));
       } else {
-        titled(g, name + ": empty");
+        titled(g, name + ": " + T("empty"));
       }
       if (piece && piece === checkKing) {
         svg("circle", {cx: x + size / 2, cy: y + size / 2, r: 38, class: "check-ring"}, p);
@@ -78,8 +78,8 @@ window.drawings.chess = function (el, snap, opts) {
   if (o.small) { el.replaceChildren(box); return; }
   const legend = window.drawKit.el("p", {class: "legend"});
   legend.textContent = Object.keys(GLYPH).map((k) =>
-    `${GLYPH[k][0]}/${GLYPH[k][1]} ${CHESS_NAMES[k][0].split(" ")[0]}: ${CHESS_NAMES[k][0].replace(/^\w+ /, "")} / ${CHESS_NAMES[k][1].replace(/^\w+ /, "")}`
-  ).join(" · ") + ". Outlined: Mario's team; filled: Bowser's team.";
+    `${GLYPH[k][0]}/${GLYPH[k][1]} ${CHESS_NAMES[k][0]} / ${CHESS_NAMES[k][1]}`
+  ).join(" · ") + ". " + T("Outlined: Mario's team; filled: Bowser's team.");
   el.replaceChildren(box, legend);
 };
 // the seat chips beside the board (app.js): each team by its king
@@ -87,11 +87,12 @@ window.drawings.chess.seatMark = (name, seat) => GLYPH.k[seat];
 // the record is written as chess players write it: numbered pairs of plies (moves.js)
 window.drawings.chess.pairedRecord = true;
 
-// Mario chess names by piece letter: [Mario's team (White), Bowser's team (Black)]
+// Mario chess names by piece letter: [Mario's team (White), Bowser's team (Black)], each
+// said in the page's language (the same catalogue messages as controller/games/chess.py)
 const CHESS_NAMES = {
-  k: ["King Mario", "King Bowser"], q: ["Queen Luigi", "Queen Bowser Jr."],
-  b: ["Bishop Peach / Daisy", "Bishop Magikoopa"], n: ["Knight Yoshi", "Knight Birdo"],
-  r: ["Rook Toad", "Rook Goomba"], p: ["Pawn Coin", "Pawn Green Shell"],
+  k: [T("King Mario"), T("King Bowser")], q: [T("Queen Luigi"), T("Queen Bowser Jr.")],
+  b: [T("Bishop Peach / Daisy"), T("Bishop Magikoopa")], n: [T("Knight Yoshi"), T("Knight Birdo")],
+  r: [T("Rook Toad"), T("Rook Goomba")], p: [T("Pawn Coin"), T("Pawn Green Shell")],
 };
 const GLYPH = {k: ["\u2654", "\u265A"], q: ["\u2655", "\u265B"], r: ["\u2656", "\u265C"],
                b: ["\u2657", "\u265D"], n: ["\u2658", "\u265E"], p: ["\u2659", "\u265F"]};

@@ -11,11 +11,11 @@ window.drawings.connect4 = function (el, snap, opts) {
   const {svg, text, titled, root} = window.drawKit;
   const o = opts || {}, st = snap.state || {}, grid = st.grid;
   if (!Array.isArray(grid) || !grid.length) throw new Error("no grid in the Connect 4 state");
-  const names = snap.seats || ["first player", "second player"];
+  const names = snap.seats || [T("first player"), T("second player")];
   const colours = o.colours || window.drawKit.SEAT_FILLS.slice(0, 2);  // the config's red and green
   const rows = grid.length, cols = grid[0].length, cell = 100, pad = 20;
   const w = cols * cell + 2 * pad, h = rows * cell + 2 * pad, foot = o.small ? 0 : 44;
-  const box = root(w, h + foot, "c4", "Connect 4 grid");
+  const box = root(w, h + foot, "c4", T("Connect 4 grid"));
   svg("rect", {x: 0, y: 0, width: w, height: h, rx: 22, class: "c4-frame"}, box);
   const alarm = o.alarm || {}, bad = new Set(alarm.cells || []), seen = alarm.seen || {};
   const wins = winningFour(grid, snap.outcome);
@@ -37,7 +37,7 @@ window.drawings.connect4 = function (el, snap, opts) {
 
   grid.forEach((line, i) => line.forEach((label, c) => {
     const row = rows - i;  // rows counted from 1 at the bottom, as in the notation
-    const name = `column ${c + 1}, row ${row}`;
+    const name = T("column {col}, row {row}", {col: c + 1, row});
     const [cx, cy] = xy(c, i);
     const dead = label === "empty" && grid.slice(0, i).some((above) => above[c] === "blocker");
     const g = svg("g", {"data-cell": `${c + 1},${row}`, "data-label": label,
@@ -47,17 +47,17 @@ window.drawings.connect4 = function (el, snap, opts) {
     if (label === "p0" || label === "p1") chip(g, label, cx, cy, false);
     else if (label === "blocker") {
       svg("ellipse", {cx, cy, rx: 44, ry: 25, class: "blocker"}, g);
-      if (!o.small) text(g, cx, cy + 9, "BLOCK", "blocker-word");
+      if (!o.small) text(g, cx, cy + 9, T("BLOCK"), "blocker-word");
     }
-    const what = dead ? "dead hole (under a blocker)" :
-      label === "p0" || label === "p1" ? names[label === "p0" ? 0 : 1] + "'s chip" : label;
+    const what = dead ? T("dead hole (under a blocker)") :
+      label === "p0" || label === "p1" ? T("{name}'s chip", {name: names[label === "p0" ? 0 : 1]}) : label;
     if (seen[name] && seen[name] !== label) {
       if (seen[name] === "p0" || seen[name] === "p1") chip(g, seen[name], cx, cy, true);
       else if (seen[name] === "blocker") svg("ellipse", {cx, cy, rx: 44, ry: 25, class: "blocker faded"}, g);
       g.setAttribute("data-seen", seen[name]);
     }
     if (bad.has(name)) svg("circle", {cx, cy, r: 47, class: "bad-ring"}, g);
-    titled(g, name + ": " + what + (seen[name] && seen[name] !== label ? " (the camera sees " + seen[name] + ")" : ""));
+    titled(g, name + ": " + what + (seen[name] && seen[name] !== label ? " " + T("(the camera sees {what})", {what: seen[name]}) : ""));
   }));
   if (o.small) { el.replaceChildren(box); return; }
   for (let c = 0; c < cols; c++) {
@@ -65,7 +65,7 @@ window.drawings.connect4 = function (el, snap, opts) {
     text(box, x + cell / 2, h + 32, String(c + 1), "c4-label");
     if (o.play) {
       const hit = svg("rect", {x, y: 0, width: cell, height: h + foot, class: "col-hit", "data-column": c + 1}, box);
-      titled(hit, `drop a chip in column ${c + 1}`);
+      titled(hit, T("drop a chip in column {col}", {col: c + 1}));
       hit.addEventListener("click", () => o.play(String(c + 1)));
     }
   }

@@ -111,9 +111,9 @@ window.drawKit = (function () {
   function playerCard(snap, seat, name, words, opts) {
     const o = opts || {}, mine = o.seat === seat, turn = seat === toPlay(snap);
     const li = el("li", {class: "player-card" + (turn ? " turn" : "") + (mine ? " mine" : ""), "data-seat": seat});
-    const head = el("strong", {}, name + (mine ? " (you)" : ""));
+    const head = el("strong", {}, name + (mine ? " " + T("(you)") : ""));
     li.append(head);
-    if (turn) li.append(el("span", {class: "to-play"}, " \u25B6 to play"));
+    if (turn) li.append(el("span", {class: "to-play"}, " \u25B6 " + T("to play")));
     if (words) li.append(el("span", {class: "seat-words"}, words));
     return li;
   }
@@ -149,8 +149,8 @@ window.drawKit = (function () {
     if (z) box.setAttribute("viewBox", `${z.x} ${z.y} ${w / ZOOM} ${h / ZOOM}`);
     box.classList.add("zoomable");
     const hint = el("p", {class: "zoom-hint legend"});
-    const say = () => { hint.textContent = zoomed[key] ? "Tap the board to see all of it." :
-      "Tap the board to zoom in and read its names."; };
+    const say = () => { hint.textContent = zoomed[key] ? T("Tap the board to see all of it.") :
+      T("Tap the board to zoom in and read its names."); };
     say();
     box.addEventListener("click", (ev) => {
       if (ev.defaultPrevented) return;  // a tap that played a move

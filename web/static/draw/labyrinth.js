@@ -35,7 +35,7 @@
     const treasures = st.treasures || {};
     const named = (t) => (t ? treasures[t] || {name: t, mark: t.slice(0, 2)} : null);
     const pad = o.small ? 0 : PAD, span = SIZE * T + 2 * pad;
-    const box = root(span, span + (o.small ? 0 : FOOT), "labyrinth", "the Labyrinth maze");
+    const box = root(span, span + (o.small ? 0 : FOOT), "labyrinth", window.T("the Labyrinth maze"));
     const alarm = o.alarm || {}, bad = new Set(alarm.cells || []);
     const players = st.players || [], seats = snap.seats || [];
     st.rows.forEach((row, r) => row.split(" ").forEach((t, c) => {
@@ -63,8 +63,8 @@
       const [sides, treasure] = String(st.spare || "").split(":");
       const g = tile(box, sx, sy, sides || "", named(treasure), false);
       g.setAttribute("data-cell", "spare");
-      titled(g, "the spare tile" + (treasure ? ": " + named(treasure).name : ""));
-      text(box, sx + T + 14, sy + T / 2 + 9, "the spare tile", "coord from-left");
+      titled(g, window.T("the spare tile") + (treasure ? ": " + named(treasure).name : ""));
+      text(box, sx + T + 14, sy + T / 2 + 9, window.T("the spare tile"), "coord from-left");
     }
     // pawns: several on one tile sit in its corners
     const crowd = {};
@@ -76,7 +76,7 @@
       const g = badge(box, cx, cy, 23, PAWN_SEAT[p.colour] || 0, p.colour, PAWN_FILL[p.colour] || "#888");
       g.classList.add("pawn");
       g.setAttribute("data-pawn", p.colour);
-      titled(g, `${seats[seat] || p.colour}'s pawn on ${cell}`);
+      titled(g, window.T("{name}'s pawn on {cell}", {name: seats[seat] || p.colour, cell}));
     });
     if (o.small) { host.replaceChildren(box); return; }
     const parts = [box];
@@ -84,13 +84,13 @@
     if (me && Array.isArray(me.targets) && me.targets.length) {
       const next = named(me.targets[0]);
       const card = el("div", {class: "secret-card", id: "your-target"});
-      card.append(el("small", {}, "Your next treasure (only on your phone)"),
+      card.append(el("small", {}, window.T("Your next treasure (only on your phone)")),
                   el("strong", {}, `${next.mark} \u00B7 ${next.name}`),
                   el("small", {}, (st.seat_words || [])[o.seat] || ""));
       parts.unshift(card);
     }
     const legend = el("p", {class: "legend treasures"});
-    legend.append("Treasures: ");
+    legend.append(window.T("Treasures:") + " ");
     Object.values(treasures).sort((a, b) => a.mark.localeCompare(b.mark)).forEach((t, k) => {
       if (k) legend.append(" \u00B7 ");
       legend.append(el("b", {}, t.mark), " " + t.name);
@@ -111,6 +111,6 @@
       svg("line", {x1: -15, y1: -24, x2: 15, y2: 2, class: "ban"}, g);
       svg("line", {x1: 15, y1: -24, x2: -15, y2: 2, class: "ban"}, g);
     }
-    titled(g, name === banned ? "may not be used now (it would undo the last push)" : "push the spare tile in here");
+    titled(g, name === banned ? window.T("may not be used now (it would undo the last push)") : window.T("push the spare tile in here"));
   }
 })();

@@ -52,7 +52,7 @@
     const o = opts || {}, st = snap.state || {};
     const data = layout(snap, o, host, () => { try { window.drawings.monopoly(host, snap, opts); } catch (e) { /* next redraw */ } });
     if (!data || !Array.isArray(data.spaces)) {
-      host.replaceChildren(el("p", {class: "muted drawing-wait"}, "drawing the board..."));
+      host.replaceChildren(el("p", {class: "muted drawing-wait"}, T("drawing the board...")));
       if (!data) return;
       throw new Error("the layout has no spaces");
     }
@@ -61,7 +61,7 @@
     const deeds = {};
     for (const d of st.deeds || []) deeds[d.space] = d;
     const alarm = o.alarm || {}, bad = new Set(alarm.cells || []);
-    const box = root(SPAN, SPAN, "monopoly", "the Monopoly board");
+    const box = root(SPAN, SPAN, "monopoly", T("the Monopoly board"));
     const defs = svg("defs", {}, box);
     const pat = svg("pattern", {id: "game-over-hatch", width: 10, height: 10, patternUnits: "userSpaceOnUse",
                                 patternTransform: "rotate(45)"}, defs);
@@ -86,9 +86,10 @@
         if (d && d.owner !== null && d.owner !== undefined) {
           const seat = seatOf(d.owner);
           if (!o.small) badge(g, x + 19, y + C - 20, 17, seat, seats[seat] || d.owner, "#fff");
-          words += `, ${seats[seat] || d.owner}'s deed` + (d.side === "Game Over" ? " (Game Over side)" : " (Continue side)");
+          words += ", " + (d.side === "Game Over" ? T("{name}'s deed (Game Over side)", {name: seats[seat] || d.owner})
+                                                  : T("{name}'s deed (Continue side)", {name: seats[seat] || d.owner}));
         } else {
-          words += `, for sale at ${s.price}`;
+          words += ", " + T("for sale at {n}", {n: s.price});
         }
       } else if (!o.small) {
         text(g, x + C / 2, y + 34, KIND_MARK[s.kind] || "", "mono-kind");
@@ -105,7 +106,7 @@
       if (t.space === null || t.space === undefined) continue;
       const [col, row] = cellAt(t.space);
       svg("rect", {x: col * C + 5, y: row * C + 5, width: C - 10, height: C - 10, class: "mono-to-put"}, box);
-      titled(token(box, snap, t, t.space, 0, "faded"), `${t.name}: to be put on ${t.space_name}`);
+      titled(token(box, snap, t, t.space, 0, "faded"), T("{name}: to be put on {space}", {name: t.name, space: t.space_name}));
     }
     // the tokens where they stand on the table
     const here = {};
@@ -114,7 +115,7 @@
       toks.sort().forEach((tok, k) => {
         const seat = tok === "bowser" ? null : Number(tok.slice(1));
         const name = seat === null ? "Bowser" : seats[seat] || tok;
-        titled(token(box, snap, {token: tok}, Number(space), k, ""), `${name} on ${names[space] || space}`);
+        titled(token(box, snap, {token: tok}, Number(space), k, ""), T("{name} on {space}", {name, space: names[space] || space}));
       });
     }
     if (o.small) { host.replaceChildren(box); return; }
@@ -128,7 +129,7 @@
       const chips = el("span", {class: "deed-chips"});
       for (const d of p.deeds || []) {
         const chip = el("span", {class: "deed-chip" + (d.side === "Game Over" ? " over" : ""),
-                                 title: `${d.name} (${d.set}): ${d.side} side`});
+                                 title: `${d.name} (${d.set}): ` + (d.side === "Game Over" ? T("Game Over side") : T("Continue side"))});
         chip.append(el("i", {style: "background:" + (SET_FILL[d.set] || "#999")}),
                     document.createTextNode((d.side === "Game Over" ? "\u2717 " : "\u2713 ") + d.name));
         chips.appendChild(chip);

@@ -14,14 +14,14 @@
     const o = opts || {}, st = snap.state || {};
     const data = layout(snap, o, host, () => { try { window.drawings.smb(host, snap, opts); } catch (e) { /* next redraw */ } });
     if (!data || !data.worlds) {
-      host.replaceChildren(el("p", {class: "muted drawing-wait"}, "drawing World " + (st.world || "") + "..."));
+      host.replaceChildren(el("p", {class: "muted drawing-wait"}, T("drawing World {n}...", {n: st.world || ""})));
       if (!data) return;
       throw new Error("the layout has no Worlds");
     }
     const world = data.worlds[String(st.world)];
     if (!world) throw new Error("no layout for World " + st.world);
     const [W, H] = world.size;
-    const box = root(W, H, "smb", "World " + st.world + " board");
+    const box = root(W, H, "smb", T("World {n} board", {n: st.world}));
     svg("rect", {x: 0, y: 0, width: W, height: H, class: "smb-sky"}, box);
     svg("rect", {x: 0, y: H - 40, width: W, height: 40, class: "smb-ground"}, box);
     for (const d of world.decor || []) {
@@ -53,7 +53,7 @@
       else svg("circle", {cx: x, cy: y, r}, g);
       if (targets.has(s.id)) svg("circle", {cx: x, cy: y, r: r + 6, class: "smb-target-ring"}, g);
       if (bad.has(s.id)) svg("rect", {x: x - r - 7, y: y - r - 7, width: 2 * r + 14, height: 2 * r + 14, class: "bad-box"}, g);
-      titled(g, s.name + (s.colour !== "none" ? ", " + s.colour : "") + (targets.has(s.id) ? " (Mario may go here)" : ""));
+      titled(g, s.name + (s.colour !== "none" ? ", " + s.colour : "") + (targets.has(s.id) ? " " + T("(Mario may go here)") : ""));
       if (!o.small) {
         // the label as the words name the space: large under the spaces that matter now
         const words = s.label || s.name, half = (big.has(s.id) ? 24 : 13) * 0.33 * words.length + 3;
@@ -80,7 +80,7 @@
       const g = svg("g", {class: "smb-mario", "data-mario": st.mario}, box);
       svg("circle", {cx: m.at[0], cy: m.at[1] - 30, r: 19}, g);
       text(g, m.at[0], m.at[1] - 22, "M", "smb-mario-mark");
-      titled(g, "Mario on " + m.name);
+      titled(g, T("Mario on {space}", {space: m.name}));
     }
     for (const [name, label] of Object.entries(alarm.seen || {})) {
       const s = at[idOf(world, name)];
@@ -91,16 +91,14 @@
     }
     box.appendChild(labels);  // over everything: a label is never hidden under a token
     if (o.small) { host.replaceChildren(box); return; }
-    text(box, 12, 30, "World " + st.world + (st.bowser_phase ? " - King Bowser" : ""), "smb-title", {"text-anchor": "start"});
+    text(box, 12, 30, T("World {n}", {n: st.world}) + (st.bowser_phase ? " - " + T("King Bowser") : ""), "smb-title", {"text-anchor": "start"});
     const parts = [box, zoomable(box, "smb", W, H)];
-    parts.push(el("p", {class: "legend"}, "\u25CF red space, \u25A0 yellow space, numbered as the referee names them; " +
-                                         "M Mario; a spiked star is a hazard token (its first letter); " +
-                                         "the ringed spaces are where Mario may go."));
+    parts.push(el("p", {class: "legend"}, T("\u25CF red space, \u25A0 yellow space, numbered as the referee names them; M Mario; a spiked star is a hazard token (its first letter); the ringed spaces are where Mario may go.")));
     const list = el("ul", {class: "cards-row"});
     (snap.seats || []).forEach((name, seat) => list.appendChild(playerCard(snap, seat, name, (st.seat_words || [])[seat], o)));
     parts.push(list);
     if (Array.isArray(st.hand) && o.seat !== null && o.seat !== undefined) {
-      parts.push(el("p", {class: "secret-card"}, "Your cards (only on your phone): " + (st.hand.join(", ") || "none")));
+      parts.push(el("p", {class: "secret-card"}, T("Your cards (only on your phone): {cards}", {cards: st.hand.join(", ") || T("none")})));
     }
     host.replaceChildren(...parts);
   };

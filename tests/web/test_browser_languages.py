@@ -1,0 +1,117 @@
+"""Issue 30 #1: each game's page read in French and in German, in real headless Chromium,
+on a phone (390 px) and a desktop (1280 px). The table speaks the language (its
+`[table] language`) and the browser asks for it (Accept-Language, navigator.language):
+the page says it in its <html lang>, nothing is wider than the screen or cut off (long
+German words included), and no text on the screen is English: neither a message of the
+catalogue left untranslated nor the referee's own words (English function words in a
+French or German text). A phone may also pick another language than the table's."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from controller.events import Enter, NewGame
+from controller.i18n import catalog, translator
+from page_reading import read
+from test_api import running_service
+from test_browser import WAIT_MS, Served
+from test_browser_games import DESKTOP, OPENINGS, PHONE, fits_the_screen
+
+LANGS = ("fr", "de")
+# words that a French or German sentence never holds, and an English one nearly always;
+# and the English words of the pieces and the page, in any text (the characters keep
+# their names: "King Boo" is a name)
+ENGLISH = re.compile(r"\b(the|and|of|to|is|from|with|your|not|has|may)\b")
+ENGLISH_NAMES = re.compile(r"\b(King (Mario|Bowser)|Queen|Rook|Bishop|Knight|Pawn|Treasures?|Players?|Moves?|Board|Camera|Round|"
+                           r"Blocker still|Saved|Referee)\b")
+
+
+def english_messages(lang: str) -> list[re.Pattern]:
+    """A pattern of each catalogue message whose translation differs from its English,
+    its placeholders as wildcards (so "Luigi drops a chip in column 4" is found)."""
+    out = []
+    for m in catalog(lang):
+        if not m.id or not isinstance(m.id, str) or m.string == m.id or len(m.id) < 4:
+            continue
+        if not re.search(r"[A-Za-z]{3,}", re.sub(r"\{[^}]*\}", "", m.id)):
+            continue  # "{text}: {note}" says no word of its own
+        parts = re.split(r"\{[^}]*\}", m.id)
+        out.append(re.compile(r".+?".join(re.escape(p) for p in parts)))
+    return out
+
+
+def untranslated(reading: dict, lang: str, patterns) -> list[str]:
+    out = []
+    for t in reading["texts"]:
+        text = t["text"].lstrip("\u26A0\u2139\u2691\u25CF\u25CB\u25B6?\u2713 ")
+        if any(p.fullmatch(text) for p in patterns):
+            out.append(f"an English message: {text!r}")
+        elif len(text.split()) >= 4 and ENGLISH.search(text) or ENGLISH_NAMES.search(text):
+            out.append(f"English words: {text!r}")
+    return out
+
+
+@pytest.fixture(scope="module", params=LANGS)
+def served(request, tmp_path_factory):
+    lang = request.param
+    with running_service(tmp_path_factory.mktemp(f"lang-{lang}") / "data", language=lang) as service:
+        s = Served(service, heartbeat_s=0.2)
+        s.lang = lang
+        s.patterns = english_messages(lang)
+        yield s
+        s.close()
+
+
+def open_in(browser, url: str, viewport: dict, locale: str):
+    context = browser.new_context(viewport=viewport, locale=locale, has_touch=viewport is PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("#live.on", timeout=WAIT_MS)
+    page.wait_for_selector("#board svg.drawing", timeout=WAIT_MS)
+    return context, page, errors
+
+
+@pytest.mark.parametrize("game", list(OPENINGS))
+def test_each_game_s_page_reads_in_the_table_s_language_on_a_phone_and_a_desktop(browser, served, game):
+    service, lang = served.service, served.lang
+    assert service.submit(NewGame(game=game)).ok
+    for text in OPENINGS[game]:
+        assert service.submit(Enter(text=text)).ok, text
+    title = service.snapshot()["title"]
+    assert title == translator(lang)(type(service.referee.game).title)
+    for viewport in (PHONE, DESKTOP):
+        context, page, errors = open_in(browser, served.url + "/", viewport, {"fr": "fr-FR", "de": "de-DE"}[lang])
+        try:
+            assert page.evaluate("document.documentElement.lang") == lang
+            assert page.locator("#title").inner_text() == title
+            reading = read(page)
+            fits_the_screen(page, viewport)
+            problems = [f"cut off: {c}" for c in reading["clipped"]] + untranslated(reading, lang, served.patterns)
+            assert not problems, f"{game} in {lang} at {viewport['width']} px: {problems}"
+            assert errors == []
+        finally:
+            context.close()
+
+
+def test_a_phone_may_choose_another_language_than_the_table_s(browser, served):
+    """The picker sets this browser's language (a cookie): the page's own words follow it;
+    the game's words stay the table's, as the journal recorded them."""
+    service = served.service
+    assert service.submit(NewGame(game="connect4")).ok
+    other = "de" if served.lang == "fr" else "fr"
+    context, page, errors = open_in(browser, served.url + "/", PHONE, "en-GB")  # a browser in English
+    try:
+        assert page.evaluate("document.documentElement.lang") == "en"  # the browser's language first
+        page.select_option("#lang", other)
+        page.wait_for_function(f"document.documentElement.lang === '{other}'", timeout=WAIT_MS)
+        page.wait_for_selector("#live.on", timeout=WAIT_MS)
+        assert page.locator("#controls summary").inner_text() == translator(other)("Referee controls")
+        assert page.locator("#prompt").inner_text() == service.snapshot()["prompt"]["text"]  # the table's words
+        page.reload()
+        assert page.evaluate("document.documentElement.lang") == other  # kept for this browser
+        assert errors == []
+    finally:
+        context.close()
