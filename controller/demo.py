@@ -45,6 +45,7 @@ def demo_config(args) -> Config:
     config.gpio.factory = "mock"
     config.die_module.port = "sim"
     config.data.folder = args.data or tempfile.mkdtemp(prefix="referee-demo-")
+    config.voice.enabled = not args.fast  # a fast demo plays faster than anyone could listen
     config.web.host, config.web.port = args.host, args.port
     if getattr(args, "config", None):  # a demo table in a hall: the file's [hall] only
         config.hall = load(args.config).hall

@@ -10,8 +10,8 @@ journal). The journal writes an event first; only then does the bus hand it to t
 (SSE), the devices (buzzer, LEDs) and anyone else listening. Kinds the referee writes:
 game_started, move (a roll or a choice is a move too), illegal, restored, game_over,
 undo, doubt, doubt_cleared, corrected; of these game_started, move and undo rebuild a
-game. The devices and the service publish link and notice events, the hall its own (not
-journalled). What an event means to the listeners (does it raise or clear the camera's
+game. The devices and the service publish link and notice events, the voice said events
+(controller/voice.py), the hall its own (none of these journalled). What an event means to the listeners (does it raise or clear the camera's
 alarm?) is asked of the event, here, never worked out by each listener.
 """
 from __future__ import annotations
@@ -40,6 +40,8 @@ class Kind(StrEnum):
     CORRECTED = "corrected"
     NOTICE = "notice"  # a message for the page (a camera lost, a roll not due)
     LINK = "link"  # the die module's link came up or went down
+    REPEAT = "repeat"  # say the last announcement again (the die's button, the page's "Say again")
+    SAID = "said"  # the voice said something: its words and its WAV in the data folder's speech/
     HALL_NOTE = "hall_note"
     HALL_LINK = "hall_link"
     HALL_WARNINGS = "hall_warnings"

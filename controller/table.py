@@ -164,8 +164,9 @@ class Table:
         from .devices.dice import roll
 
         prompt = self.referee.game.prompt(self.referee.state)
-        if prompt.kind != "roll":
+        if prompt.kind != "roll":  # a second press: the last announcement said again (controller/voice.py)
             self.referee.bus.publish(Event(Kind.NOTICE, {"text": "no roll is due now"}))
+            self.referee.bus.publish(Event(Kind.REPEAT, {"by": "button"}))
             return Result()
         drawn = roll(prompt.die)
         return replace(self._move(Enter(drawn.notation, source="die")), rolled=drawn)

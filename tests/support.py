@@ -19,7 +19,7 @@ def need(tool_ok: bool, why: str):
 
 def offline_config(tmp_path, source, game: str = "connect4", variant: str | None = None):
     """A service's config as the tests run one: the camera from `source` (a folder of
-    frames), gpiozero's mock pins, no die module, the journal under tmp_path."""
+    frames), gpiozero's mock pins, no die module, no voice, the journal under tmp_path."""
     from controller.config import default
 
     config = default()
@@ -30,6 +30,7 @@ def offline_config(tmp_path, source, game: str = "connect4", variant: str | None
     config.gpio.factory = "mock"
     config.die_module.port = "off"
     config.data.folder = str(tmp_path / "data")
+    config.voice.enabled = False  # the voice's own tests turn it on (tests/controller/test_voice.py)
     return config
 
 

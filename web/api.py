@@ -12,7 +12,7 @@ import logging
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from controller.events import Corners, Enter, NewGame, Undo
+from controller.events import Corners, Enter, Event, Kind, NewGame, Undo
 from controller.games import GAMES, game_class
 from controller.registry import ENTRIES
 from controller.table import Result
@@ -103,6 +103,14 @@ def new_game():
     if variant is not None and variant not in variants:  # said here, not as a fault in the referee
         return _result(Result.refused(f"field 'variant' is {variant!r}; {game} has {', '.join(variants)}"))
     return _result(service().submit(NewGame(game, variant)))
+
+
+@api.post("/say-again")
+def say_again():
+    """The page's "Say again": the voice repeats its last announcement (anyone at the
+    table may ask; it changes nothing in the game)."""
+    service().bus.publish(Event(Kind.REPEAT, {"by": "page"}))
+    return jsonify({"ok": True, "error": None, "event": None})
 
 
 @api.post("/undo")

@@ -194,6 +194,11 @@ class Game:
         """The action in words, for the page ("Mario drops a chip in column 4")."""
         return self.notation(state, action)
 
+    def spoken(self, move: dict) -> str:
+        """What the voice says of a recorded move (a `move` event's data): its words, unless
+        people say it otherwise (chess: "Yoshi, knight, takes e5, check")."""
+        return move.get("text") or move.get("notation", "")
+
     def check(self, state: State, action: Action) -> None:
         """Raise IllegalAction with the rule broken, in words, or return None."""
         raise NotImplementedError

@@ -34,6 +34,7 @@ from typing import Iterable, Mapping
 
 import chess
 
+from ..texts import say
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 
 TEAM = ("Mario's team", "Bowser's team")
@@ -41,6 +42,9 @@ KING = ("Mario", "Bowser")
 COLOUR = ("red", "green")
 SQUARES = tuple(chess.SQUARE_NAMES)
 SIDES = {"red": 0, "white": 0, "mario": 0, "green": 1, "black": 1, "bowser": 1}
+# a move in SAN, as the journal records it (castling, or piece, from, capture, square, promotion)
+SAN = re.compile(r"(?:(?P<castle>O-O(?:-O)?)|(?P<piece>[KQRBN])?[a-h]?[1-8]?(?P<takes>x)?(?P<to>[a-h][1-8])"
+                 r"(?:=(?P<promo>[QRBN]))?)(?P<end>[+#])?")
 PROMOTION = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT,
              "queen": chess.QUEEN, "rook": chess.ROOK, "bishop": chess.BISHOP, "knight": chess.KNIGHT}
 
@@ -463,6 +467,28 @@ class Chess(Game):
         sq = self._last_promotion(state).to_square
         return (f"the piece promoted on {SQUARES[sq]} becomes "
                 f"{piece_name(chess.Piece(action.piece, board.piece_at(sq).color), sq)}")
+
+    def spoken(self, move: dict) -> str:
+        """A recorded move as people say it at the table ("Yoshi, knight, takes e5,
+        check"), from its SAN and its seat: the Mario name, the piece, the square."""
+        san, seat = move.get("notation", ""), move.get("seat")
+        found = SAN.fullmatch(san)
+        if seat not in (0, 1) or found is None:
+            return super().spoken(move)
+        color = chess.WHITE if seat == 0 else chess.BLACK
+        end = found["end"] or ""
+        tail = [say("chess.checkmate")] if end == "#" else [say("chess.check")] if end == "+" else []
+        if found["castle"]:
+            side = say("chess.queenside" if found["castle"].count("O") == 3 else "chess.kingside")
+            return ", ".join([say("chess.castles", who=KING[seat], side=side), *tail])
+        kind = chess.PIECE_SYMBOLS.index((found["piece"] or "p").lower())
+        square = chess.parse_square(found["to"])
+        words = [piece_name(chess.Piece(kind, color), square), chess.piece_name(kind)]
+        words.append(f"{say('chess.takes')} {found['to']}" if found["takes"] else found["to"])
+        if found["promo"]:
+            new = chess.Piece(chess.PIECE_SYMBOLS.index(found["promo"].lower()), color)
+            words.append(say("chess.promotes", piece=piece_name(new, square)))
+        return ", ".join(words + tail)
 
     def cell_name(self, cell) -> str:
         return str(cell)

@@ -9,6 +9,7 @@
 (function () {
   const initial = JSON.parse(document.getElementById("initial").textContent);
   const TOKEN_KEY = "referee-admin-token";
+  const SOUND_KEY = "referee-sound";
   const RESTORED_MS = 5000;  // how long "board restored" stays up
 
   const page = {
@@ -80,6 +81,11 @@
     out.hidden = r.ok;
     out.textContent = r.ok ? "" : "\u26A0 Not accepted: " + r.error;
     if (r.ok) $("move-text").value = "";
+  }
+
+  function clearRefusal() {
+    $("move-error").hidden = true;
+    $("move-error").textContent = "";
   }
 
   // --- drawing --------------------------------------------------------------------
@@ -391,7 +397,13 @@
       case "move": case "undo": case "game_started":
         page.doubt = null;
         page.notice = null;
+        clearRefusal();  // an old "Not accepted" was about a turn that is over
         break;
+      case "said":  // the voice's words (controller/voice.py), played here when sound is on
+        if ($("sound").checked) new Audio("/speech/" + encodeURIComponent(event.wav)).play().catch(() => {});
+        return;
+      case "repeat":
+        return;
       case "link":
         refreshStatus();
         return;
@@ -508,6 +520,10 @@
       useAdminToken($("admin-token").value.trim());
     });
     $("ng-game").addEventListener("change", fillVariants);
+    // the voice's words on this phone or TV: off until asked for here, remembered here
+    $("sound").checked = localStorage.getItem(SOUND_KEY) === "on";
+    $("sound").addEventListener("change", () => localStorage.setItem(SOUND_KEY, $("sound").checked ? "on" : "off"));
+    $("say-again").addEventListener("click", () => post("/api/say-again"));
     $("new-game-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       adminResult(await post("/api/new-game", {game: $("ng-game").value, variant: $("ng-variant").value}));
