@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--setup", default=None, help="JSON file with the starting setup (see docs/games/)")
     sp.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                     help="a game setting or ruling (repeatable; the value is read as JSON, else as text)")
+    sp.add_argument("--players", default=None, metavar="NAMES",
+                    help='the players\' names by seat, separated by commas ("Léa,Tom"): the words use them')
 
     sp = sub.add_parser("replay", help="run a recording through the whole pipeline")
     sp.add_argument("video")
@@ -142,7 +144,9 @@ def cmd_play(args) -> int:
     from .events import Bus
     from .games import load_game
     from .journal import Journal
+    from .players import checked
     from .referee import Referee
+    from .table import seats_of
 
     out: list = []
     bus = Bus()
@@ -158,13 +162,14 @@ def cmd_play(args) -> int:
             return 2
     try:
         settings = parse_settings(args.setting)
-        load_game(args.game, args.variant, settings)  # the settings' faults named as such
+        game = load_game(args.game, args.variant, settings)  # the settings' faults named as such
+        checked(args.players, seats_of(game))  # and the names' (--players)
     except ValueError as exc:
         print(f"referee play: {exc}", file=sys.stderr)
         return 2
     try:  # what is left to go wrong is the setup's (or a deal the settings cannot make)
         referee.new_game(args.game, args.variant, settings, setup=setup,
-                         rng=random.Random(args.seed) if args.seed is not None else None)
+                         rng=random.Random(args.seed) if args.seed is not None else None, players=args.players)
     except ValueError as exc:
         print(f"referee play: {f'--setup {args.setup}: ' if args.setup else ''}{exc}", file=sys.stderr)
         return 2
@@ -221,7 +226,8 @@ def print_events(events, referee, as_json: bool) -> None:
 
 def print_result(referee) -> None:
     outcome = referee.snapshot()["outcome"]
-    print("result: " + (outcome["reason"] if outcome else "game not finished"))
+    winner = f"{outcome['winner_name']} wins: " if outcome and outcome.get("winner_name") else ""
+    print("result: " + (winner + outcome["reason"] if outcome else "game not finished"))
 
 
 def _human(event) -> str:

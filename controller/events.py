@@ -133,6 +133,7 @@ class NewGame:
     game: str | None = None  # None: the game in play (the new-game button)
     variant: str | None = None
     setup: dict | None = None  # a recorded deal (a replay); None: drawn, or read from the table
+    players: tuple | None = None  # the players' names by seat (controller/players.py); None: the seats' own words
 
 
 @dataclass(frozen=True)

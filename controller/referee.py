@@ -43,6 +43,7 @@ from .events import Bus, Event
 from .games import load_game
 from .games.base import Game, IllegalAction, NotationError
 from .journal import Journal
+from .players import checked, labels, named_data
 
 MIN_CONFIDENCE = 0.6
 DOUBT_CANDIDATES = 3
@@ -89,6 +90,7 @@ class Referee:
         self.beliefs: Beliefs | None = None  # the histories since `sure`
         self.shown: Line | None = None  # the history the page shows (its actions are unsure)
         self.setup: dict = {}
+        self.players: list[str] = []  # the players' names by seat ("" for none; controller/players.py)
         self.alarm: dict | None = None  # the standing illegal-move report, until put right
         self.doubt: dict | None = None  # the standing "I can't tell yet", until settled
         self.confirm_s = 0.0  # how long a wrong board must stay before an alarm (camera: CONFIRM_S)
@@ -118,25 +120,32 @@ class Referee:
 
     # --- events --------------------------------------------------------------------
     def _emit(self, kind: str, **data) -> Event:
+        """Journal an event, then publish it; its words name the players (controller/players.py)."""
+        if self.players:
+            data = named_data(data, self.game.seats(self.sure), self.players)
         event = self.journal.append(Event(kind, data, self.game_id))
         self.bus.publish(event)
         return event
 
     # --- games ---------------------------------------------------------------------
     def new_game(self, name: str, variant: str | None = None, settings: dict | None = None,
-                 setup: dict | None = None, rng: random.Random | None = None) -> Event:
+                 setup: dict | None = None, rng: random.Random | None = None, players=None) -> Event:
         """Start a game. Its random parts (shuffles, deals) are drawn now, from the
-        operating system's random source unless `rng` is given, and journalled."""
+        operating system's random source unless `rng` is given, and journalled, with the
+        players' names (`players`, one per seat, checked: ValueError in words)."""
         game = load_game(name, variant, settings)
         if setup is None:
             setup = game.new_setup(rng or random.Random(secrets.randbits(64)))
         state = game.start(setup)
+        players = checked(players, game.seats(state))
         if self.game_id is not None and self.game.outcome(self.sure) is None:
             self.journal.end_game(self.game_id, "abandoned")
-        self.game, self.setup, self.history, self.alarm = game, setup, [], None
+        self.game, self.setup, self.history, self.alarm, self.players = game, setup, [], None, players
         self._sure_of(state)
+        names = {"players": players} if players else {}
         event = self.journal.start_game(name, game.variant, Event(
-            "game_started", {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
+            "game_started", {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup,
+                             **names}))
         self.game_id = event.game_id
         event = replace(event, data={**event.data, "setup": game.public_setup(setup)})
         self.bus.publish(event)
@@ -181,6 +190,7 @@ class Referee:
             if e.kind == "game_started":
                 self.game = load_game(e.data["game"], e.data["variant"], e.data.get("settings"))
                 self.setup = e.data.get("setup") or {}
+                self.players = list(e.data.get("players") or [])
             elif e.kind == "move":
                 moves.append(e.data["notation"])
             elif e.kind == "undo" and moves:
@@ -687,18 +697,27 @@ class Referee:
             return {"game": None}
         outcome = self.game.outcome(self.sure)
         unsure = self.unsure
+        seats = self.game.seats(self.state)
+
+        def words(data):  # the players' names in the referee's words
+            return named_data(data, seats, self.players)
+
+        prompt = self._prompt_json()
+        if self.players:
+            prompt = {**words(prompt), "words": {k: words({"text": v})["text"] for k, v in prompt["words"].items()}}
         return {
             "game": self.game.name,
             "title": self.game.title,
             "variant": self.game.variant,
             "game_id": self.game_id,
-            "seats": self.game.seats(self.state),
-            "prompt": self._prompt_json(),
+            "seats": labels(seats, self.players),  # "Léa (Mario's team)", or the seat's own words
+            "players": list(self.players),
+            "prompt": prompt,
             "moves": list(self.history) + unsure,
             "unsure": len(unsure),
-            "alarm": self.alarm,
-            "doubt": self.doubt,
-            "outcome": outcome.to_json() if outcome else None,
+            "alarm": words(self.alarm),
+            "doubt": words(self.doubt),
+            "outcome": words(outcome.to_json()) if outcome else None,
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
             "state": self.game.snapshot(self.state, viewer),
         }

@@ -19,12 +19,14 @@ command is a typed value (controller/events.py) dispatched on its type.
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import CameraSettings, GameSettings
 from .events import Command, Corners, Enrol, Enter, Event, Kind, NewGame, RollDie, Settle, Tick, Undo, View
 from .games import load_game
+from .players import checked
 from .referee import CONFIRM_S, Referee
 from .registry import entry
 from .table_start import TableStart
@@ -53,6 +55,11 @@ class Result:
         return out
 
 
+def seats_of(game) -> list[str]:
+    """The seats of a game about to start (they do not depend on the deal)."""
+    return game.seats(game.start(game.new_setup(random.Random(0))))
+
+
 def make_watcher(board: str, camera: CameraSettings, *, corners=None, options: dict | None = None):
     """The camera's Watcher for `board` (and its sheet `options`), as its registry entry
     builds it. Raises ValueError for bad corners or a board without a reader."""
@@ -74,6 +81,7 @@ class Table:
         self.watcher = None
         self._options: dict | None = None  # the board sheet the watcher reads
         self._told: str | None = None  # the table start's last notice on the bus
+        self._players: tuple | None = None  # the names given with a game read from the table, until it starts
         self._caught: list[Event] | None = None
         self._learned: int | None = None  # the referee's epoch (its sure position) last learned from
         referee.bus.subscribe(self._catch)
@@ -181,11 +189,18 @@ class Table:
         name = game or r.game.name
         settings = self.game_settings.rulings if name == self.game_settings.name else None
         variant = variant or (r.game.variant if r.game is not None and name == r.game.name else None)
+        # the new-game button asks for none: the names stay for the same game
+        players = command.players if command.players is not None else (r.players if game is None else None)
+        try:  # refused now, not when the table has been read
+            checked(players, seats_of(load_game(name, variant, settings)))
+        except ValueError as exc:
+            return Result.refused(str(exc))
+        self._players = players
         if self.camera is not None and entry(name).starts_from_table and (setup is None or setup.get("from_table")):
             # read from the table; a recorded setup (a replay) gives only the deal
             return self._start_from_table(load_game(name, variant, settings), deal=setup)
         self.enrolment.cancel()
-        event = r.new_game(name, variant, settings, setup=setup)
+        event = r.new_game(name, variant, settings, setup=setup, players=players)
         self._options = r.game.reader_options(r.state)
         if self.camera is not None:
             old, self.watcher = self.watcher, self._watch(name, self._options, self.watcher)
@@ -295,7 +310,7 @@ class Table:
                 self.referee.bus.publish(Event(Kind.NOTICE, {"text": self.enrolment.message}))
             return Result(waiting=self.enrolment.message)
         game, setup = started
-        event = self.referee.new_game(game.name, game.variant, game.settings, setup=setup)
+        event = self.referee.new_game(game.name, game.variant, game.settings, setup=setup, players=self._players)
         self._options = self.referee.game.reader_options(self.referee.state)
         self.learn_position()  # now from the whole layout
         self._told = None

@@ -102,7 +102,12 @@ def new_game():
     variants = list(game_class(game).variants)
     if variant is not None and variant not in variants:  # said here, not as a fault in the referee
         return _result(Result.refused(f"field 'variant' is {variant!r}; {game} has {', '.join(variants)}"))
-    return _result(service().submit(NewGame(game, variant)))
+    players = data.get("players")  # the names by seat: a list, or one text with commas
+    if players is not None and not (isinstance(players, list) and len(players) <= 8 or isinstance(players, str)):
+        raise ApiError(400, "field 'players' must be a list of names or one text of names separated by commas")
+    if isinstance(players, str):
+        players = players.split(",") if players.strip() else None
+    return _result(service().submit(NewGame(game, variant, players=tuple(players) if players else None)))
 
 
 @api.post("/say-again")

@@ -526,7 +526,8 @@
     $("say-again").addEventListener("click", () => post("/api/say-again"));
     $("new-game-form").addEventListener("submit", async (e) => {
       e.preventDefault();
-      adminResult(await post("/api/new-game", {game: $("ng-game").value, variant: $("ng-variant").value}));
+      adminResult(await post("/api/new-game", {game: $("ng-game").value, variant: $("ng-variant").value,
+                                               players: $("ng-players").value}));
       useAdminToken(page.adminToken);  // a game with other seats has other links
     });
     $("undo").addEventListener("click", async () => adminResult(await post("/api/undo")));
