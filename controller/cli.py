@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import random
 import sys
 
 from .bounded_json import JsonError, loads
 from .games import GAMES
 from .registry import FORMATS
+from .texts import say
 
 MAX_SETUP = 1024 * 1024  # bytes of a --setup file (a Labyrinth setup, the largest, is about 1 KB)
 
@@ -37,21 +39,29 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     def game_args(sp, required=True):
-        sp.add_argument("--game", choices=list(GAMES), required=required)
-        sp.add_argument("--variant", default=None)
+        sp.add_argument("--game", choices=list(GAMES), required=required,
+                        help="the game: " + ", ".join(GAMES) + ("" if required else f" (default {GAMES[0]})"))
+        sp.add_argument("--variant", default=None,
+                        help="the game's variant (connect4: classic or blocker; default: the game's first)")
 
     sp = sub.add_parser("serve", help="run the referee on the configured rig")
     sp.add_argument("--config", default="referee.toml")
     sp.add_argument("--port", type=int, default=None, help="overrides [web] port")
 
-    sp = sub.add_parser("demo", help="run the referee on the built-in simulated rig")
+    sp = sub.add_parser("demo", help="run the referee on the built-in simulated rig",
+                        description="The whole referee on a simulated table: players who take turns, seen "
+                                    "through a rendered camera. The terminal tells the game in words; the page "
+                                    "shows it. It runs until stopped (Ctrl-C), or until --games or --turns.")
     game_args(sp, required=False)
-    sp.add_argument("--host", default="127.0.0.1")
-    sp.add_argument("--port", type=int, default=8000)
-    sp.add_argument("--data", default=None, help="data folder (default: a temporary one)")
-    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--host", default="127.0.0.1", help="the page's address (default %(default)s: this machine only)")
+    sp.add_argument("--port", type=int, default=8000, help="the page's port (default %(default)s; 0: any free port)")
+    sp.add_argument("--data", default=None,
+                    help="data folder for the journal (default: a temporary one, deleted when the demo ends)")
+    sp.add_argument("--seed", type=int, default=None,
+                    help="repeat the players' choices, the camera's placing and its noise (die rolls still differ)")
     sp.add_argument("--games", type=int, default=0, help="stop after this many games (0: run until Ctrl-C)")
-    sp.add_argument("--fast", action="store_true", help="play as fast as frames render, not in real time")
+    sp.add_argument("--fast", action="store_true",
+                    help="play as fast as frames render, not in real time (and silently)")
     sp.add_argument("--turns", type=int, default=0,
                     help="stop after this many turns shown on the table (0: no limit)")
     sp.add_argument("--config", default=None, help="a referee.toml whose [hall] the demo table uses")
@@ -258,6 +268,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader (| head) went away; that is not an error
         sys.stderr.close()
         return 0
+    except Exception as exc:  # a fault nobody foresaw: a sentence, the trace only when asked for
+        if os.environ.get("REFEREE_DEBUG"):
+            raise
+        print(say("cli.failed", command=args.command, error=f"{exc}" or type(exc).__name__), file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

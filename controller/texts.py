@@ -28,7 +28,8 @@ TEXTS = {
     "players.too_many": "{count} names for {seats} seats; expected at most one name per seat",
     "players.bad_name": "player name {name!r}: expected 1-{most} printable characters",
     # the demo's account on the terminal (controller/demo_rig/account.py)
-    "demo.started": "demo: {title}, open http://{host}:{port}/ to watch; Ctrl-C stops it",
+    "demo.started": "demo: {title}, journal in {folder}{kept}; it runs until Ctrl-C",
+    "demo.temporary": " (a temporary folder, deleted at the end; --data FOLDER keeps it)",
     "demo.kept": "demo: the game is kept in {folder} (referee export --data {folder})",
     "demo.dropped": "demo: the game was in a temporary folder, now deleted; --data FOLDER keeps it",
     "demo.move": "{ply:>4}. {text}",

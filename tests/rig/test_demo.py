@@ -8,10 +8,10 @@ import time
 import urllib.request
 
 
-def play_demo(tmp_path, *args, page_shows=None, timeout=150):
+def play_demo(tmp_path, *args, page_shows=None, timeout=150, told=None):
     """Run `referee demo --fast ARGS` to its end and return the game record that
     `referee export` writes from its journal; with `page_shows`, the status page must
-    show that text while the demo runs."""
+    show that text while the demo runs; `told`, a list, gets the terminal's lines."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "demo", "--fast", "--port", "0", "--data", str(tmp_path), *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -24,7 +24,9 @@ def play_demo(tmp_path, *args, page_shows=None, timeout=150):
         assert url, proc.stderr.read()
         if page_shows:
             assert page_shows in urllib.request.urlopen(url + "/", timeout=10).read().decode()
-        proc.wait(timeout=timeout)
+        rest, _ = proc.communicate(timeout=timeout)
+        if told is not None:
+            told += rest.splitlines()
     finally:
         proc.kill()
     assert proc.returncode == 0, proc.stderr.read()[-3000:]
@@ -34,7 +36,8 @@ def play_demo(tmp_path, *args, page_shows=None, timeout=150):
 
 
 def test_demo_plays_a_whole_game_recognised_from_the_camera(tmp_path):
-    record = play_demo(tmp_path, "--games", "1", "--seed", "5", page_shows="Connect 4")
+    told = []
+    record = play_demo(tmp_path, "--games", "1", "--seed", "5", page_shows="Connect 4", told=told)
     kinds = [e["type"] for e in record["events"]]
     assert kinds[0] == "game_started" and kinds[-1] == "game_over"
     moves = [e for e in record["events"] if e["type"] == "move"]
@@ -42,6 +45,16 @@ def test_demo_plays_a_whole_game_recognised_from_the_camera(tmp_path):
     assert all(m["decided_after_s"] <= 0.5 for m in moves)
     # the one deliberate mistake per game is flagged and put right; nothing else alarms
     assert kinds.count("illegal") <= 1 and kinds.count("illegal") == kinds.count("restored")
+    # the terminal told the game in words: each move, the alarm with its fix, the result, a summary
+    words = [e["text"] for e in record["events"] if e["type"] == "move"]
+    assert [line.split(". ", 1)[1] for line in told if re.match(r" +\d+\. ", line)] == words
+    over = next(e for e in record["events"] if e["type"] == "game_over")
+    assert f"result: {over['winner_name']} wins: {over['reason']}" in told
+    alarms = kinds.count("illegal")
+    assert sum(line.strip().startswith("fix: ") for line in told) == alarms
+    assert (f"summary: 1 game played, {len(words)} move{'s' * (len(words) != 1)} recorded, "
+            f"{alarms} alarm{'s' * (alarms != 1)} raised") in told
+    assert f"demo: the game is kept in {tmp_path} (referee export --data {tmp_path})" in told
 
 
 def test_the_demo_survives_new_game_on_the_page_and_leaves_no_folder(tmp_path):
