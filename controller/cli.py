@@ -245,7 +245,8 @@ def _human(event) -> str:
     if event.kind == "move":
         return f"{d['ply']:>3}. {d['notation']:<8} {d['text']}"
     if event.kind == "illegal":
-        return f"  illegal: {d.get('input', '')} - {d['reason']}"
+        usage = f"\n           ({d['usage']})" if d.get("usage") else ""
+        return f"  illegal: {d.get('input', '')} - {d['reason']}{usage}"
     if event.kind == "game_over":
         return f"game over: {d['reason']}"
     if event.kind == "game_started":

@@ -42,6 +42,7 @@ from .evidence import MISFIT, SEEN, Evidence
 from .events import Bus, Event
 from .games import load_game
 from .games.base import Game, IllegalAction, NotationError
+from .games.words import capital
 from .journal import Journal
 from .players import checked, labels, named_data
 
@@ -224,7 +225,17 @@ class Referee:
                     continue
                 self._record(line.actions[:k], line.seen[:k], "camera", at=None)
                 return self._record([action], (), source)
-        return self._emit("illegal", input=text, reason=str(refusal), source=source)
+        return self._emit("illegal", input=text, source=source, **self._refusal(refusal))
+
+    def _refusal(self, refusal: Exception) -> dict:
+        """A refusal in the game's words: text that is not the game's notation is answered
+        with what the game waits for ("'xyz' is not a Labyrinth move. Red: push the spare
+        tile in at an arrow"), its grammar kept as `usage` for the command line."""
+        usage = getattr(refusal, "usage", "")
+        if not usage:
+            return {"reason": str(refusal)}
+        waits = self.game.prompt(self.state).text
+        return {"reason": f"{refusal}. {capital(waits)}" if waits else str(refusal), "usage": usage}
 
     def _legal(self, state, text: str, seat: int | None):
         action = self.game.parse(state, text)
@@ -727,11 +738,14 @@ class Referee:
         the ground (w1-07)" rather than "move w1-07"); an option the game cannot put
         into words keeps its notation."""
         prompt = self.game.prompt(self.state)
-        words = {}
-        for option in prompt.options:
+        words, actors = {}, {}
+        for option in dict.fromkeys(prompt.options + prompt.claims + prompt.anytime):
             try:
-                words[option] = self.game.describe(self.state, self.game.parse(self.state, option))
+                action = self.game.parse(self.state, option)
+                words[option] = self.game.describe(self.state, action)
+                actors[option] = self.game.actor(self.state, action)
             except (NotationError, IllegalAction):
                 words[option] = option
-        return {**prompt.to_json(), "words": words}
+        # `actors`: whose each option is (a phone shows a player only their own)
+        return {**prompt.to_json(), "words": words, "actors": actors}
 

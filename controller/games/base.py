@@ -36,7 +36,13 @@ Action = Any
 
 
 class NotationError(ValueError):
-    """Text that is not an action in the game's notation; the message says why."""
+    """Text that is not an action in the game's notation; the message says why, in the
+    game's words; `usage`, the notation's grammar, is for a person typing at the command
+    line (the page says instead what the game waits for, controller/referee.py)."""
+
+    def __init__(self, reason: str, usage: str = ""):
+        super().__init__(reason)
+        self.usage = usage
 
 
 class IllegalAction(Exception):

@@ -304,7 +304,7 @@ class Chess(Game):
         if state.board.is_check():
             parts.append(f"{KING[seat]} is in check")
         if state.draw_offer is not None:
-            parts.append(f"{TEAM[state.draw_offer]} offers a draw ('accept draw')")
+            parts.append(f"{TEAM[state.draw_offer]} offers a draw: {TEAM[1 - state.draw_offer]} may accept it")
         promo = self._last_promotion(state)
         if promo:
             piece = state.board.piece_at(promo.to_square)
@@ -315,7 +315,11 @@ class Chess(Game):
             parts.append(claim.reason.replace("draw: ", "") + " may be claimed ('claim draw')")
         claims = (("promote q", "promote r", "promote b", "promote n") if promo else ()) + (
             ("claim draw",) if claim else ())
-        anytime = ("accept draw" if state.draw_offer is not None else "offer draw", "resign")
+        # each side's own (a phone shows a player only theirs: the offerer is not offered
+        # to accept their own draw, controller/referee.py's "actors")
+        offers = ((f"accept draw {COLOUR[1 - state.draw_offer]}",) if state.draw_offer is not None
+                  else tuple(f"offer draw {c}" for c in COLOUR))
+        anytime = offers + tuple(f"resign {c}" for c in COLOUR)
         return Prompt("move", seat, "; ".join(parts), claims=claims, anytime=anytime)
 
     # --- notation ------------------------------------------------------------------
@@ -368,8 +372,8 @@ class Chess(Game):
             raise NotationError(f"{t!r} is ambiguous: more than one piece can make it; add the "
                                 "file or rank it starts from (Nbd2) or use UCI (b1d2)") from None
         except chess.InvalidMoveError:
-            raise NotationError(f"{t!r} is not a chess move: expected UCI (e2e4, e7e8q), SAN (Nf3, "
-                                "O-O), 'resign', 'offer draw', 'accept draw', 'draw agreed', "
+            raise NotationError(f"{t!r} is not a chess move",
+                                "expected UCI (e2e4, e7e8q), SAN (Nf3, O-O), 'resign', 'offer draw', 'accept draw', 'draw agreed', "
                                 "'claim draw' or 'promote q|r|b|n'") from None
         except chess.IllegalMoveError:
             over = self.outcome(state)

@@ -147,8 +147,8 @@ class Connect4(Game):
             return Drop(int(m[1]) - 1, bool(m[2]))
         if m := self._PLACE.match(t):
             return PlaceBlocker(int(m[1]) - 1, int(m[2]) - 1)
-        raise NotationError(f"{text.strip()!r} is not a Connect 4 move: expected a column 1-7 "
-                            "('4'), a drop with removal ('4x'), a removal ('x'), no removal ('-') or "
+        raise NotationError(f"{text.strip()!r} is not a Connect 4 move",
+                            "expected a column 1-7 ('4'), a drop with removal ('4x'), a removal ('x'), no removal ('-') or "
                             "a blocker placement ('b4/3' = column 4, row 3)")
 
     def notation(self, state: C4State, action) -> str:

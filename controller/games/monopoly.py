@@ -925,7 +925,8 @@ class Monopoly(Game):
                 places.append((m[1], None if m[2] == "off" else int(m[2])))
             return Put(tuple(places))
         raise NotationError(
-            f"{text.strip()!r} is not a Monopoly input: expected 'roll B R', 'roll R', continue S, "
+            f"{text.strip()!r} is not a Monopoly move",
+            "expected 'roll B R', 'roll R', continue S, "
             "done, pay, card, try, buy, auction, 'bid pK N', close, 'partner pK', 'sell S', bankrupt, "
             "'offer pA>pB GIVE for GET', accept, decline or 'put bowser@S pK@S'")
 

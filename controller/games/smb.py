@@ -201,8 +201,8 @@ class SuperMarioBros(Game):
         t = " ".join(text.strip().lower().split())
         m = self._RE.match(t)
         if not m:
-            raise NotationError(f"{text.strip()!r} is not a Super Mario Bros. action: expected "
-                                "'roll red|yellow|red/yellow|stop', 'move <space>', 'buy', 'pass', "
+            raise NotationError(f"{text.strip()!r} is not a Super Mario Bros. move",
+                                "expected 'roll red|yellow|red/yellow|stop', 'move <space>', 'buy', 'pass', "
                                 "'card <seat> <hazard>', 'token <space>' or 'fireball <space>'")
         verb, arg = m[1], (m[2] or "")
         if verb in ("buy", "pass"):
@@ -211,7 +211,8 @@ class SuperMarioBros(Game):
             return Buy() if verb == "buy" else Pass()
         if verb == "roll":
             if arg not in FACES:
-                raise NotationError(f"{arg!r} is not a face of the die: red, yellow, red/yellow or stop")
+                raise NotationError(f"{arg!r} is not a face of the die: red, yellow, red/yellow or stop" if arg else
+                                    "a roll says the face the die shows: red, yellow, red/yellow or stop")
             return Roll(arg)
         if verb == "card":
             parts = arg.split()

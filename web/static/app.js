@@ -231,12 +231,17 @@
   // what the page offers comes from the game's prompt alone.
   function renderChoices(s) {
     const p = s.prompt && !s.outcome ? s.prompt : {};
-    const anytime = p.anytime || [];
+    const actors = p.actors || {};
+    // a player's phone offers only what is that player's to do (the referee says whose
+    // each option is): the side that offered a draw is not offered to accept it
+    const mine = (o) => page.seat === null || !(o in actors) || actors[o] === page.seat;
+    const anytime = (p.anytime || []).filter(mine);
     const options = [...(p.options || []), ...(p.claims || []), ...anytime]
       .filter((o, i, all) => all.indexOf(o) === i);
     const active = canMove();
     const words = p.words || {};
-    const name = p.seat != null ? (s.seats || [])[p.seat] : null;
+    const who = page.seat !== null ? page.seat : p.seat;
+    const name = who != null ? (s.seats || [])[who] : null;
     // a watcher gets no player's buttons; a player out of turn keeps what a player may
     // do then (the prompt's `anytime`), the rest greyed until their turn
     fill($("choices"), page.table || !canType() ? [] : options.map((text) => {

