@@ -173,6 +173,14 @@ def camera_picture():
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
+@api.get("/camera-caption")
+def camera_caption():
+    """The words of /api/camera.jpg's picture (the same `which`), for the page to lay over
+    it as text a phone can read."""
+    shots = current_app.extensions["referee_camera"]
+    return jsonify({"caption": shots.caption(request.args.get("which", "live"))})
+
+
 @api.get("/frame.jpg")
 def frame():
     """The camera's latest frame for the calibration view (admin only: it shows the room)."""

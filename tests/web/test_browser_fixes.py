@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from controller.events import Enter, Event, Kind, NewGame
-from test_browser import WAIT_MS
+from test_api import running_service
+from test_browser import WAIT_MS, Served
 from support import need
 from test_browser_games import DESKTOP, PHONE, open_page, served  # noqa: F401 (one service for the module)
 from waiting import wait
@@ -129,3 +130,42 @@ def test_the_sound_toggle_plays_the_voices_words_and_say_again_asks_for_them(bro
         assert errors == []
     finally:
         context.close()
+
+
+CAPTION_JS = """() => { const f = document.getElementById('camera-words'), i = document.getElementById('camera');
+  const a = f.getBoundingClientRect(), b = i.getBoundingClientRect();
+  return {text: f.textContent, px: parseFloat(getComputedStyle(f).fontSize),
+          inside: a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1,
+          cut: f.scrollWidth > f.clientWidth + 1 || f.scrollHeight > f.clientHeight + 1}; }"""
+
+
+def test_the_camera_caption_is_inside_the_picture_readable_and_whole_on_a_phone(browser, tmp_path):
+    import cv2
+    import numpy as np
+
+    from controller.events import Corners
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    picture = np.zeros((360, 640, 3), np.uint8)
+    picture[:, :, 1] = np.linspace(40, 200, 640, dtype=np.uint8)
+    cv2.imwrite(str(frames / "table.png"), picture)
+    with running_service(tmp_path / "data", camera_source=str(frames)) as service:
+        assert wait(lambda: getattr(service.watcher, "last_frame", None) is not None)
+        assert service.submit(Corners([(100, 300), (540, 300), (540, 60), (100, 60)])).ok
+        service.watcher.feed(99.0, picture)  # the board located: there is a picture to show
+        served = Served(service, heartbeat_s=0.2)
+        try:
+            context, page, errors = open_page(browser, served.url + "/", PHONE)
+            for column in ("4", "3", "4", "3", "4", "3"):  # a long caption: the latest move's words
+                assert service.submit(Enter(text=column)).ok
+            page.wait_for_function("() => document.getElementById('camera-words').textContent"
+                                   ".includes('drops a chip in column 3')", timeout=WAIT_MS)
+            page.wait_for_function("() => document.getElementById('camera').naturalWidth > 0", timeout=WAIT_MS)
+            seen = page.evaluate(CAPTION_JS)
+            assert seen["text"] == "Read: Luigi drops a chip in column 3"  # whole, not cut at 70 characters
+            assert seen["px"] >= 11 and seen["inside"] and not seen["cut"]
+            assert errors == []
+            context.close()
+        finally:
+            served.close()

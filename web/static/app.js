@@ -312,6 +312,11 @@
     const img = $("camera");
     img.onerror = () => { $("camera-box").hidden = true; };
     img.src = "/api/camera.jpg?which=" + which + "&n=" + page.events;
+    // its words over it as text (drawn into the small picture they were 7 px on a phone)
+    fetch("/api/camera-caption?which=" + which, {cache: "no-store"})
+      .then((r) => (r.ok ? r.json() : {caption: ""}))
+      .then((c) => { $("camera-words").textContent = capital(c.caption || ""); })
+      .catch(() => {});
     $("camera-caption").textContent = page.alarm ? "\u26A0 The picture that raised the alarm" : "The camera's latest picture";
   }
 
