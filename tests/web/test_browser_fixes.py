@@ -15,7 +15,7 @@ from controller.events import Enter, Event, Kind, NewGame
 from test_api import running_service
 from test_browser import WAIT_MS, Served
 from support import need
-from test_browser_games import DESKTOP, PHONE, open_page, served  # noqa: F401 (one service for the module)
+from test_browser_games import DESKTOP, OPENINGS, PHONE, on_first_screen, open_page, served  # noqa: F401
 from waiting import wait
 from web.payload import player_token
 
@@ -169,3 +169,89 @@ def test_the_camera_caption_is_inside_the_picture_readable_and_whole_on_a_phone(
             context.close()
         finally:
             served.close()
+
+
+def opening_on(browser, served, game: str, path: str, viewport: dict):
+    """A new `game` after its opening inputs (a latest move, a prompt), its page at `path`."""
+    assert served.service.submit(NewGame(game=game)).ok
+    for text in OPENINGS[game]:
+        assert served.service.submit(Enter(text=text)).ok
+    return open_page(browser, served.url + path, viewport)
+
+
+@pytest.mark.parametrize("game", list(OPENINGS))
+def test_the_tv_page_fits_an_800_px_screen(browser, served, game):
+    context, tv, errors = opening_on(browser, served, game, "/table", DESKTOP)
+    try:
+        height = tv.evaluate("document.documentElement.scrollHeight")
+        assert height <= DESKTOP["height"], f"the TV page is {height} px tall on an 800 px screen"
+        on_first_screen(tv, "#board svg.drawing", DESKTOP)
+        for card in tv.locator(".player-card").all():  # every player's score on the screen
+            box = card.bounding_box()
+            assert box["y"] + box["height"] <= DESKTOP["height"]
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("game", ["smb", "monopoly"])
+def test_the_scores_are_in_view_on_a_laptop(browser, served, game):
+    context, page, errors = opening_on(browser, served, game, "/", DESKTOP)
+    try:
+        cards = page.locator(".player-card").all()
+        assert len(cards) == len(served.service.snapshot()["seats"])
+        for card in cards:
+            box = card.bounding_box()
+            assert 0 <= box["y"] and box["y"] + box["height"] <= DESKTOP["height"], \
+                f"{card.inner_text()!r} is at y={box['y']:.0f}, below a 1280x800 screen"
+            assert "coin" in card.inner_text()
+        assert errors == []
+    finally:
+        context.close()
+
+
+OVERLAPS_JS = """([marks, words]) => {
+  const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => [e, e.getBoundingClientRect()]);
+  const out = [];
+  for (const [m, a] of boxes(marks)) for (const [w, b] of boxes(words)) {
+    const x = Math.min(a.right, b.right) - Math.max(a.left, b.left), y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (x > 1 && y > 1) out.push((m.dataset.token || m.dataset.pawn) + " over " + w.textContent);
+  }
+  return out; }"""
+
+
+def test_monopoly_names_are_readable_beside_the_tokens(browser, served):
+    context, page, errors = opening_on(browser, served, "monopoly", "/", DESKTOP)
+    try:
+        assert page.locator(".mono-name").count() > 40  # the names are drawn at this size
+        assert page.locator(".mono-token, .mono-bowser").count() == 5
+        assert page.evaluate(OVERLAPS_JS, [".mono-token, .mono-bowser", ".mono-name, .mono-kind"]) == []
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_labyrinth_pawns_and_treasures_cannot_be_mistaken(browser, served):
+    service = served.service
+    assert service.submit(NewGame(game="labyrinth")).ok
+    context, page, errors = open_page(browser, served.url + "/", PHONE)
+    try:
+        pawns = page.locator("#board .pawn")
+        assert pawns.count() == 4
+        # a pawn is drawn as a pawn, never as a letter a treasure's mark could share
+        assert page.locator("#board .pawn text").count() == 0
+        assert page.locator("#board .lab-treasure").count() > 0
+        heads = {p.get_attribute("data-pawn"): p.get_attribute("data-head") for p in pawns.all()}
+        assert len(set(heads.values())) == 4  # each colour's head its own shape, for the colour-blind
+        # put every pawn on a treasure's tile: it stands in a corner, clear of the mark
+        rows = service.snapshot()["state"]["rows"]
+        treasured = [f"{'abcdefg'[c]}{r + 1}" for r, row in enumerate(rows)
+                     for c, t in enumerate(row.split(" ")) if ":" in t][:4]
+        page.evaluate("""(cells) => { const s = JSON.parse(JSON.stringify(window.referee.snap));
+                                       s.state.players.forEach((p, k) => { p.cell = cells[k]; });
+                                       window.drawings.labyrinth(document.getElementById('board'), s, {}); }""",
+                      treasured)
+        assert page.evaluate(OVERLAPS_JS, ["#board .pawn", "#board .lab-mark"]) == []
+        assert errors == []
+    finally:
+        context.close()

@@ -92,13 +92,13 @@
     box.appendChild(labels);  // over everything: a label is never hidden under a token
     if (o.small) { host.replaceChildren(box); return; }
     text(box, 12, 30, "World " + st.world + (st.bowser_phase ? " - King Bowser" : ""), "smb-title", {"text-anchor": "start"});
-    const parts = [box, zoomable(box, "smb", W, H)];
+    // the players' cards (coins, lives) first: in view on a laptop's screen too
+    const list = el("ul", {class: "cards-row"});
+    (snap.seats || []).forEach((name, seat) => list.appendChild(playerCard(snap, seat, name, (st.seat_words || [])[seat], o)));
+    const parts = [list, box, zoomable(box, "smb", W, H)];
     parts.push(el("p", {class: "legend"}, "\u25CF red space, \u25A0 yellow space, numbered as the referee names them; " +
                                          "M Mario; a spiked star is a hazard token (its first letter); " +
                                          "the ringed spaces are where Mario may go."));
-    const list = el("ul", {class: "cards-row"});
-    (snap.seats || []).forEach((name, seat) => list.appendChild(playerCard(snap, seat, name, (st.seat_words || [])[seat], o)));
-    parts.push(list);
     if (Array.isArray(st.hand) && o.seat !== null && o.seat !== undefined) {
       parts.push(el("p", {class: "secret-card"}, "Your cards (only on your phone): " + (st.hand.join(", ") || "none")));
     }
