@@ -114,6 +114,7 @@ def new_game():
 def say_again():
     """The page's "Say again": the voice repeats its last announcement (anyone at the
     table may ask; it changes nothing in the game)."""
+    body()  # nothing is read from it, but a malformed one is said so, as on every POST
     service().bus.publish(Event(Kind.REPEAT, {"by": "page"}))
     return jsonify({"ok": True, "error": None, "event": None})
 

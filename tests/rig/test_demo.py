@@ -24,12 +24,12 @@ def play_demo(tmp_path, *args, page_shows=None, timeout=150, told=None):
         assert url, proc.stderr.read()
         if page_shows:
             assert page_shows in urllib.request.urlopen(url + "/", timeout=10).read().decode()
-        rest, _ = proc.communicate(timeout=timeout)
+        rest, err = proc.communicate(timeout=timeout)
         if told is not None:
             told += rest.splitlines()
     finally:
         proc.kill()
-    assert proc.returncode == 0, proc.stderr.read()[-3000:]
+    assert proc.returncode == 0, err[-3000:]
     out = subprocess.run([sys.executable, "-m", "controller.cli", "export", "--data", str(tmp_path)],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
