@@ -100,17 +100,24 @@ def test_each_move_and_the_result_are_said_once_as_a_wav(tmp_path):
         voice.close()
 
 
-def test_an_alarm_is_said_with_its_fix(tmp_path):
+@pytest.mark.parametrize("kind, data, words", [
+    (Kind.ILLEGAL, {"reason": "Yoshi cannot move from b1 to b4", "fix": "put Yoshi back on b1", "source": "camera"},
+     "Yoshi cannot move from b1 to b4. put Yoshi back on b1"),
+    (Kind.DOUBT, {"text": "I can't tell yet what moved: is it Nf3 or Nh3?", "candidates": []},
+     "I can't tell yet what moved: is it Nf3 or Nh3?"),
+    (Kind.CORRECTED, {"text": "corrected: Coin moves from e2 to e4, not Coin moves from e2 to e3", "retracted": []},
+     "corrected: Coin moves from e2 to e4, not Coin moves from e2 to e3"),
+])
+def test_an_alarm_with_its_fix_a_doubt_and_a_correction_are_said(tmp_path, kind, data, words):
     espeak()
     bus = Bus()
     said = []
     bus.subscribe(lambda e: said.append(e.data["text"]) if e.kind == Kind.SAID else None)
     voice = Voice(bus, tmp_path, player=[])
     try:
-        bus.publish(Event(Kind.ILLEGAL, {"reason": "Yoshi cannot move from b1 to b4",
-                                         "fix": "put Yoshi back on b1", "source": "camera"}, 1))
+        bus.publish(Event(kind, data, 1))
         assert wait(lambda: said)
-        assert said == ["Yoshi cannot move from b1 to b4. put Yoshi back on b1"]
+        assert said == [words]
     finally:
         voice.close()
 
