@@ -38,11 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="referee", description="Tabletop Referee: a camera referee for board games")
     sub = p.add_subparsers(dest="command", required=True)
 
-    def game_args(sp, required=True):
+    def game_args(sp, required=True, variant="the game's first"):
         sp.add_argument("--game", choices=list(GAMES), required=required,
                         help="the game: " + ", ".join(GAMES) + ("" if required else f" (default {GAMES[0]})"))
         sp.add_argument("--variant", default=None,
-                        help="the game's variant (connect4: classic or blocker; default: the game's first)")
+                        help=f"the game's variant, as its page in docs/games/ names them (default: {variant})")
 
     sp = sub.add_parser("serve", help="run the referee on the configured rig")
     sp.add_argument("--config", default="referee.toml")
@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
                         description="The whole referee on a simulated table: players who take turns, seen "
                                     "through a rendered camera. The terminal tells the game in words; the page "
                                     "shows it. It runs until stopped (Ctrl-C), or until --games or --turns.")
-    game_args(sp, required=False)
+    game_args(sp, required=False, variant="blocker for connect4, else the game's first")
     sp.add_argument("--host", default="127.0.0.1", help="the page's address (default %(default)s: this machine only)")
     sp.add_argument("--port", type=int, default=8000, help="the page's port (default %(default)s; 0: any free port)")
     sp.add_argument("--data", default=None,
