@@ -8,8 +8,17 @@ import sys
 import threading
 
 from .events import Event, Kind
+from .games import game_class
 from .texts import say
 from .games.words import count
+
+
+def title(name) -> str:
+    """A game's printed title ("Mario chess"), or its name when this version lacks it."""
+    try:
+        return game_class(name).title
+    except (KeyError, ValueError):  # a game this version lacks: its name still says which
+        return str(name)
 
 
 class Account:
@@ -26,8 +35,9 @@ class Account:
         d = event.data
         with self._lock:
             if event.kind == Kind.GAME_STARTED:
-                self._print(f"new game: {d.get('game')} ({d.get('variant')})"
-                            + (f", players {', '.join(p for p in d['players'] if p)}" if d.get("players") else ""))
+                names = ", ".join(p for p in d.get("players") or () if p)
+                self._print(say("demo.new_game", title=title(d.get("game")), variant=d.get("variant"))
+                            + (say("demo.players", names=names) if names else ""))
             elif event.kind == Kind.MOVE:
                 self.moves += 1
                 self._print(say("demo.move", ply=d.get("ply", self.moves), text=d.get("text") or d.get("notation")))

@@ -32,6 +32,8 @@ TEXTS = {
     "demo.temporary": " (a temporary folder, deleted at the end; --data FOLDER keeps it)",
     "demo.kept": "demo: the game is kept in {folder} (referee export --data {folder})",
     "demo.dropped": "demo: the game was in a temporary folder, now deleted; --data FOLDER keeps it",
+    "demo.new_game": "new game: {title} ({variant})",
+    "demo.players": ", players {names}",
     "demo.move": "{ply:>4}. {text}",
     "demo.illegal": "      alarm: {reason}",
     "demo.fix": "      fix: {fix}",
