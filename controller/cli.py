@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import random
 import sys
 
@@ -15,6 +16,7 @@ from .events import Kind
 from .i18n import LANGUAGES, translator
 from .record import changes
 from .registry import FORMATS, SIMULATED
+from .texts import say
 
 MAX_SETUP = 1024 * 1024  # bytes of a --setup file (a Labyrinth setup, the largest, is about 1 KB)
 
@@ -45,9 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"the table's language: {', '.join(f'{k} ({v})' for k, v in LANGUAGES.items())}; "
                              f"default: {default_words} (docs/languages.md)")
 
-    def game_args(sp, required=True):
-        sp.add_argument("--game", choices=list(GAMES), required=required)
-        sp.add_argument("--variant", default=None)
+    def game_args(sp, required=True, variant="the game's first"):
+        sp.add_argument("--game", choices=list(GAMES), required=required,
+                        help="the game: " + ", ".join(GAMES) + ("" if required else f" (default {GAMES[0]})"))
+        sp.add_argument("--variant", default=None,
+                        help=f"the game's variant, as its page in docs/games/ names them (default: {variant})")
 
     def clock_arg(sp):
         sp.add_argument("--clock", default=None, metavar="CONTROL",
@@ -59,14 +63,20 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--port", type=int, default=None, help="overrides [web] port")
     lang_arg(sp, "[table] language of the config, else en")
 
-    sp = sub.add_parser("demo", help="run the referee on the built-in simulated rig")
-    game_args(sp, required=False)
-    sp.add_argument("--host", default="127.0.0.1")
-    sp.add_argument("--port", type=int, default=8000)
-    sp.add_argument("--data", default=None, help="data folder (default: a temporary one)")
-    sp.add_argument("--seed", type=int, default=None)
+    sp = sub.add_parser("demo", help="run the referee on the built-in simulated rig",
+                        description="The whole referee on a simulated table: players who take turns, seen "
+                                    "through a rendered camera. The terminal tells the game in words; the page "
+                                    "shows it. It runs until stopped (Ctrl-C), or until --games or --turns.")
+    game_args(sp, required=False, variant="blocker for connect4, else the game's first")
+    sp.add_argument("--host", default="127.0.0.1", help="the page's address (default %(default)s: this machine only)")
+    sp.add_argument("--port", type=int, default=8000, help="the page's port (default %(default)s; 0: any free port)")
+    sp.add_argument("--data", default=None,
+                    help="data folder for the journal (default: a temporary one, deleted when the demo ends)")
+    sp.add_argument("--seed", type=int, default=None,
+                    help="repeat the players' choices, the camera's placing and its noise (die rolls still differ)")
     sp.add_argument("--games", type=int, default=0, help="stop after this many games (0: run until Ctrl-C)")
-    sp.add_argument("--fast", action="store_true", help="play as fast as frames render, not in real time")
+    sp.add_argument("--fast", action="store_true",
+                    help="play as fast as frames render, not in real time (and silently)")
     sp.add_argument("--turns", type=int, default=0,
                     help="stop after this many turns shown on the table (0: no limit)")
     sp.add_argument("--config", default=None, help="a referee.toml whose [hall] the demo table uses")
@@ -84,6 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a game setting or ruling (repeatable; the value is read as JSON, else as text)")
     clock_arg(sp)
     lang_arg(sp, "en")
+    sp.add_argument("--players", default=None, metavar="NAMES",
+                    help='the players\' names by seat, separated by commas ("Léa,Tom"): the words use them')
 
     sp = sub.add_parser("replay", help="run a recording through the whole pipeline")
     sp.add_argument("video")
@@ -163,7 +175,9 @@ def cmd_play(args) -> int:
     from .events import Bus
     from .games import load_game
     from .journal import Journal
+    from .players import checked
     from .referee import Referee
+    from .table import seats_of
 
     out: list = []
     bus = Bus()
@@ -179,13 +193,14 @@ def cmd_play(args) -> int:
             return 2
     try:
         settings = with_clock(parse_settings(args.setting), args.clock)
-        load_game(args.game, args.variant, settings)  # the settings' faults named as such
+        game = load_game(args.game, args.variant, settings)  # the settings' faults named as such
+        checked(args.players, seats_of(game))  # and the names' (--players)
     except ValueError as exc:
         print(f"referee play: {exc}", file=sys.stderr)
         return 2
     try:  # what is left to go wrong is the setup's (or a deal the settings cannot make)
         referee.new_game(args.game, args.variant, settings, setup=setup,
-                         rng=random.Random(args.seed) if args.seed is not None else None)
+                         rng=random.Random(args.seed) if args.seed is not None else None, players=args.players)
     except ValueError as exc:
         print(f"referee play: {f'--setup {args.setup}: ' if args.setup else ''}{exc}", file=sys.stderr)
         return 2
@@ -252,7 +267,8 @@ def print_events(events, referee, as_json: bool) -> None:
 def print_result(referee) -> None:
     _ = translator(referee.lang)
     outcome = referee.snapshot()["outcome"]
-    print(_("result: {reason}", reason=outcome["reason"] if outcome else _("game not finished")))
+    winner = _("{who} wins: ", who=outcome["winner_name"]) if outcome and outcome.get("winner_name") else ""
+    print(_("result: {reason}", reason=winner + outcome["reason"] if outcome else _("game not finished")))
 
 
 def _human(event, referee) -> str:
@@ -267,7 +283,8 @@ def _human(event, referee) -> str:
     if event.kind == Kind.CLOCK:
         return "  " + _("clock: {text}", text=d['text'])
     if event.kind == Kind.ILLEGAL:
-        return "  " + _("illegal: {move} - {reason}", move=d.get('input', ''), reason=d['reason'])
+        usage = f"\n           ({d['usage']})" if d.get("usage") else ""
+        return "  " + _("illegal: {move} - {reason}", move=d.get('input', ''), reason=d['reason']) + usage
     if event.kind == Kind.GAME_OVER:
         return _("game over: {reason}", reason=d['reason'])
     if event.kind == Kind.GAME_STARTED:
@@ -297,6 +314,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader (| head) went away; that is not an error
         sys.stderr.close()
         return 0
+    except Exception as exc:  # a fault nobody foresaw: a sentence, the trace only when asked for
+        if os.environ.get("REFEREE_DEBUG"):
+            raise
+        print(say("cli.failed", command=args.command, error=f"{exc}" or type(exc).__name__), file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

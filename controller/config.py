@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import re
+import shlex
 import tomllib
 import typing
 from dataclasses import dataclass, field, fields
@@ -117,6 +118,17 @@ class HallSettings:
 
 
 @dataclass
+class VoiceSettings:
+    # The referee says each move, alarm, doubt, correction and result (espeak-ng, docs/voice.md)
+    enabled: bool = True
+    volume: int = 100  # espeak-ng's amplitude: 0 (silent) to 200 (twice the default)
+    speed: int = 160  # words per minute, 80-450
+    # what plays the words through the speaker: "auto" (aplay, else paplay, else sox's
+    # play), "off" (no speaker: the WAVs for the page only) or a command the WAV's path ends
+    player: str = "auto"
+
+
+@dataclass
 class Config:
     game: GameSettings = field(default_factory=GameSettings)
     table: TableSettings = field(default_factory=TableSettings)
@@ -126,6 +138,7 @@ class Config:
     data: DataSettings = field(default_factory=DataSettings)
     web: WebSettings = field(default_factory=WebSettings)
     hall: HallSettings = field(default_factory=HallSettings)
+    voice: VoiceSettings = field(default_factory=VoiceSettings)
     path: str = "(defaults)"
 
 
@@ -152,7 +165,8 @@ def _coerce(value, tp, where: str):
 LIMITS = {("camera", "width"): (16, 8192, True), ("camera", "height"): (16, 8192, True),
           ("camera", "fps"): (0, 240, False), ("camera", "still_s"): (0, 10, True),
           ("die_module", "heartbeat_s"): (0, 60, False), ("die_module", "missed_heartbeats"): (1, 100, True),
-          ("gpio", "debounce_s"): (0, 2, True), ("web", "threads"): (2, 64, True)}
+          ("gpio", "debounce_s"): (0, 2, True), ("web", "threads"): (2, 64, True),
+          ("voice", "volume"): (0, 200, True), ("voice", "speed"): (80, 450, True)}
 MIN_TOKEN = 16  # characters of a configured admin token (a generated one has 16)
 HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*")
 
@@ -250,6 +264,13 @@ def validate(config: Config) -> None:
             span = f"{low} to {high}" if low_allowed else f"more than {low}, at most {high}"
             raise ConfigError(f"{p}: [{section}] {key} is {value}; expected {span}")
     _check_web(config.web, p)
+    try:
+        player = shlex.split(config.voice.player)
+    except ValueError as exc:  # an unclosed quote
+        player = exc
+    if not isinstance(player, list) or not player:
+        raise ConfigError(f"{p}: [voice] player is {config.voice.player!r}; expected \"auto\", \"off\" "
+                          "or a command such as \"aplay -q\"")
     _validate_hall(config.hall, p)
     colours = config.camera.colours
     if not 2 <= len(colours) <= 3 or not all(

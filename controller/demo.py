@@ -33,7 +33,9 @@ from .demo_rig.module import SimulatedModule
 from .games import GAMES
 from .registry import entry
 from .demo_rig.players import FPS, SIZE
+from .account import Account
 from .service import Service
+from .texts import say
 
 
 def demo_config(args) -> Config:
@@ -46,6 +48,7 @@ def demo_config(args) -> Config:
     config.gpio.factory = "mock"
     config.die_module.port = "sim"
     config.data.folder = args.data or tempfile.mkdtemp(prefix="referee-demo-")
+    config.voice.enabled = not args.fast  # a fast demo plays faster than anyone could listen
     config.web.host, config.web.port = args.host, args.port
     config.table.language = getattr(args, "lang", None) or "en"
     if getattr(args, "config", None):  # a demo table in a hall: the file's [hall] only
@@ -82,11 +85,19 @@ def run_demo(args, serve) -> int:
             shutil.rmtree(config.data.folder, ignore_errors=True)
         return 2
     table.attach(service)
-    print(f"demo: {config.game.name}, journal in {config.data.folder}", flush=True)
+    account = service.bus.subscribe(Account())  # the game told on the terminal
+    print(say("demo.started", title=service.referee.game.title, folder=config.data.folder,
+              kept="" if args.data else say("demo.temporary")), flush=True)
     try:
         serve(service, config.web.host, config.web.port, config.web.threads,
               until=table.finished)  # set after --games / --turns, or when the table cannot go on
     finally:
-        if not args.data:  # a folder the demo made for itself goes with it
+        print(account.summary(), flush=True)
+        if table.failed:
+            print(say("demo.failed", error=table.failure), file=sys.stderr, flush=True)
+        if args.data:
+            print(say("demo.kept", folder=config.data.folder), flush=True)
+        else:  # a folder the demo made for itself goes with it, and the demo says so
             shutil.rmtree(config.data.folder, ignore_errors=True)
+            print(say("demo.dropped"), flush=True)
     return 1 if table.failed else 0

@@ -13,8 +13,8 @@ undo, doubt, doubt_cleared, corrected, clock (a low-time warning, in words:
 controller/clock.py); which of them change the game's record
 (game_started, move, undo, and corrected with the plies it retracts) is said once, in
 controller/record.py. The devices and the service publish link and notice events, the referee `record` when
-the journal cannot keep the record (and when it keeps it again), the hall its own (not
-journalled). What an event means to the listeners (does it raise or clear the camera's
+the journal cannot keep the record (and when it keeps it again), the voice said events
+(controller/voice.py), the hall its own (none of these journalled). What an event means to the listeners (does it raise or clear the camera's
 alarm?) is asked of the event, here, never worked out by each listener.
 """
 from __future__ import annotations
@@ -45,6 +45,8 @@ class Kind(StrEnum):
     NOTICE = "notice"  # a message for the page (a camera lost, a roll not due)
     LINK = "link"  # the die module's link came up or went down
     RECORD = "record"  # the journal cannot keep the record ("kept": false), or keeps it again
+    REPEAT = "repeat"  # say the last announcement again (the die's button, the page's "Say again")
+    SAID = "said"  # the voice said something: its words and its WAV in the data folder's speech/
     HALL_NOTE = "hall_note"
     HALL_LINK = "hall_link"
     HALL_WARNINGS = "hall_warnings"
@@ -147,6 +149,7 @@ class NewGame:
     variant: str | None = None
     setup: dict | None = None  # a recorded deal (a replay); None: drawn, or read from the table
     clock: str | None = None  # a chess time control ("3+2"; "" none); None: the game's as before
+    players: tuple | None = None  # the players' names by seat (controller/players.py); None: the seats' own words
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import chess.pgn
 from .games.chess import TEAM, Chess
 from .journal import Journal
 from .record import fold
+from .players import labels
 from .referee import Referee
 
 RESULT = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
@@ -50,8 +51,8 @@ def export_pgn(journal: Journal, game_id: int, headers: dict | None = None) -> s
         "Site": "Tabletop Referee",
         "Date": time.strftime("%Y.%m.%d", time.localtime(info["started"])),
         "Round": str(game_id),
-        "White": TEAM[0],
-        "Black": TEAM[1],
+        "White": labels(list(TEAM), referee.players)[0],  # "Léa (Mario's team)" when named
+        "Black": labels(list(TEAM), referee.players)[1],
         "Result": RESULT[outcome.winner] if outcome else "*",
         "Termination": "normal" if outcome else
                        ("abandoned" if info["result"] == "abandoned" else "unterminated"),

@@ -42,13 +42,14 @@ class Ply:
 
 @dataclass
 class Record:
-    """The game the events started (its rules' name, variant, settings and setup) and the
-    plies that stand."""
+    """The game the events started (its rules' name, variant, settings and setup, the
+    players' names by seat) and the plies that stand."""
 
     game: str | None = None
     variant: str | None = None
     settings: dict | None = None
     setup: dict = field(default_factory=dict)
+    players: list[str] = field(default_factory=list)
     plies: list[Ply] = field(default_factory=list)
 
     def take(self, event: Event) -> None:
@@ -68,6 +69,8 @@ class Record:
 def _started(record: Record, e: Event) -> None:
     record.game, record.variant = e.data.get("game"), e.data.get("variant")
     record.settings, record.setup, record.plies = e.data.get("settings"), e.data.get("setup") or {}, []
+    players = e.data.get("players")
+    record.players = [p if isinstance(p, str) else "" for p in players] if isinstance(players, list) else []
 
 
 def _move(record: Record, e: Event) -> None:

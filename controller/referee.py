@@ -46,7 +46,9 @@ from .events import Bus, Event, Kind
 from .games import load_game
 from .i18n import translator
 from .games.base import Game, IllegalAction, NotationError
+from .games.words import capital
 from .journal import Journal, RecordLost
+from .players import checked, labels, named_data
 from .record import Ply, Record, changes, fold
 
 MIN_CONFIDENCE = SURE
@@ -109,6 +111,7 @@ class Referee:
         self.beliefs: Beliefs | None = None  # the histories since `sure`
         self.shown: Line | None = None  # the history the page shows (its actions are unsure)
         self.setup: dict = {}
+        self.players: list[str] = []  # the players' names by seat ("" for none; controller/players.py)
         self.alarm: dict | None = None  # the standing illegal-move report, until put right
         self.doubt: dict | None = None  # the standing "I can't tell yet", until settled
         self.confirm_s = 0.0  # how long a wrong board must stay before an alarm (camera: CONFIRM_S)
@@ -150,8 +153,10 @@ class Referee:
     # --- events --------------------------------------------------------------------
     def _emit(self, kind: str, at: float | None = None, **data) -> Event:
         """Journal, then publish, an event; `at`: when the hand left for a move (the
-        clock's time; None: now)."""
+        clock's time; None: now); its words name the players (controller/players.py)."""
         data = self.clock.stamp(self, kind, data, at)
+        if self.players:
+            data = named_data(data, self.game.seats(self.sure), self.players)
         event = self.journal.append(Event(kind, data, self.game_id))
         self.record.take(event)
         if changes(event.kind):
@@ -159,12 +164,13 @@ class Referee:
         self._tell(event)
         return event
 
-    def _refuse(self, text: str, reason: str, source: str, seat: int | None) -> Event:
+    def _refuse(self, text: str, refusal: Exception | str, source: str, seat: int | None) -> Event:
         """An input refused. A line a phone typed is journalled REFUSED_KEPT times per
         seat and position at most; later ones are told (the phone's answer, the buzzer)
         but not written: a stranger with a player link cannot grow the record at the
         pace the page allows (2 a second, all evening), only by play."""
-        data = {"input": text, "reason": reason, "source": source}
+        reason = self._refusal(refusal) if isinstance(refusal, Exception) else {"reason": refusal}
+        data = {"input": text, "source": source, **reason}
         if seat is None:
             return self._emit("illegal", **data)
         at, kept = self._refused.get(seat, (None, 0))
@@ -237,19 +243,23 @@ class Referee:
 
     # --- games ---------------------------------------------------------------------
     def new_game(self, name: str, variant: str | None = None, settings: dict | None = None,
-                 setup: dict | None = None, rng: random.Random | None = None) -> Event:
+                 setup: dict | None = None, rng: random.Random | None = None, players=None) -> Event:
         """Start a game. Its random parts (shuffles, deals) are drawn now, from the
-        operating system's random source unless `rng` is given, and journalled."""
+        operating system's random source unless `rng` is given, and journalled, with the
+        players' names (`players`, one per seat, checked: ValueError in words)."""
         game = load_game(name, variant, settings, self.lang)
         if setup is None:
             setup = game.new_setup(rng or random.Random(secrets.randbits(64)))
         state = game.start(setup)
+        players = checked(players, game.seats(state))
+        names = {"players": players} if players else {}
         with self.journal.transaction():  # written first: a write that fails changes nothing
             if self.game_id is not None and self.game.outcome(self.sure) is None:
                 self.journal.end_game(self.game_id, "abandoned")
             event = self.journal.start_game(name, game.variant, Event(
-                Kind.GAME_STARTED, {"game": name, "variant": game.variant, "settings": game.settings, "setup": setup}))
-        self.game, self.setup, self.alarm = game, setup, None
+                Kind.GAME_STARTED, {"game": name, "variant": game.variant, "settings": game.settings,
+                                    "setup": setup, **names}))
+        self.game, self.setup, self.alarm, self.players = game, setup, None, players
         self._sure_of(state)
         self.game_id, self.position = event.game_id, event.seq
         self.record = fold([event])
@@ -298,7 +308,7 @@ class Referee:
         if record.game is None:
             raise ValueError("the record has no game_started event")
         self.game = load_game(record.game, record.variant, record.settings, self.lang)
-        self.setup = record.setup
+        self.setup, self.players = record.setup, record.players
         self.record, self.alarm = record, None
         state = self._replayed_moves(record.notations)
         self._sure_of(state)
@@ -323,7 +333,17 @@ class Referee:
                     continue
                 self._record(line.actions[:k], line.seen[:k], "camera", at=None)
                 return self._record([action], (), source)
-        return self._refuse(text, str(refusal), source, seat)
+        return self._refuse(text, refusal, source, seat)
+
+    def _refusal(self, refusal: Exception) -> dict:
+        """A refusal in the game's words: text that is not the game's notation is answered
+        with what the game waits for ("'xyz' is not a Labyrinth move. Red: push the spare
+        tile in at an arrow"), its grammar kept as `usage` for the command line."""
+        usage = getattr(refusal, "usage", "")
+        if not usage:
+            return {"reason": str(refusal)}
+        waits = self.game.prompt(self.state).text
+        return {"reason": f"{refusal}. {capital(waits)}" if waits else str(refusal), "usage": usage}
 
     def _legal(self, state, text: str, seat: int | None):
         action = self.game.parse(state, text if seat is None else self.game.said_by(state, text, seat))
@@ -847,6 +867,13 @@ class Referee:
         unsure = self.unsure
         seats = self.game.seats(self.state)
         seen = self.game.seen_by(self.state, viewer)
+
+        def words(data):  # the players' names in the referee's words
+            return named_data(data, seats, self.players)
+
+        prompt = self._prompt_json(seen)
+        if self.players:
+            prompt = {**words(prompt), "words": {k: words({"text": v})["text"] for k, v in prompt["words"].items()}}
         return {
             "game": self.game.name,
             "title": self.game.title,
@@ -854,14 +881,15 @@ class Referee:
             "variant_title": self.game._(self.game.variant),  # the variant's name in the table's language
             "game_id": self.game_id,
             "position": self.position,  # a page answer names it: a stale one is refused (Enter.at)
-            "seats": seats,
-            "prompt": self._prompt_json(seen),
+            "seats": labels(seats, self.players),  # "Léa (Mario's team)", or the seat's own words
+            "players": list(self.players),
+            "prompt": prompt,
             "moves": list(self.history) + unsure,
             "unsure": len(unsure),
-            "record": self._record_json(seats),
-            "alarm": self.alarm,
-            "doubt": self.doubt,
-            "outcome": outcome.to_json() if outcome else None,
+            "record": self._record_json(labels(seats, self.players)),
+            "alarm": words(self.alarm),
+            "doubt": words(self.doubt),
+            "outcome": words(outcome.to_json()) if outcome else None,
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
             "clock": self.clock.snapshot(),  # None: a game without a clock
             "state": self.game.snapshot(seen, viewer),
@@ -883,11 +911,14 @@ class Referee:
         the game cannot put into words keeps its notation. Options are moves not made yet:
         their words never name a secret (Labyrinth's "end" named the target it would find)."""
         prompt = self.game.prompt(seen)
-        words = {}
-        for option in prompt.options:
+        words, actors = {}, {}
+        for option in dict.fromkeys(prompt.options + prompt.claims + prompt.anytime):
             try:
-                words[option] = self.game.describe(seen, self.game.parse(seen, option))
+                action = self.game.parse(seen, option)
+                words[option] = self.game.describe(seen, action)
+                actors[option] = self.game.actor(seen, action)
             except (NotationError, IllegalAction):
                 words[option] = option
-        return {**prompt.to_json(), "words": words}
+        # `actors`: whose each option is (a phone shows a player only their own)
+        return {**prompt.to_json(), "words": words, "actors": actors}
 

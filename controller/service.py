@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import queue
 import secrets
+import shlex
 import threading
 from concurrent.futures import Future
 from pathlib import Path
@@ -96,6 +97,7 @@ class Service:
             if not started.ok:  # a damaged treasure catalogue: said, and serving goes on
                 log.warning("table start: %s", started.error)
                 self.notes.append(started.error)
+        self.voice = None
         if devices:
             self._open_devices()
         self.hall = hall_publisher(self)  # the public record to the hall's broker ([hall]), or None
@@ -133,6 +135,18 @@ class Service:
             d = self.config.die_module
             self.die = DieLink(port, self.bus, on_press=lambda: self.submit(RollDie(), wait=False),
                                usb_id=d.usb_id, heartbeat_s=d.heartbeat_s, missed=d.missed_heartbeats)
+        if self.config.voice.enabled:  # the speaker (and the WAVs the page may play)
+            from .voice import Voice
+
+            v = self.config.voice
+            player = None if v.player == "auto" else [] if v.player == "off" else shlex.split(v.player)
+            self.voice = Voice(self.bus, Path(self.config.data.folder), language=self.language, volume=v.volume,
+                               speed=v.speed, player=player, game=lambda: self.referee.game)
+
+    @property
+    def language(self) -> str:
+        """The table's language ("en", "fr", "de"): [table] language where the config has it."""
+        return getattr(getattr(self.config, "table", None), "language", None) or "en"
 
     def _on_event(self, event: Event) -> None:
         if event.kind == Kind.LINK:
@@ -156,7 +170,7 @@ class Service:
             t.join(timeout=5)
             if t.is_alive():
                 log.warning("service: the %s thread did not stop within 5 s", t.name)
-        for part in (self.hall, self.die, self.die_simulator, self.gpio_die, self.panel, self.camera):
+        for part in (self.hall, self.voice, self.die, self.die_simulator, self.gpio_die, self.panel, self.camera):
             if part is not None:
                 part.close()
         self.journal.close()

@@ -20,9 +20,9 @@ command is a typed value (controller/events.py) dispatched on its type.
 from __future__ import annotations
 
 import logging
-import logging
 import os
 import pickle
+import random
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -31,6 +31,7 @@ from .config import CameraSettings, GameSettings
 from .events import Command, Corners, Enrol, Enter, Event, Kind, NewGame, RollDie, Settle, Tick, Undo, View
 from .games import load_game
 from .journal import RecordLost
+from .players import checked
 from .referee import CONFIRM_S, Referee
 from .registry import entry
 from .table_start import TableStart
@@ -64,6 +65,11 @@ class Result:
         return out
 
 
+def seats_of(game) -> list[str]:
+    """The seats of a game about to start (they do not depend on the deal)."""
+    return game.seats(game.start(game.new_setup(random.Random(0))))
+
+
 def make_watcher(board: str, camera: CameraSettings, *, corners=None, options: dict | None = None):
     """The camera's Watcher for `board` (and its sheet `options`), as its registry entry
     builds it. Raises ValueError for bad corners or a board without a reader."""
@@ -85,6 +91,7 @@ class Table:
         self.watcher = None
         self._options: dict | None = None  # the board sheet the watcher reads
         self._told: str | None = None  # the table start's last notice on the bus
+        self._players: tuple | None = None  # the names given with a game read from the table, until it starts
         self._caught: list[Event] | None = None
         self._learned: int | None = None  # the referee's epoch (its sure position) last learned from
         self.looks = Path(looks) if looks is not None else None  # the camera's looks, kept beside the journal
@@ -229,8 +236,9 @@ class Table:
         from .devices.dice import roll
 
         prompt = self.referee.game.prompt(self.referee.state)
-        if prompt.kind != "roll":
+        if prompt.kind != "roll":  # a second press: the last announcement said again (controller/voice.py)
             self.referee.bus.publish(Event(Kind.NOTICE, {"text": self.referee._("no roll is due now")}))
+            self.referee.bus.publish(Event(Kind.REPEAT, {"by": "button"}))
             return Result()
         drawn = roll(prompt.die)
         return replace(self._move(Enter(drawn.notation, source="die")), rolled=drawn)
@@ -250,12 +258,19 @@ class Table:
         if clock is not None:
             settings = {k: v for k, v in (settings or {}).items() if k != "clock"} | ({"clock": clock} if clock else {})
         variant = variant or (r.game.variant if r.game is not None and name == r.game.name else None)
+        # the new-game button asks for none: the names stay for the same game
+        players = command.players if command.players is not None else (r.players if game is None else None)
+        try:  # refused now, not when the table has been read
+            checked(players, seats_of(load_game(name, variant, settings)))
+        except ValueError as exc:
+            return Result.refused(str(exc))
+        self._players = players
         if self.camera is not None and entry(name).starts_from_table and (setup is None or setup.get("from_table")):
             # read from the table; a recorded setup (a replay) gives only the deal
             return self._start_from_table(load_game(name, variant, settings, r.lang), deal=setup)
         self.enrolment.cancel()
         try:
-            event = r.new_game(name, variant, settings, setup=setup)
+            event = r.new_game(name, variant, settings, setup=setup, players=players)
         except ValueError as exc:  # a setting the rules refuse (a clock that is no time control)
             return Result.refused(str(exc))
         self._options = r.game.reader_options(r.state)
@@ -424,7 +439,7 @@ class Table:
                 self.referee.bus.publish(Event(Kind.NOTICE, {"text": self.enrolment.message}))
             return Result(waiting=self.enrolment.message)
         game, setup = started
-        event = self.referee.new_game(game.name, game.variant, game.settings, setup=setup)
+        event = self.referee.new_game(game.name, game.variant, game.settings, setup=setup, players=self._players)
         self._options = self.referee.game.reader_options(self.referee.state)
         self.learn_position()  # now from the whole layout
         self._told = None

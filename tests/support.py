@@ -22,7 +22,7 @@ def need(tool_ok: bool, why: str):
 
 def offline_config(tmp_path, source, game: str = "connect4", variant: str | None = None):
     """A service's config as the tests run one: the camera from `source` (a folder of
-    frames), gpiozero's mock pins, no die module, the journal under tmp_path."""
+    frames), gpiozero's mock pins, no die module, no voice, the journal under tmp_path."""
     from controller.config import default
 
     config = default()
@@ -33,6 +33,7 @@ def offline_config(tmp_path, source, game: str = "connect4", variant: str | None
     config.gpio.factory = "mock"
     config.die_module.port = "off"
     config.data.folder = str(tmp_path / "data")
+    config.voice.enabled = False  # the voice's own tests turn it on (tests/controller/test_voice.py)
     return config
 
 
@@ -235,10 +236,10 @@ def served_hall(folder, broker, referee, table: str = "t1"):
 # --- the demo, run as a person runs it ---------------------------------------------------
 
 
-def play_demo(tmp_path, *args, page_shows=None, timeout=150):
+def play_demo(tmp_path, *args, page_shows=None, timeout=150, told=None):
     """Run `referee demo --fast ARGS` to its end and return the game record that
     `referee export` writes from its journal; with `page_shows`, the status page must
-    show that text while the demo runs."""
+    show that text while the demo runs; `told`, a list, gets the terminal's lines."""
     import json
     import re
     import subprocess
@@ -257,10 +258,12 @@ def play_demo(tmp_path, *args, page_shows=None, timeout=150):
         assert url, proc.stderr.read()
         if page_shows:
             assert page_shows in urllib.request.urlopen(url + "/", timeout=10).read().decode()
-        proc.wait(timeout=timeout)
+        rest, err = proc.communicate(timeout=timeout)
+        if told is not None:
+            told += rest.splitlines()
     finally:
         proc.kill()
-    assert proc.returncode == 0, proc.stderr.read()[-3000:]
+    assert proc.returncode == 0, err[-3000:]
     out = subprocess.run([sys.executable, "-m", "controller.cli", "export", "--data", str(tmp_path)],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)

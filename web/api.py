@@ -12,7 +12,7 @@ import logging
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from controller.events import Corners, Enter, NewGame, Undo
+from controller.events import Corners, Enter, Event, Kind, NewGame, Undo
 from controller.games import GAMES, game_class
 from controller.i18n import translator
 from controller.registry import ENTRIES
@@ -128,7 +128,21 @@ def new_game():
             game_class(game)(variant, {"clock": clock})
         except ValueError as exc:
             return _result(Result.refused(f"field 'clock': {exc}"))
-    return _result(service().submit(NewGame(game, variant, clock=clock)))
+    players = data.get("players")  # the names by seat: a list, or one text with commas
+    if players is not None and not (isinstance(players, list) and len(players) <= 8 or isinstance(players, str)):
+        raise ApiError(400, "field 'players' must be a list of names or one text of names separated by commas")
+    if isinstance(players, str):
+        players = players.split(",") if players.strip() else None
+    return _result(service().submit(NewGame(game, variant, clock=clock, players=tuple(players) if players else None)))
+
+
+@api.post("/say-again")
+def say_again():
+    """The page's "Say again": the voice repeats its last announcement (anyone at the
+    table may ask; it changes nothing in the game)."""
+    body()  # nothing is read from it, but a malformed one is said so, as on every POST
+    service().bus.publish(Event(Kind.REPEAT, {"by": "page"}))
+    return jsonify({"ok": True, "error": None, "event": None})
 
 
 @api.post("/undo")
@@ -186,6 +200,14 @@ def camera_picture():
     if jpeg is None:
         raise ApiError(404, shots.missing())
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@api.get("/camera-caption")
+def camera_caption():
+    """The words of /api/camera.jpg's picture (the same `which`), for the page to lay over
+    it as text a phone can read."""
+    shots = current_app.extensions["referee_camera"]
+    return jsonify({"caption": shots.caption(request.args.get("which", "live"))})
 
 
 @api.get("/frame.jpg")

@@ -3,11 +3,12 @@ and on a camera alarm the frame that caused it, kept until the board is put righ
 
 The frames are the watcher's own (`watcher.last_frame`); the web layer only keeps a
 reference to the one in view when an alarm is raised and draws on a small copy when a
-page asks: the board's outline (as located, thin), a caption of what was read, and the
-cells an alarm or a doubt names, boxed where the camera saw them (the reader's cell
+page asks: the board's outline (as located, thin) and the cells an alarm or a doubt names, boxed where the camera saw them (the reader's cell
 outline mapped back through the watcher's homography): an alarm's boxes red and solid, a
-doubt's amber and dashed, so they are told apart without colour. No frame is encoded
-unless a page asks for it, so the referee's thread pays nothing.
+doubt's amber and dashed, so they are told apart without colour. The caption (what was
+read, or the alarm's words) is text the page lays over the picture (`caption`), never
+pixels in it: drawn into a 480 px picture it shrank to 7 px on a phone and was cut off.
+No frame is encoded unless a page asks for it, so the referee's thread pays nothing.
 
 The picture is for anyone who can open the page, so it shows the board and a margin
 around it (a hand reaching in), not the room: until the board is located there is no
@@ -98,22 +99,30 @@ class CameraShots:
         """The alarm's frame ("alarm", while one stands), the doubt's ("doubt"), or the
         latest one (with a standing doubt's cells boxed), small, drawn over."""
         with self._lock:
-            alarm, doubt, last = self.alarm, self.doubt, self.last_move
+            alarm, doubt = self.alarm, self.doubt
         if which == "alarm" and alarm is not None:
-            frame, quad, boxes, caption = alarm
-            return _draw(frame, quad, caption, ALARM, boxes)
+            frame, quad, boxes, _ = alarm
+            return _draw(frame, quad, ALARM, boxes)
         if which == "doubt" and doubt is not None:
-            frame, quad, boxes, caption = doubt
-            return _draw(frame, quad, caption, DOUBT, boxes)
+            frame, quad, boxes, _ = doubt
+            return _draw(frame, quad, DOUBT, boxes)
         watcher = self.service.watcher
         frame = getattr(watcher, "last_frame", None)
         if frame is None:
             return None
-        caption = ("read: " + last) if last else "watching the board"
-        boxes = []
-        if doubt is not None:
-            boxes, caption = doubt[2], doubt[3]
-        return _draw(frame, getattr(watcher, "quad", None), caption, DOUBT if boxes else READ, boxes)
+        boxes = doubt[2] if doubt is not None else []
+        return _draw(frame, getattr(watcher, "quad", None), DOUBT if boxes else READ, boxes)
+
+    def caption(self, which: str = "live") -> str:
+        """The words of the picture `jpeg(which)` draws: the alarm's or the doubt's, or
+        what was read last."""
+        with self._lock:
+            alarm, doubt, last = self.alarm, self.doubt, self.last_move
+        if which == "alarm" and alarm is not None:
+            return alarm[3]
+        if doubt is not None and which in ("doubt", "live"):
+            return doubt[3]
+        return ("read: " + last) if last else "watching the board"
 
 
 def view_box(quad, shape) -> tuple[tuple[int, int, int, int], float]:
@@ -129,7 +138,7 @@ def view_box(quad, shape) -> tuple[tuple[int, int, int, int], float]:
     return box, min(1.0, WIDTH / float(max(1, box[2] - box[0])))
 
 
-def _draw(frame, quad, caption: str, style: tuple, boxes=()) -> bytes | None:
+def _draw(frame, quad, style: tuple, boxes=()) -> bytes | None:
     """The board's part of `frame`, small, drawn over; None while the board is not located."""
     import cv2
     import numpy as np
@@ -152,10 +161,6 @@ def _draw(frame, quad, caption: str, style: tuple, boxes=()) -> bytes | None:
         pts = (np.asarray(box, np.float32).reshape(-1, 2) - origin) * scale
         for a, b in zip(pts, np.roll(pts, -1, axis=0)):
             _edge(small, a, b, colour, dashed)
-    bar = 26
-    cv2.rectangle(small, (0, small.shape[0] - bar), (small.shape[1], small.shape[0]), (0, 0, 0), -1)
-    cv2.putText(small, caption[:70], (6, small.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1,
-                cv2.LINE_AA)
     ok_enc, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
     return buf.tobytes() if ok_enc else None
 

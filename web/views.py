@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from flask import Blueprint, redirect, render_template, url_for
+from pathlib import Path
+
+from flask import Blueprint, abort, redirect, render_template, send_from_directory, url_for
 
 from controller.registry import ENTRIES
 
@@ -65,6 +67,18 @@ def seat_page(token: str):
         wrong_token("not a player link")
         return render_template("invalid_link.html"), 404
     return _page(seat, token)
+
+
+@views.get("/speech/<name>")
+def speech(name: str):
+    """An announcement of the voice (controller/voice.py) as WAV, for a page whose sound
+    is on: a table without a speaker still speaks through a phone or the TV."""
+    from controller.voice import WAV
+
+    if not WAV.fullmatch(name):
+        abort(404)
+    return send_from_directory(Path(service().config.data.folder).resolve() / "speech", name,
+                               mimetype="audio/wav", max_age=3600)
 
 
 @views.get("/favicon.ico")

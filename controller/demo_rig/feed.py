@@ -51,6 +51,7 @@ class DemoTable:
         self.player: Player | None = None
         self.shown = 0  # turns shown on the table, all games
         self.failed = False
+        self.failure = ""  # why the table could not go on, in words
         self.refused = 0  # page inputs refused in a row
 
     def attach(self, service) -> None:
@@ -147,8 +148,9 @@ class DemoTable:
         rather than leaving the service waiting for frames that never come."""
         try:
             yield from self._frames()
-        except Exception:
-            log.exception("demo: the simulated table failed")
+        except Exception as exc:  # said as a sentence (run_demo prints it); the trace only at debug
+            self.failure = str(exc) or type(exc).__name__
+            log.debug("demo: the simulated table failed", exc_info=True)
             self.failed = True
             self.finished.set()
 

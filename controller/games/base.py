@@ -41,7 +41,13 @@ Action = Any
 
 
 class NotationError(ValueError):
-    """Text that is not an action in the game's notation; the message says why."""
+    """Text that is not an action in the game's notation; the message says why, in the
+    game's words; `usage`, the notation's grammar, is for a person typing at the command
+    line (the page says instead what the game waits for, controller/referee.py)."""
+
+    def __init__(self, reason: str, usage: str = ""):
+        super().__init__(reason)
+        self.usage = usage
 
 
 class IllegalAction(Exception):
@@ -214,6 +220,11 @@ class Game:
     def describe(self, state: State, action: Action) -> str:
         """The action in words, for the page ("Mario drops a chip in column 4")."""
         return self.notation(state, action)
+
+    def spoken(self, move: dict) -> str:
+        """What the voice says of a recorded move (a `move` event's data): its words, unless
+        people say it otherwise (chess: "Yoshi, knight, takes e5, check")."""
+        return move.get("text") or move.get("notation", "")
 
     def check(self, state: State, action: Action) -> None:
         """Raise IllegalAction with the rule broken, in words, or return None."""

@@ -39,6 +39,7 @@ from typing import Iterable, Mapping
 import chess
 
 from ..i18n import N_
+from ..texts import say
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .time_control import TimeControl
 
@@ -48,6 +49,9 @@ KING = ("Mario", "Bowser")
 COLOUR = (N_("red"), N_("green"))
 SQUARES = tuple(chess.SQUARE_NAMES)
 SIDES = {"red": 0, "white": 0, "mario": 0, "green": 1, "black": 1, "bowser": 1}
+# a move in SAN, as the journal records it (castling, or piece, from, capture, square, promotion)
+SAN = re.compile(r"(?:(?P<castle>O-O(?:-O)?)|(?P<piece>[KQRBN])?[a-h]?[1-8]?(?P<takes>x)?(?P<to>[a-h][1-8])"
+                 r"(?:=(?P<promo>[QRBN]))?)(?P<end>[+#])?")
 PROMOTION = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT,
              "queen": chess.QUEEN, "rook": chess.ROOK, "bishop": chess.BISHOP, "knight": chess.KNIGHT}
 
@@ -343,7 +347,8 @@ class Chess(Game):
         if state.board.is_check():
             parts.append(self._("{king} is in check", king=KING[seat]))
         if state.draw_offer is not None:
-            parts.append(self._("{who} offers a draw ('accept draw')", who=self._team(state.draw_offer)))
+            parts.append(self._("{who} offers a draw: {other} may accept it", who=self._team(state.draw_offer),
+                                other=self._team(1 - state.draw_offer)))
         promo = self._last_promotion(state)
         if promo:
             piece = state.board.piece_at(promo.to_square)
@@ -354,7 +359,11 @@ class Chess(Game):
             parts.append(self._("{draw} may be claimed ('claim draw')", draw=claim.reason))
         claims = (("promote q", "promote r", "promote b", "promote n") if promo else ()) + (
             ("claim draw",) if claim else ())
-        anytime = ("accept draw" if state.draw_offer is not None else "offer draw", "resign")
+        # each side's own (a phone shows a player only theirs: the offerer is not offered
+        # to accept their own draw, controller/referee.py's "actors")
+        offers = ((f"accept draw {COLOUR[1 - state.draw_offer]}",) if state.draw_offer is not None
+                  else tuple(f"offer draw {c}" for c in COLOUR))
+        anytime = offers + tuple(f"resign {c}" for c in COLOUR)
         return Prompt("move", seat, "; ".join(parts), claims=claims, anytime=anytime)
 
     # --- notation ------------------------------------------------------------------
@@ -410,9 +419,10 @@ class Chess(Game):
             raise NotationError(self._("{text!r} is ambiguous: more than one piece can make it; add the "
                                        "file or rank it starts from (Nbd2) or use UCI (b1d2)", text=t)) from None
         except chess.InvalidMoveError:
-            raise NotationError(self._("{text!r} is not a chess move: expected UCI (e2e4, e7e8q), SAN (Nf3, "
-                                       "O-O), 'resign', 'offer draw', 'accept draw', 'draw agreed', "
-                                       "'claim draw', 'flag red|green' or 'promote q|r|b|n'", text=t)) from None
+            raise NotationError(self._("{text!r} is not a chess move", text=t),
+                                self._("expected UCI (e2e4, e7e8q), SAN (Nf3, O-O), 'resign', 'offer draw', "
+                                       "'accept draw', 'draw agreed', 'claim draw', 'flag red|green' or "
+                                       "'promote q|r|b|n'")) from None
         except chess.IllegalMoveError:
             over = self.outcome(state)
             raise (IllegalAction(self._("the game is over: {reason}", reason=over.reason)) if over
@@ -531,6 +541,28 @@ class Chess(Game):
         sq = self._last_promotion(state).to_square
         return self._("the piece promoted on {square} becomes {piece}", square=SQUARES[sq],
                       piece=self._piece(chess.Piece(action.piece, board.piece_at(sq).color), sq))
+
+    def spoken(self, move: dict) -> str:
+        """A recorded move as people say it at the table ("Yoshi, knight, takes e5,
+        check"), from its SAN and its seat: the Mario name, the piece, the square."""
+        san, seat = move.get("notation", ""), move.get("seat")
+        found = SAN.fullmatch(san)
+        if seat not in (0, 1) or found is None:
+            return super().spoken(move)
+        color = chess.WHITE if seat == 0 else chess.BLACK
+        end = found["end"] or ""
+        tail = [say("chess.checkmate")] if end == "#" else [say("chess.check")] if end == "+" else []
+        if found["castle"]:
+            side = say("chess.queenside" if found["castle"].count("O") == 3 else "chess.kingside")
+            return ", ".join([say("chess.castles", who=KING[seat], side=side), *tail])
+        kind = chess.PIECE_SYMBOLS.index((found["piece"] or "p").lower())
+        square = chess.parse_square(found["to"])
+        words = [piece_name(chess.Piece(kind, color), square), chess.piece_name(kind)]
+        words.append(f"{say('chess.takes')} {found['to']}" if found["takes"] else found["to"])
+        if found["promo"]:
+            new = chess.Piece(chess.PIECE_SYMBOLS.index(found["promo"].lower()), color)
+            words.append(say("chess.promotes", piece=piece_name(new, square)))
+        return ", ".join(words + tail)
 
     def cell_name(self, cell) -> str:
         return str(cell)

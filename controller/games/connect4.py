@@ -148,9 +148,9 @@ class Connect4(Game):
             return Drop(int(m[1]) - 1, bool(m[2]))
         if m := self._PLACE.match(t):
             return PlaceBlocker(int(m[1]) - 1, int(m[2]) - 1)
-        raise NotationError(self._("{text!r} is not a Connect 4 move: expected a column 1-7 ('4'), a drop with "
-                                   "removal ('4x'), a removal ('x'), no removal ('-') or a blocker placement "
-                                   "('b4/3' = column 4, row 3)", text=text.strip()))
+        raise NotationError(self._("{text!r} is not a Connect 4 move", text=text.strip()),
+                            self._("expected a column 1-7 ('4'), a drop with removal ('4x'), a removal ('x'), no "
+                                   "removal ('-') or a blocker placement ('b4/3' = column 4, row 3)"))
 
     def notation(self, state: C4State, action) -> str:
         if isinstance(action, Drop):

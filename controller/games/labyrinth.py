@@ -570,10 +570,10 @@ class Labyrinth(Game):
     def parse(self, state: LabState, text: str):
         m = self._ACTION.match(" ".join(text.strip().lower().split()))
         if m is None:
-            raise NotationError(self._("{text!r} is not a Labyrinth action: expected 'push N2 r90' "
-                                       "(arrow N2 N4 N6 E2 E4 E6 S2 S4 S6 W2 W4 W6, turn r0 r90 r180 r270 or "
-                                       "the open sides such as NES), 'move d4', 'end' (or 'stay'), 'found' or "
-                                       "'exit a3', optionally after a colour ('red push N2')", text=text.strip()))
+            raise NotationError(self._("{text!r} is not a Labyrinth move", text=text.strip()),
+                                self._("expected 'push N2 r90' (arrow N2 N4 N6 E2 E4 E6 S2 S4 S6 W2 W4 W6, turn r0 r90 "
+                                       "r180 r270 or the open sides such as NES), 'move d4', 'end' (or 'stay'), "
+                                       "'found' or 'exit a3', optionally after a colour ('red push N2')"))
         colour, arrow, degrees, sides, move, leave, stay, found = m.groups()
         seat = None
         if colour:

@@ -961,10 +961,10 @@ class Monopoly(Game):
                                                "pK@S (S = 0-39, or off)", text=text.strip(), part=part))
                 places.append((m[1], None if m[2] == "off" else int(m[2])))
             return Put(tuple(places))
-        raise NotationError(self._(
-            "{text!r} is not a Monopoly input: expected 'roll B R', 'roll R', continue S, "
+        raise NotationError(self._("{text!r} is not a Monopoly move", text=text.strip()), self._(
+            "expected 'roll B R', 'roll R', continue S, "
             "done, pay, card, try, buy, auction, 'bid pK N', close, 'partner pK', 'sell S', bankrupt, "
-            "'offer pA>pB GIVE for GET', accept, decline or 'put bowser@S pK@S'", text=text.strip()))
+            "'offer pA>pB GIVE for GET', accept, decline or 'put bowser@S pK@S'"))
 
     @staticmethod
     def _items(text: str, whole: str, _) -> Items:

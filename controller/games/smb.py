@@ -214,10 +214,9 @@ class SuperMarioBros(Game):
         t = " ".join(text.strip().lower().split())
         m = self._RE.match(t)
         if not m:
-            raise NotationError(self._("{text!r} is not a Super Mario Bros. action: expected "
-                                       "'roll red|yellow|red/yellow|stop', 'move <space>', 'buy', 'pass', "
-                                       "'card <seat> <hazard>', 'token <space>' or 'fireball <space>'",
-                                       text=text.strip()))
+            raise NotationError(self._("{text!r} is not a Super Mario Bros. move", text=text.strip()),
+                                self._("expected 'roll red|yellow|red/yellow|stop', 'move <space>', 'buy', 'pass', "
+                                       "'card <seat> <hazard>', 'token <space>' or 'fireball <space>'"))
         verb, arg = m[1], (m[2] or "")
         if verb in ("buy", "pass"):
             if arg:
@@ -226,7 +225,8 @@ class SuperMarioBros(Game):
         if verb == "roll":
             if arg not in FACES:
                 raise NotationError(self._("{face!r} is not a face of the die: red, yellow, red/yellow or stop",
-                                           face=arg))
+                                           face=arg) if arg else
+                                    self._("a roll says the face the die shows: red, yellow, red/yellow or stop"))
             return Roll(arg)
         if verb == "card":
             parts = arg.split()

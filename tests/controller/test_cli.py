@@ -3,6 +3,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 
 def run(args, stdin):
     return subprocess.run([sys.executable, "-m", "controller.cli", *args], input=stdin,
@@ -60,3 +62,36 @@ def test_a_line_that_is_not_utf8_is_named_and_play_goes_on_under_a_strict_locale
     assert b"stdin line 2 is not UTF-8 (byte 1); skipped" in proc.stderr
     moves = [json.loads(l)["notation"] for l in proc.stdout.splitlines() if b'"type": "move"' in l]
     assert moves == ["e4", "e5"]
+
+
+def test_a_fault_nobody_foresaw_is_one_sentence_not_a_traceback(monkeypatch, capsys):
+    from controller import cli
+    from controller.devices import dice
+
+    def broken(args):
+        raise RuntimeError("the referee did not record move w2-00 from the camera")
+
+    monkeypatch.setattr(dice, "cmd_roll", broken)
+    monkeypatch.delenv("REFEREE_DEBUG", raising=False)
+    assert cli.main(["roll", "--die", "smb"]) == 1
+    err = capsys.readouterr().err
+    assert err == ("referee roll: the referee did not record move w2-00 from the camera "
+                   "(run with REFEREE_DEBUG=1 for the details)\n")
+    monkeypatch.setenv("REFEREE_DEBUG", "1")  # a developer asks for the trace
+    with pytest.raises(RuntimeError):
+        cli.main(["roll", "--die", "smb"])
+
+
+def test_a_demo_table_that_cannot_go_on_says_why_in_words():
+    from controller.demo_rig.feed import DemoTable
+
+    table = DemoTable(seed=1)
+
+    def stuck():
+        raise RuntimeError("the referee did not record e4 from the camera (no alarm)")
+        yield
+
+    table._frames = stuck
+    assert list(table.frames()) == []
+    assert table.failed and table.finished.is_set()
+    assert table.failure == "the referee did not record e4 from the camera (no alarm)"

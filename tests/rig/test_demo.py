@@ -11,7 +11,8 @@ from support import play_demo
 
 
 def test_demo_plays_a_whole_game_recognised_from_the_camera(tmp_path):
-    record = play_demo(tmp_path, "--games", "1", "--seed", "5", page_shows="Connect 4")
+    told = []
+    record = play_demo(tmp_path, "--games", "1", "--seed", "5", page_shows="Connect 4", told=told)
     kinds = [e["type"] for e in record["events"]]
     assert kinds[0] == "game_started" and kinds[-1] == "game_over"
     moves = [e for e in record["events"] if e["type"] == "move"]
@@ -19,6 +20,16 @@ def test_demo_plays_a_whole_game_recognised_from_the_camera(tmp_path):
     assert all(m["decided_after_s"] <= 0.5 for m in moves)
     # the one deliberate mistake per game is flagged and put right; nothing else alarms
     assert kinds.count("illegal") <= 1 and kinds.count("illegal") == kinds.count("restored")
+    # the terminal told the game in words: each move, the alarm with its fix, the result, a summary
+    words = [e["text"] for e in record["events"] if e["type"] == "move"]
+    assert [line.split(". ", 1)[1] for line in told if re.match(r" +\d+\. ", line)] == words
+    over = next(e for e in record["events"] if e["type"] == "game_over")
+    assert f"result: {over['winner_name']} wins: {over['reason']}" in told
+    alarms = kinds.count("illegal")
+    assert sum(line.strip().startswith("fix: ") for line in told) == alarms
+    assert (f"summary: 1 game played, {len(words)} move{'s' * (len(words) != 1)} recorded, "
+            f"{alarms} alarm{'s' * (alarms != 1)} raised") in told
+    assert f"demo: the game is kept in {tmp_path} (referee export --data {tmp_path})" in told
 
 
 def test_the_demo_survives_new_game_on_the_page_and_leaves_no_folder(tmp_path):

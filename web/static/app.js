@@ -9,6 +9,7 @@
 (function () {
   const initial = JSON.parse(document.getElementById("initial").textContent);
   const TOKEN_KEY = "referee-admin-token";
+  const SOUND_KEY = "referee-sound";
   const RESTORED_MS = 5000;  // how long "board restored" stays up
 
   const page = {
@@ -82,6 +83,11 @@
     out.hidden = r.ok;
     out.textContent = r.ok ? "" : "\u26A0 " + T("Not accepted: {why}", {why: r.error});
     if (r.ok) $("move-text").value = "";
+  }
+
+  function clearRefusal() {
+    $("move-error").hidden = true;
+    $("move-error").textContent = "";
   }
 
   // --- drawing --------------------------------------------------------------------
@@ -259,12 +265,17 @@
   // what the page offers comes from the game's prompt alone.
   function renderChoices(s) {
     const p = s.prompt && !s.outcome ? s.prompt : {};
-    const anytime = p.anytime || [];
+    const actors = p.actors || {};
+    // a player's phone offers only what is that player's to do (the referee says whose
+    // each option is): the side that offered a draw is not offered to accept it
+    const mine = (o) => page.seat === null || !(o in actors) || actors[o] === page.seat;
+    const anytime = (p.anytime || []).filter(mine);
     const options = [...(p.options || []), ...(p.claims || []), ...anytime]
       .filter((o, i, all) => all.indexOf(o) === i);
     const active = canMove();
     const words = p.words || {};
-    const name = p.seat != null ? (s.seats || [])[p.seat] : null;
+    const who = page.seat !== null ? page.seat : p.seat;
+    const name = who != null ? (s.seats || [])[who] : null;
     // a watcher gets no player's buttons; a player out of turn keeps what a player may
     // do then (the prompt's `anytime`), the rest greyed until their turn
     fill($("choices"), page.table || !canType() ? [] : options.map((text) => {
@@ -347,6 +358,11 @@
     const img = $("camera");
     img.onerror = () => { $("camera-box").hidden = true; };
     img.src = "/api/camera.jpg?which=" + which + "&n=" + page.events;
+    // its words over it as text (drawn into the small picture they were 7 px on a phone)
+    fetch("/api/camera-caption?which=" + which, {cache: "no-store"})
+      .then((r) => (r.ok ? r.json() : {caption: ""}))
+      .then((c) => { $("camera-words").textContent = capital(c.caption || ""); })
+      .catch(() => {});
     $("camera-caption").textContent = page.alarm ? "\u26A0 " + T("The picture that raised the alarm") : T("The camera's latest picture");
   }
 
@@ -434,7 +450,13 @@
       case "move": case "undo": case "game_started":
         page.doubt = null;
         page.notice = null;
+        clearRefusal();  // an old "Not accepted" was about a turn that is over
         break;
+      case "said":  // the voice's words (controller/voice.py), played here when sound is on
+        if ($("sound").checked) new Audio("/speech/" + encodeURIComponent(event.wav)).play().catch(() => {});
+        return;
+      case "repeat":
+        return;
       case "link":
         refreshStatus();
         return;
@@ -561,9 +583,13 @@
       useAdminToken($("admin-token").value.trim());
     });
     $("ng-game").addEventListener("change", fillVariants);
+    // the voice's words on this phone or TV: off until asked for here, remembered here
+    $("sound").checked = localStorage.getItem(SOUND_KEY) === "on";
+    $("sound").addEventListener("change", () => localStorage.setItem(SOUND_KEY, $("sound").checked ? "on" : "off"));
+    $("say-again").addEventListener("click", () => post("/api/say-again"));
     $("new-game-form").addEventListener("submit", async (e) => {
       e.preventDefault();
-      const ask = {game: $("ng-game").value, variant: $("ng-variant").value};
+      const ask = {game: $("ng-game").value, variant: $("ng-variant").value, players: $("ng-players").value};
       if (!$("ng-clock").hidden) ask.clock = $("ng-clock").value.trim() || "off";
       const r = await post("/api/new-game", ask);
       adminResult(r);

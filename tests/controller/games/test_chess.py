@@ -113,7 +113,8 @@ def test_en_passant_only_right_after_the_double_step():
 
 def test_text_that_is_not_a_move_gets_a_usage_hint():
     events = play("hello", "e7e8k")
-    assert illegal(events)[0].startswith("'hello' is not a chess move: expected UCI (e2e4, e7e8q), SAN")
+    assert illegal(events)[0] == "'hello' is not a chess move. Mario's team to move (red)"
+    assert [e.get("usage", "") for e in events if e["type"] == "illegal"][0].startswith("expected UCI (e2e4, e7e8q), SAN")
     assert illegal(events)[1] == "'e7e8k': a pawn is promoted to q, r, b or n, never to a king"
 
 

@@ -327,7 +327,7 @@ def test_each_illegal_action_has_its_message(game, state):
     assert illegal(game, state, f"move {'abcdefg'[far % 7]}{far // 7 + 1}").startswith(
         "Red cannot reach") and "the path there is not connected" in illegal(
         game, state, f"move {'abcdefg'[far % 7]}{far // 7 + 1}")
-    with pytest.raises(NotationError, match="not a Labyrinth action"):
+    with pytest.raises(NotationError, match="not a Labyrinth move"):
         game.parse(state, "jump d4")
     with pytest.raises(NotationError, match="not playing"):
         Labyrinth(settings={"players": 2}).parse(
@@ -355,7 +355,7 @@ def test_referee_play_json_reports_each_illegal_action_in_words(tmp_path):
     assert reasons[3] == f"Red cannot reach {far_name} from a1: the path there is not connected"
     assert reasons[4] == ("the tile may not go back in at the bottom of column b, where the previous push at the "
                           "top of column b just pushed it out")
-    assert "not a Labyrinth action" in reasons[5]
+    assert "not a Labyrinth move" in reasons[5]
     assert [x["notation"] for x in lines if x["type"] == "move"] == ["push N2 r0", "stay"]
     last_state = [x for x in lines if x["type"] == "state"][-1]
     assert last_state["state"]["banned_arrow"] == "S2" and last_state["state"]["phase"] == "push"

@@ -1,17 +1,35 @@
 // Super Mario Labyrinth: the 7x7 maze as tiles with their open passages, each treasure as
 // its own large mark (its initials, from the snapshot: "KT" for Koopa Troopa) with a
 // legend that names them, the twelve push arrows around it (the one that may not be used
-// now crossed out), each pawn as its colour's letter in a shape of its own, coordinates
+// now crossed out), each pawn as a pawn (a head on a body: never a letter, which a
+// treasure's mark could share, R for Rosalina and the Red pawn) in its colour with a head
+// of its own shape, in a corner of its tile clear of the treasure's disc, coordinates
 // a-g and 1-7, the spare tile under the maze; on a player's own phone a card "your next
 // treasure" (watchers never get it: the snapshot holds a player's targets only for that
 // player's link).
 "use strict";
 
 (function () {
-  const {svg, text, titled, root, badge, el, playerCard} = window.drawKit;
+  const {svg, text, titled, root, el, playerCard} = window.drawKit;
   const SIZE = 7, T = 80, PAD = 56, FOOT = T + 20;
   const PAWN_FILL = {red: "#d7263d", yellow: "#f2c500", green: "#2e7d32", blue: "#1e63d6"};
-  const PAWN_SEAT = {red: 0, yellow: 2, green: 1, blue: 3};  // the kit's shapes: circle, diamond, square, triangle
+  const PAWN_HEAD = {red: "circle", yellow: "diamond", green: "square", blue: "triangle"};
+  // a pawn stands in its tile's corner (PAWN_X, PAWN_Y of the tile from the corner's
+  // sides), clear of the treasure's disc of radius MARK_R in the middle
+  const MARK_R = 19, PAWN_X = 0.14, PAWN_Y = 0.19, PAWN_SCALE = 1.2;
+
+  // A pawn: a body under a head whose shape tells the colour without colour.
+  function pawn(parent, x, y, colour) {
+    const head = PAWN_HEAD[colour] || "circle", fill = PAWN_FILL[colour] || "#888";
+    const g = svg("g", {class: "pawn lab-pawn", "data-head": head,
+                        transform: `translate(${x},${y}) scale(${PAWN_SCALE})`}, parent);
+    svg("polygon", {points: "-9,12 9,12 4,-1 -4,-1", fill}, g);
+    if (head === "circle") svg("circle", {cx: 0, cy: -6, r: 6, fill}, g);
+    else if (head === "square") svg("rect", {x: -5.5, y: -11.5, width: 11, height: 11, fill}, g);
+    else if (head === "diamond") svg("polygon", {points: "0,-13 7,-6 0,1 -7,-6", fill}, g);
+    else svg("polygon", {points: "0,-13 7,-1 -7,-1", fill}, g);
+    return g;
+  }
 
   function tile(parent, x, y, sides, treasure, small) {
     const g = svg("g", {class: "lab-tile"}, parent);
@@ -23,8 +41,8 @@
     if (sides.includes("W")) svg("rect", {x, y: y + c - w / 2, width: c, height: w, class: "lab-path"}, g);
     if (sides.includes("E")) svg("rect", {x: x + c, y: y + c - w / 2, width: c, height: w, class: "lab-path"}, g);
     if (treasure && !small) {
-      svg("circle", {cx: x + c, cy: y + c, r: 22, class: "lab-treasure"}, g);
-      text(g, x + c, y + c + 10, treasure.mark, "lab-mark");
+      svg("circle", {cx: x + c, cy: y + c, r: MARK_R, class: "lab-treasure"}, g);
+      text(g, x + c, y + c + 8, treasure.mark, "lab-mark");
     }
     return g;
   }
@@ -72,9 +90,8 @@
       const cell = String(p.cell || ""), c = "abcdefg".indexOf(cell[0]), r = Number(cell.slice(1)) - 1;
       if (c < 0 || !(r >= 0)) return;
       const k = (crowd[cell] = (crowd[cell] || 0) + 1) - 1;
-      const cx = pad + c * T + (k % 2 ? 0.74 : 0.26) * T, cy = pad + r * T + (k >= 2 ? 0.74 : 0.26) * T;
-      const g = badge(box, cx, cy, 23, PAWN_SEAT[p.colour] || 0, p.colour, PAWN_FILL[p.colour] || "#888");
-      g.classList.add("pawn");
+      const cx = pad + c * T + (k % 2 ? 1 - PAWN_X : PAWN_X) * T, cy = pad + r * T + (k >= 2 ? 1 - PAWN_Y : PAWN_Y) * T;
+      const g = pawn(box, cx, cy, p.colour);
       g.setAttribute("data-pawn", p.colour);
       titled(g, window.T("{name}'s pawn on {cell}", {name: seats[seat] || p.colour, cell}));
     });

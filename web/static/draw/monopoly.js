@@ -23,12 +23,15 @@
     return [10, i - 30];
   }
 
-  // where the k-th token on space i stands: from the cell's middle towards the board's
-  // middle (the empty centre takes what a cell cannot)
+  // where the k-th token on space i stands: beside its space, in the board's empty
+  // middle, one behind the other towards the centre: never over the space's name
   function tokenAt(i, k) {
     const [col, row] = cellAt(i), cx = col * C + C / 2, cy = row * C + C / 2;
     const dx = SPAN / 2 - cx, dy = SPAN / 2 - cy, d = Math.hypot(dx, dy) || 1;
-    return [cx + dx / d * k * 42, cy + dy / d * k * 42];
+    const ux = dx / d, uy = dy / d;
+    // out of the cell: to its inner side (a side's space), or past its inner corner (a corner)
+    const out = C / 2 / Math.max(Math.abs(ux), Math.abs(uy)) + TOKEN_R * 1.25 + 2;
+    return [cx + ux * (out + k * (2 * TOKEN_R + 8)), cy + uy * (out + k * (2 * TOKEN_R + 8))];
   }
 
   function token(parent, snap, t, space, k, cls) {
@@ -137,7 +140,8 @@
       li.append(chips);
       cards.appendChild(li);
     });
-    host.replaceChildren(box, zoomable(box, "monopoly", SPAN, SPAN), cards);
+    // the players' cards (their coins and deeds) first: in view on a laptop's screen too
+    host.replaceChildren(cards, box, zoomable(box, "monopoly", SPAN, SPAN));
   };
 
   // a snapshot from before on_table: the players' spaces and Bowser's

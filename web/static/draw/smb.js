@@ -92,11 +92,11 @@
     box.appendChild(labels);  // over everything: a label is never hidden under a token
     if (o.small) { host.replaceChildren(box); return; }
     text(box, 12, 30, T("World {n}", {n: st.world}) + (st.bowser_phase ? " - " + T("King Bowser") : ""), "smb-title", {"text-anchor": "start"});
-    const parts = [box, zoomable(box, "smb", W, H)];
-    parts.push(el("p", {class: "legend"}, T("\u25CF red space, \u25A0 yellow space, numbered as the referee names them; M Mario; a spiked star is a hazard token (its first letter); the ringed spaces are where Mario may go.")));
+    // the players' cards (coins, lives) first: in view on a laptop's screen too
     const list = el("ul", {class: "cards-row"});
     (snap.seats || []).forEach((name, seat) => list.appendChild(playerCard(snap, seat, name, (st.seat_words || [])[seat], o)));
-    parts.push(list);
+    const parts = [list, box, zoomable(box, "smb", W, H)];
+    parts.push(el("p", {class: "legend"}, T("\u25CF red space, \u25A0 yellow space, numbered as the referee names them; M Mario; a spiked star is a hazard token (its first letter); the ringed spaces are where Mario may go.")));
     if (Array.isArray(st.hand) && o.seat !== null && o.seat !== undefined) {
       parts.push(el("p", {class: "secret-card"}, T("Your cards (only on your phone): {cards}", {cards: st.hand.join(", ") || T("none")})));
     }
