@@ -345,3 +345,12 @@ def deck_with(hands, top=(), players=None):
             rest.remove(h[-1])
     deck = [dealt[i][j] for j in range(3) for i in range(n)]
     return deck + list(top) + rest
+
+
+def run_cli(args, stdin):
+    """`referee ARGS` (python -m controller.cli) with `stdin`, its output captured."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "controller.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)

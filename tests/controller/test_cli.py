@@ -5,10 +5,7 @@ import sys
 
 import pytest
 
-
-def run(args, stdin):
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60)
+from support import run_cli as run
 
 
 def test_play_connect4_json_lines_moves_illegal_state_outcome():

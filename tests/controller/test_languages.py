@@ -115,7 +115,7 @@ def test_a_chess_game_is_told_in_the_table_s_language(lang, reason, winner, text
 ])
 def test_the_terminal_speaks_the_table_s_language(lang, lines):
     """`referee play --lang`: each event's line and the result, as `replay` prints them too."""
-    from test_cli import run
+    from support import run_cli as run
 
     out = run(["play", "--game", "connect4", "--variant", "classic", "--lang", lang], "4\n9\n")
     assert out.returncode == 0, out.stderr

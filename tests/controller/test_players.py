@@ -12,7 +12,7 @@ from controller.journal import Journal
 from controller.pgn import export_pgn
 from controller.players import named
 from controller.referee import Referee
-from test_api import admin, running_service
+from support import admin, running_service
 from web import create_app
 
 SCHOLAR = ("e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#")

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from controller.events import Enter, Event, Kind, NewGame
-from test_api import running_service
-from test_browser import WAIT_MS, Served
+from support import running_service
+from support import WAIT_MS, Served
 from support import need
-from test_browser_games import DESKTOP, OPENINGS, PHONE, on_first_screen, open_page, served  # noqa: F401
+from game_pages import DESKTOP, OPENINGS, PHONE, on_first_screen, open_page, served  # noqa: F401
 from waiting import wait
 from web.payload import player_token
 

@@ -10,21 +10,9 @@ from __future__ import annotations
 import pytest
 
 from controller.events import Enter, NewGame, View
-from support import WAIT_MS, Served, running_service
+from game_pages import DESKTOP, OPENINGS, PHONE, fits_the_screen, on_first_screen, open_page, served  # noqa: F401
+from support import WAIT_MS
 from web.payload import player_token
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
-
-# game -> (inputs that leave a latest move and a prompt, the seat the prompt is for)
-OPENINGS = {
-    "connect4": ["4", "3"],
-    "chess": ["e4", "e5"],
-    "labyrinth": ["push N2 r0"],  # then Red moves the pawn or presses 'end'
-    "smb": ["roll red/yellow"],  # then a choice: which space Mario goes to
-    "monopoly": ["roll 1 2", "put bowser@21", "put p0@3"],  # then Mario's Cap: buy or auction
-}
-
 
 def wrong_board(game: str, board: dict) -> dict:
     """What the camera would see after a plain mistake at the table, per game."""
@@ -40,38 +28,6 @@ def wrong_board(game: str, board: dict) -> dict:
     if game == "monopoly":
         return {**board, 3: "empty", 25: "p0"}  # Mario's Cap on the wrong space
     raise KeyError(game)
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    with running_service(tmp_path_factory.mktemp("games") / "data") as service:
-        s = Served(service, heartbeat_s=0.2)
-        yield s
-        s.close()
-
-
-def open_page(browser, url: str, viewport: dict):
-    context = browser.new_context(viewport=viewport, has_touch=viewport is PHONE)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    page.wait_for_selector("#live.on", timeout=WAIT_MS)
-    page.wait_for_selector("#board svg.drawing", timeout=WAIT_MS)
-    return context, page, errors
-
-
-def fits_the_screen(page, viewport: dict) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= viewport["width"], f"the page is {width} px wide on a {viewport['width']} px screen"
-
-
-def on_first_screen(page, selector: str, viewport: dict) -> None:
-    box = page.locator(selector).bounding_box()
-    assert box is not None, f"{selector} is not shown"
-    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], \
-        f"{selector} is at y={box['y']:.0f}-{box['y'] + box['height']:.0f}, below the first screen"
 
 
 def see_an_alarm_and_the_restore(page, service) -> None:

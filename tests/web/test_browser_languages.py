@@ -14,9 +14,9 @@ import pytest
 from controller.events import Enter, NewGame
 from controller.i18n import catalog, translator
 from page_reading import read
-from test_api import running_service
-from test_browser import WAIT_MS, Served
-from test_browser_games import DESKTOP, OPENINGS, PHONE, fits_the_screen
+from support import running_service
+from support import WAIT_MS, Served
+from game_pages import DESKTOP, OPENINGS, PHONE, fits_the_screen
 
 LANGS = ("fr", "de")
 # words that a French or German sentence never holds, and an English one nearly always;
