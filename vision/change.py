@@ -158,7 +158,7 @@ class CellChange:
         again) makes the reference and the empty looks, which are planes warped through
         the old H, unusable until the next known position; the same place found again
         (H recomputed a pixel apart) keeps them."""
-        if self._H is not None and _same_place(self._H, H, self.reader.plane_size):
+        if self._H is not None and same_place(self._H, H, self.reader.plane_size):
             return
         self._H = H
         self.ref, self.empty, self.board = None, None, None
@@ -375,7 +375,7 @@ def _level(diff: np.ndarray, floor: float) -> tuple[float, float]:
     return level, min(max(spread, SPREAD[0]), SPREAD[1])
 
 
-def _same_place(old: np.ndarray, new: np.ndarray, plane_size) -> bool:
+def same_place(old: np.ndarray, new: np.ndarray, plane_size) -> bool:
     """Do two frame -> plane homographies put the plane's corners within a pixel of each
     other in the frame?"""
     w, h = plane_size

@@ -1,0 +1,145 @@
+"""Cells a still hand, arm, sleeve or any foreign object lies over: unseen, not misread.
+
+The motion gate (vision/stable.py) holds reading back while something moves; a hand that
+rests still over the board passes it, and what it lies on would be read as pieces. A
+piece a move puts down is small and stands on its own cell; a hand is not like that. So,
+each time the referee knows the position, the playing area is kept small (`reference`,
+per pixel, with each cell's own empty look where the position showed it empty), and
+every still view is compared with it (`covered`):
+1. a pixel is foreign when it fits neither what its cell looked like in the last known
+   position nor the cell's own empty look (a piece that left shows its empty look
+   again): its difference from both stands far above this view's own noise (the median
+   difference over the plane, most of which is the same board; the light's drift, per
+   colour channel, divided out first);
+2. the foreign pixels that touch (8-connected) are one thing; a thing is a hand when it
+   reaches in from an edge of the playing area and crosses cell borders, covering
+   several cells' worth of area (COVER_AREA, in units of the median cell: what one or
+   two pieces put down never do), or when it covers more still anywhere (a phone put
+   down on the board);
+3. unless every cell it lies over reads surely as the known position has it, but for at
+   most two read empty (the squares a move left): then what differs is the kept look (a
+   hand rested there when the position was known, and has gone), refreshed there at the
+   next known position (vision/watch.py);
+4. on a board where one action shifts a whole line of cells (a Labyrinth tile pushed
+   in: `Reader.lines_move`), such a patch may be the move itself: there only its cells
+   the reader reads unsurely are covered.
+The cells a hand covers at least COVER_SHARE of are `covered`. What was learned is
+nothing but looks of the table seen at known positions, and noise measured in the view
+itself: no colour of skin or sleeve is assumed.
+
+Work: one resize of the plane read (to a quarter of its pixels, as the motion plane),
+some numpy over it and one connected-components pass, only when a still view is read
+(never on the per-frame path).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+SCALE = 0.5  # the comparison runs on the read plane at this scale
+NOISE_FLOOR = 6.0  # summed-channel grey levels: the least noise a view is credited with
+FOREIGN = 6.0  # a foreign pixel differs by this many times the view's noise from both looks
+COVER_AREA = 2.5  # cells' worth of area a thing reaching in from an edge covers to be a hand
+SOLID = 0.6  # ... over at least two cells it covers this share of
+LOOSE_AREA = 4.0  # cells' worth of area that is a foreign object wherever it lies
+COVER_SHARE = 0.15  # a cell a hand covers this share of is unseen
+SURE = 0.6  # the referee's default confidence
+LEFT = 2  # squares a move leaves empty at most (castling)
+
+
+class Cover:
+    """The known position's look, kept small, and the cells a still hand covers."""
+
+    def __init__(self, reader, plane_size):
+        self.reader = reader
+        w, h = plane_size
+        self.size = (max(8, int(w * SCALE)), max(8, int(h * SCALE)))
+        self.cells = list(reader.cells)
+        # which cell each small pixel belongs to (-1: none), from the reader's outlines
+        self.cell_of = np.full(self.size[::-1], -1, np.int32)
+        for k, cell in enumerate(self.cells):
+            outline = np.float32(reader.cell_outline(cell)) * SCALE
+            cv2.fillConvexPoly(self.cell_of, np.round(outline).astype(np.int32), int(k))
+        counts = np.bincount(self.cell_of[self.cell_of >= 0].ravel(), minlength=len(self.cells))
+        self.cell_area = float(np.median(counts[counts > 0])) if (counts > 0).any() else 1.0
+        self.ref: np.ndarray | None = None  # the small plane at the last known position
+        self.empty: np.ndarray | None = None  # each pixel's empty look (NaN: never seen empty)
+        self.board: dict = {}  # the label each cell's kept look shows
+
+    def small(self, plane: np.ndarray) -> np.ndarray:
+        return cv2.resize(plane, self.size, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+    def reference(self, plane: np.ndarray, board: dict, left_out=()) -> None:
+        """The board holds `board` in `plane`: keep its look, but for the cells in
+        `left_out` (something lay over them), which keep the look they had."""
+        small = self.small(plane)
+        skip = np.isin(self.cell_of, [k for k, c in enumerate(self.cells) if c in left_out])
+        if self.ref is None or self.ref.shape != small.shape:
+            self.ref, self.empty = small.copy(), np.full_like(small, np.nan)
+            if skip.any():
+                self.ref[skip] = np.nan
+        self.ref[~skip] = small[~skip]
+        self.board.update({c: lab for c, lab in board.items() if c not in left_out})
+        empty = np.isin(self.cell_of, [k for k, c in enumerate(self.cells) if board.get(c) == "empty"]) & ~skip
+        self.empty[empty] = small[empty]
+
+    def forget(self) -> None:
+        """The board moved in the frame (or another game began): nothing kept applies."""
+        self.ref, self.empty, self.board = None, None, {}
+
+    def covered(self, plane: np.ndarray, cells: dict) -> list:
+        """The cells a still foreign thing lies over (module docstring), in reader order;
+        [] before any position is known."""
+        if self.ref is None:
+            return []
+        small = self.small(plane)
+        foreign = self._foreign(small)
+        if not foreign.any():
+            return []
+        n, parts, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+        h, w = foreign.shape
+        out = set()
+        inside = self.cell_of >= 0
+        for k in range(1, n):
+            x, y, bw, bh, area = stats[k]
+            if area < COVER_AREA * self.cell_area:
+                continue
+            edge = x == 0 or y == 0 or x + bw == w or y + bh == h
+            mine = (parts == k) & inside
+            share = np.bincount(self.cell_of[mine], minlength=len(self.cells)) / self.cell_area
+            solid = int((share >= SOLID).sum())
+            if not ((edge and solid >= 2) or area >= LOOSE_AREA * self.cell_area):
+                continue
+            under = [self.cells[i] for i in np.flatnonzero(share >= COVER_SHARE)]
+            if self._gone(under, cells):
+                continue  # what lay there when the look was kept has gone
+            if getattr(self.reader, "lines_move", False):
+                # a row of tiles pushed along is a move: only what reads unsurely is under a hand
+                under = [c for c in under if cells.get(c, ("", 0.0))[1] < SURE]
+            out.update(under)
+        return [c for c in self.cells if c in out]
+
+    def _gone(self, under: list, cells: dict) -> bool:
+        """Does what differs read as the known position, but for a piece or two gone (a
+        move's squares left behind)? Then the kept look held something foreign (a hand
+        rested there when the position was known, and has left), not the view now."""
+        if not under or any(c not in cells or cells[c][1] < SURE for c in under):
+            return False
+        other = [c for c in under if cells[c][0] != self.board.get(c)]
+        return len(other) <= LEFT and all(cells[c][0] == "empty" for c in other)
+
+    def _foreign(self, small: np.ndarray) -> np.ndarray:
+        """Pixels that fit neither the known position's look nor their cell's empty look."""
+        known = ~np.isnan(self.ref[..., 0])
+        ref = np.where(known[..., None], self.ref, 0.0)
+        # the light's drift: the median ratio per pixel (most of the board is unchanged;
+        # a median of the plane itself jumps between the two square colours)
+        gain = np.median((ref[known] + 1.0) / (small[known] + 1.0), axis=0) if known.any() else 1.0
+        now = small * gain
+        d_ref = np.abs(now - ref).sum(axis=-1)
+        noise = max(float(np.median(d_ref[known])) if known.any() else NOISE_FLOOR, NOISE_FLOOR)
+        step = FOREIGN * noise
+        d_empty = np.abs(now - np.nan_to_num(self.empty)).sum(axis=-1)
+        seen_empty = ~np.isnan(self.empty[..., 0])
+        foreign = known & (d_ref > step) & (~seen_empty | (d_empty > step))
+        return cv2.morphologyEx(foreign.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
