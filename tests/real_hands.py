@@ -131,3 +131,28 @@ def covered_squares(name: str, turn: int = 0, over: str | None = None, share: fl
     inner = alpha[MARGIN * Q:(MARGIN + 8) * Q, MARGIN * Q:(MARGIN + 8) * Q]
     blocks = inner.reshape(8, Q, 8, Q).mean(axis=(1, 3))
     return {f"{'abcdefgh'[c]}{8 - r}" for r in range(8) for c in range(8) if blocks[r, c] >= share}
+
+
+# after each ply of the chess-rectified sequence (d4 d5 c4 e6 e3), a hand resting over the
+# squares it changed: (cut-out, quarter turns, the square its tip lies on)
+RECTIFIED_HANDS = [("sleeve", 2, "d3"), ("resting", 2, "d6"), ("resting", 0, "c3"), ("reaching", 2, "e7"),
+                   ("resting", 0, "e2")]
+
+
+def rectified_with_hands(change=None, scale: float = 1.0, light: float = 1.0):
+    """The real chess-rectified sequence with real hands at rest, as (frame, seconds held)
+    shots: the start clear for 2 s, a sleeve resting over the far corner for 2 s, the
+    start clear again; then after every ply a hand resting over the squares it changed
+    for 2 s, and the board clear for 2 s. `change` alters each photo (another camera),
+    `scale` its size, `light` the hand's brightness. Returns (shots, corners a1 h1 h8 a8
+    in the frame, the plies in UCI)."""
+    labels = json.loads((SHARED_DATA / "chess-rectified" / "labels.json").read_text())
+    sequence = labels["sequence"]
+    corners = np.float32(labels["photos"][sequence["sequence"][0]]["corners_a1_h1_h8_a8"]) * scale
+    photos = [cv2.imread(str(SHARED_DATA / "chess-rectified" / name)) for name in sequence["sequence"]]
+    photos = [change(p) if change else p for p in photos]
+    shots = [(photos[0], 2.0), (paste(photos[0], corners, "fist", grey=True, over="g7", light=light), 2.0),
+             (photos[0], 2.0)]
+    for photo, (name, turn, square) in zip(photos[1:], RECTIFIED_HANDS):
+        shots += [(paste(photo, corners, name, grey=True, turn=turn, over=square, light=light), 2.0), (photo, 2.0)]
+    return shots, corners, sequence["moves"]

@@ -12,12 +12,12 @@ every still view is compared with it (`covered`):
    difference over the plane, most of which is the same board; the light's drift, per
    colour channel, divided out first);
 2. the foreign pixels that touch (8-connected) are one thing; a thing is a hand when it
-   reaches in from an edge of the playing area and crosses cell borders, covering
-   several cells' worth of area (COVER_AREA, in units of the median cell: what one or
-   two pieces put down never do), or when it covers more still anywhere (a phone put
-   down on the board);
-3. unless every cell it lies over reads surely as the known position has it, but for at
-   most two read empty (the squares a move left): then what differs is the kept look (a
+   reaches in from an edge of the playing area and crosses cell borders (a quarter of
+   three cells or more), covering several cells' worth of area (COVER_AREA, in units of
+   the median cell: what one or two pieces put down never do), or when it covers more
+   still anywhere (a phone put down on the board);
+3. unless every cell it lies over held a piece in the known position and reads surely
+   as it, but for at most two read empty (the squares a move left): then what differs is the kept look (a
    hand rested there when the position was known, and has gone), refreshed there at the
    next known position (vision/watch.py);
 4. on a board where one action shifts a whole line of cells (a Labyrinth tile pushed
@@ -40,7 +40,7 @@ SCALE = 0.5  # the comparison runs on the read plane at this scale
 NOISE_FLOOR = 6.0  # summed-channel grey levels: the least noise a view is credited with
 FOREIGN = 6.0  # a foreign pixel differs by this many times the view's noise from both looks
 COVER_AREA = 2.5  # cells' worth of area a thing reaching in from an edge covers to be a hand
-SOLID = 0.6  # ... over at least two cells it covers this share of
+CROSSED = 0.25  # ... over at least three cells it covers this share of (it crosses their borders)
 LOOSE_AREA = 4.0  # cells' worth of area that is a foreign object wherever it lies
 COVER_SHARE = 0.15  # a cell a hand covers this share of is unseen
 SURE = 0.6  # the referee's default confidence
@@ -107,8 +107,8 @@ class Cover:
             edge = x == 0 or y == 0 or x + bw == w or y + bh == h
             mine = (parts == k) & inside
             share = np.bincount(self.cell_of[mine], minlength=len(self.cells)) / self.cell_area
-            solid = int((share >= SOLID).sum())
-            if not ((edge and solid >= 2) or area >= LOOSE_AREA * self.cell_area):
+            crossed = int((share >= CROSSED).sum())
+            if not ((edge and crossed >= 3) or area >= LOOSE_AREA * self.cell_area):
                 continue
             under = [self.cells[i] for i in np.flatnonzero(share >= COVER_SHARE)]
             if self._gone(under, cells):
@@ -122,8 +122,11 @@ class Cover:
     def _gone(self, under: list, cells: dict) -> bool:
         """Does what differs read as the known position, but for a piece or two gone (a
         move's squares left behind)? Then the kept look held something foreign (a hand
-        rested there when the position was known, and has left), not the view now."""
-        if not under or any(c not in cells or cells[c][1] < SURE for c in under):
+        rested there when the position was known, and has left), not the view now. Only
+        where the known position has pieces: a hand over empty cells may read empty (a
+        Connect 4 hole shows the room behind it, a hand too)."""
+        if not under or any(c not in cells or cells[c][1] < SURE or self.board.get(c, "empty") == "empty"
+                            for c in under):
             return False
         other = [c for c in under if cells[c][0] != self.board.get(c)]
         return len(other) <= LEFT and all(cells[c][0] == "empty" for c in other)

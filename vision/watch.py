@@ -9,9 +9,11 @@ Per frame it does as little as a frame needs (the figures are in bench/vision.py
    reader wants. If the board may have moved (the patches around the markers changed, or
    the board's never-changing parts look different from the last reading), the markers
    are searched again (on a downscaled grey frame); a hand held still over the board
-   keeps holding the reading back (for up to PATIENCE_S: what stays that long without a
-   tremor is a shadow). Then the reader reads the plane. A view is returned only when
-   that reading differs from the last view returned (or is the first).
+   keeps holding the reading back (for up to PATIENCE_S; then it is read, the cells the
+   hand covers marked as such, below, and the never-changing parts' reference is kept
+   from the last clear reading, so the hand's leaving holds nothing back). Then the
+   reader reads the plane. A view is returned only when that reading differs from the
+   last view returned (or is the first), on the cells neither moving nor covered.
 Markers are searched on every frame only while none have been found, and then at most
 twice a second.
 
@@ -24,6 +26,23 @@ cells still move (`extra["moving"]`) and which square stands in front of each
 blocks still moving) the rest of the board is read anyway, so a quick reply is seen
 between the plies. `learn(..., at=t)` also measures change from then on against the plane
 that view came from.
+
+Every view also says which cells a hand, arm, sleeve or any foreign object lies over while
+it is still (`extra["covered"]`, a list of cells in the reader's keys; vision/cover.py
+tells them from the look of the last known position and each cell's empty look): the
+referee takes them as unseen, the change evidence weighs them 0, and nothing is learned
+from them when that view's position is known (but for a covered cell read surely as the
+position has it: the kept look is refreshed there, so a hand that lay there when a
+position was known is not taken for a hand forever).
+
+`extra["motions"]` (views read by `feed`; not on `read_frame`'s) counts the motions over
+the board since the previous view returned: a motion is a burst of frames with movement
+over the playing area that ends in `still_s` of stillness, however long it lasts and
+however many hands take part (a quick reply in one motion is one). A burst still going on
+when a view is read (a hand waiting at the edge) counts 1 for that view, and again for
+the next view once it has ended, so the count never falls short of the hands that moved.
+A re-read of a still board that reads differently without anything moving says 0; the
+first view counts from the watcher's first frame (which is a motion: nothing came before).
 
 Geometry. Four reference points in the frame, in the order bottom-left, bottom-right,
 top-right, top-left, map to four points in the reader's plane: the inner corners of the
@@ -56,7 +75,7 @@ REREAD_S = 1.0  # re-read a still board this often, in case a reading was unsure
 SURE = 0.6  # the referee's default confidence: a change across it is a new view
 PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view moved
 KEEP_PLANES_S = 10.0  # a view's plane is kept this long, for learning once it is accepted
-PATIENCE_S = 3.0  # a "hand" that stays this long without moving is a shadow: read
+PATIENCE_S = 3.0  # a "hand" still this long over the board's never-changing parts: read (covered cells marked)
 PARTIAL_SHARE = 0.25  # at most this share of a grid board may still move for a partial read
 
 
@@ -328,10 +347,12 @@ class Watcher:
         if self._pending_learn is not None and moving is None:
             self._learn(plane, self._pending_learn)
             self._pending_learn = None
-        if self.static_mask is not None:
-            self.reference = plane.astype(np.float32)
         cells = self.reader.read(plane)
         covered = self.cover.covered(plane, cells)
+        if self.static_mask is not None and not covered:
+            # the board's never-changing parts as they look clear (not with a hand on them,
+            # or its leaving would hold the next reading back again)
+            self.reference = plane.astype(np.float32)
         hidden = moving  # the cells nothing can be seen on: under a moving or a resting hand
         if covered:
             mask = np.array([c in covered for c in self.reader.cells])

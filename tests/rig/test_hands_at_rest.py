@@ -68,10 +68,6 @@ def san_of(ucis):
     return [board.san_and_push(chess.Move.from_uci(uci)) for uci in ucis]
 
 
-# after each ply of the rectified sequence (d4 d5 c4 e6 e3), a hand resting over the
-# squares it changed: (cut-out, quarter turns, the square its tip lies on)
-RECTIFIED_HANDS = [("sleeve", 2, "d3"), ("resting", 2, "d6"), ("resting", 0, "c3"), ("reaching", 2, "e7"),
-                   ("resting", 0, "e2")]
 VARIANTS = {  # name: (what changes in each photo, the scale of the frame, the light on the hand)
     "as photographed": (lambda img, rng: img, 1.0, 1.0),
     "dim and noisy": (lambda img, rng: np.clip(img * 0.45 + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8),
@@ -86,18 +82,10 @@ def test_real_hands_resting_on_the_rectified_game_raise_nothing_and_the_plies_fo
     """The chess-rectified sequence (real photos, d4 d5 c4 e6 e3): the start clear, then a
     real sleeve resting over the far corner; after every ply a real hand resting over the
     squares it changed for 2 s, then the board clear for 2 s."""
-    labels = json.loads((RECTIFIED / "labels.json").read_text())
-    sequence = labels["sequence"]
     change, scale, light = VARIANTS[variant]
-    corners = np.float32(labels["photos"][sequence["sequence"][0]]["corners_a1_h1_h8_a8"]) * scale
     rng = np.random.default_rng(4)
-    photos = [change(cv2.imread(str(RECTIFIED / name)), rng) for name in sequence["sequence"]]
-    shots = [(photos[0], 2.0), (real_hands.paste(photos[0], corners, "fist", grey=True, over="g7", light=light), 2.0),
-             (photos[0], 2.0)]
-    for photo, (name, turn, square) in zip(photos[1:], RECTIFIED_HANDS):
-        shots += [(real_hands.paste(photo, corners, name, grey=True, turn=turn, over=square, light=light), 2.0),
-                  (photo, 2.0)]
-    assert_followed(follow(shots, corners), san_of(sequence["moves"]))
+    shots, corners, moves = real_hands.rectified_with_hands(lambda img: change(img, rng), scale, light)
+    assert_followed(follow(shots, corners), san_of(moves))
 
 
 def test_a_resting_hand_covers_the_squares_under_it_and_nothing_far_from_it():
@@ -155,3 +143,36 @@ def test_real_hands_resting_on_a_render_from_a_camera_off_centre():
             shots.append((real_hands.paste(frame, corners, name, turn=turn, over=square), 2.0))
         shots.append((frame, 1.0 if k else 2.0))
     assert_followed(follow(shots, corners), san_of(GAME))
+
+
+def test_a_real_hand_resting_on_a_connect4_grid_is_no_chip():
+    """Connect 4 (a rendered grid, classic colours): after each drop a real arm rests on
+    the grid from above, still for 4 s (the motion gate holds reading back only 3 s while
+    the grid's frame is covered), then leaves: the drops in order, no alarm, no doubt."""
+    from controller.demo_rig import render_connect4 as rc
+
+    shot = rc.camera_shot((640, 360), seed=3)
+    holes = rc.hole_centres_in_frame(shot)  # bottom-left, bottom-right, top-right, top-left
+    referee = Referee(Journal(":memory:"), Bus())
+    table = Table(referee, GameSettings(name="connect4"),
+                  CameraSettings(corners=" ".join(f"{x:.1f},{y:.1f}" for x, y in holes)))
+    result, events = table.run(NewGame(game="connect4", variant="classic"))
+    assert result.ok, result.error
+    grid, t, rng = rc.empty_grid(), 0.0, np.random.default_rng(3)
+    hands = [("resting", "d2"), ("reaching", "c2"), ("resting", "e3")]  # an arm resting up over the grid
+
+    def hold(frame, seconds):
+        nonlocal t, events
+        for _ in range(int(seconds * FPS)):
+            events += table.feed(t, frame)
+            t += 1 / FPS
+
+    hold(rc.render(grid, shot=shot, rng=rng), 2.0)
+    for k, (column, (name, tip)) in enumerate(zip((3, 2, 4), hands)):
+        row = next(r for r in range(6) if grid[(column, r)] == "empty")
+        grid = {**grid, (column, row): f"p{k % 2}"}
+        still = rc.render(grid, shot=shot, rng=rng)
+        hold(real_hands.paste(still, holes, name, over=tip), 4.0)
+        hold(still, 2.0)
+    assert [e.data["notation"] for e in events if e.kind == "move"] == ["4", "3", "5"]
+    assert [(e.kind, e.data) for e in events if e.kind in ("illegal", "doubt")] == []
