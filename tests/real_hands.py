@@ -84,7 +84,7 @@ def _placed(name: str, turn: int, over: str | None):
     """The cut-out turned by `turn` quarter turns (it reaches in from another edge) and,
     with `over`, moved so that its tip (the point of the hand furthest from the edge it
     reaches in from) lies on that square's middle; the arm still reaches in from outside
-    the board (it moves along its own direction at most MARGIN squares)."""
+    (where it is moved away from its edge, its last row there is drawn on to the edge)."""
     bgr, alpha = hand(name)
     if turn:
         bgr, alpha = np.rot90(bgr, turn).copy(), np.rot90(alpha, turn).copy()
@@ -99,10 +99,9 @@ def _placed(name: str, turn: int, over: str | None):
     tip = np.array([xs[k], ys[k]], float)
     target = (np.array(["abcdefgh".index(over[0]), 8 - int(over[1])], float) + MARGIN + 0.5) * Q
     shift = target - tip
-    along = 1 if side in ("top", "bottom") else 0
-    shift[along] = float(np.clip(shift[along], -MARGIN * Q, MARGIN * Q))
     M = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
-    return cv2.warpAffine(bgr, M, (SIDE, SIDE)), cv2.warpAffine(alpha, M, (SIDE, SIDE))
+    return (cv2.warpAffine(bgr, M, (SIDE, SIDE), borderMode=cv2.BORDER_REPLICATE),
+            cv2.warpAffine(alpha, M, (SIDE, SIDE), borderMode=cv2.BORDER_REPLICATE))
 
 
 def paste(frame: np.ndarray, corners, name: str, grey: bool = False, turn: int = 0, over: str | None = None,

@@ -34,8 +34,9 @@ not change) is divided out. The cell's own empty look is kept too, from every kn
 position where it was empty, and weighed the same way: a vacated square looks like its
 own empty self again, even behind a tall piece.
 
-Cells under something that moves (a hand at the board's edge while the rest is still)
-get weight 0 from the watcher's motion mask: a hand over a cell says nothing of it.
+Cells under something that moves (a hand at the board's edge while the rest is still),
+or under a hand at rest (vision/cover.py), get weight 0 from the watcher's mask: a hand
+over a cell says nothing of it.
 
 A standing piece also hides part of the square behind it (away from the camera).
 `camera(H, size)` works out, per cell, the square in front of it (towards the camera)

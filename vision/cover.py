@@ -2,24 +2,27 @@
 
 The motion gate (vision/stable.py) holds reading back while something moves; a hand that
 rests still over the board passes it, and what it lies on would be read as pieces. A
-piece a move puts down is small and stands on its own cell; a hand is not like that. So,
-each time the referee knows the position, the playing area is kept small (`reference`,
-per pixel, with each cell's own empty look where the position showed it empty), and
-every still view is compared with it (`covered`):
+piece a move puts down is small and stands on its own cell; a hand comes from outside
+the board. So, each time the referee knows the position, the playing area and a cell's
+width of the table around it are kept small (`reference`, per pixel, with each cell's
+own empty look where the position showed it empty), and every still view is compared
+with it (`covered`):
 1. a pixel is foreign when it fits neither what its cell looked like in the last known
    position nor the cell's own empty look (a piece that left shows its empty look
    again): its difference from both stands far above this view's own noise (the median
    difference over the plane, most of which is the same board; the light's drift, per
    colour channel, divided out first);
 2. the foreign pixels that touch (8-connected) are one thing; a thing is a hand when it
-   reaches in from an edge of the playing area and crosses cell borders (a quarter of
-   three cells or more), covering several cells' worth of area (COVER_AREA, in units of
-   the median cell: what one or two pieces put down never do), or when it covers more
-   still anywhere (a phone put down on the board);
+   reaches in from outside (it touches the outer edge of the table kept around the
+   board: an arm), crosses cell borders (a quarter of three cells or more) and covers
+   COVER_AREA cells' worth of the playing area; or when it covers more still
+   (LOOSE_AREA) wherever it lies (a phone put down on the board). What one move changes
+   (a castled king and rook, their tops leaning over the squares behind them) stays on
+   the board;
 3. unless every cell it lies over held a piece in the known position and reads surely
-   as it, but for at most two read empty (the squares a move left): then what differs is the kept look (a
-   hand rested there when the position was known, and has gone), refreshed there at the
-   next known position (vision/watch.py);
+   as it, but for at most two read empty (the squares a move left): then what differs
+   is the kept look (a hand rested there when the position was known, and has gone),
+   refreshed there at the next known position (vision/watch.py);
 4. on a board where one action shifts a whole line of cells (a Labyrinth tile pushed
    in: `Reader.lines_move`), such a patch may be the move itself: there only its cells
    the reader reads unsurely are covered.
@@ -27,21 +30,22 @@ The cells a hand covers at least COVER_SHARE of are `covered`. What was learned 
 nothing but looks of the table seen at known positions, and noise measured in the view
 itself: no colour of skin or sleeve is assumed.
 
-Work: one resize of the plane read (to a quarter of its pixels, as the motion plane),
-some numpy over it and one connected-components pass, only when a still view is read
-(never on the per-frame path).
+Work: one small warp of the frame (the playing area at half the reader's scale, and the
+table around it), some numpy over it and one connected-components pass, only when a still
+view is read (never on the per-frame path).
 """
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-SCALE = 0.5  # the comparison runs on the read plane at this scale
+SCALE = 0.5  # the comparison runs on the playing area at this scale of the reader's plane
+AROUND = 1.0  # cells of the table around the playing area that are looked at too
 NOISE_FLOOR = 6.0  # summed-channel grey levels: the least noise a view is credited with
 FOREIGN = 6.0  # a foreign pixel differs by this many times the view's noise from both looks
-COVER_AREA = 2.5  # cells' worth of area a thing reaching in from an edge covers to be a hand
+COVER_AREA = 2.5  # cells' worth of the playing area a thing reaching in from outside covers to be a hand
 CROSSED = 0.25  # ... over at least three cells it covers this share of (it crosses their borders)
-LOOSE_AREA = 4.0  # cells' worth of area that is a foreign object wherever it lies
+LOOSE_AREA = 6.0  # cells' worth of area that is a foreign object wherever it lies
 COVER_SHARE = 0.15  # a cell a hand covers this share of is unseen
 SURE = 0.6  # the referee's default confidence
 LEFT = 2  # squares a move leaves empty at most (castling)
@@ -53,26 +57,40 @@ class Cover:
     def __init__(self, reader, plane_size):
         self.reader = reader
         w, h = plane_size
-        self.size = (max(8, int(w * SCALE)), max(8, int(h * SCALE)))
+        inner = (max(8, int(w * SCALE)), max(8, int(h * SCALE)))
         self.cells = list(reader.cells)
         # which cell each small pixel belongs to (-1: none), from the reader's outlines
-        self.cell_of = np.full(self.size[::-1], -1, np.int32)
+        cell_of = np.full(inner[::-1], -1, np.int32)
         for k, cell in enumerate(self.cells):
             outline = np.float32(reader.cell_outline(cell)) * SCALE
-            cv2.fillConvexPoly(self.cell_of, np.round(outline).astype(np.int32), int(k))
-        counts = np.bincount(self.cell_of[self.cell_of >= 0].ravel(), minlength=len(self.cells))
+            cv2.fillConvexPoly(cell_of, np.round(outline).astype(np.int32), int(k))
+        counts = np.bincount(cell_of[cell_of >= 0].ravel(), minlength=len(self.cells))
         self.cell_area = float(np.median(counts[counts > 0])) if (counts > 0).any() else 1.0
+        # the table around the playing area, AROUND cells wide, where an arm comes from
+        self.pad = int(round(AROUND * np.sqrt(self.cell_area)))
+        self.cell_of = np.pad(cell_of, self.pad, constant_values=-1)
+        self.size = (inner[0] + 2 * self.pad, inner[1] + 2 * self.pad)
+        self.to_small = np.array([[inner[0] / w, 0, self.pad], [0, inner[1] / h, self.pad], [0, 0, 1.0]])
         self.ref: np.ndarray | None = None  # the small plane at the last known position
         self.empty: np.ndarray | None = None  # each pixel's empty look (NaN: never seen empty)
         self.board: dict = {}  # the label each cell's kept look shows
+        self._edge_of: tuple | None = None  # (H, where the outside begins in `around`'s plane)
 
-    def small(self, plane: np.ndarray) -> np.ndarray:
-        return cv2.resize(plane, self.size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    def around(self, frame: np.ndarray, H: np.ndarray) -> np.ndarray:
+        """The playing area of `frame` (H: frame -> plane), small, with the table around it.
+        Also notes where the outside begins: the outer edge of that table, or of the frame
+        where the board fills it (an arm comes in from there)."""
+        M = self.to_small @ H
+        if self._edge_of is None or self._edge_of[0] is not H:
+            inside = cv2.warpPerspective(np.ones(frame.shape[:2], np.uint8), M, self.size, flags=cv2.INTER_NEAREST)
+            edge = cv2.dilate((inside == 0).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+            edge[0], edge[-1], edge[:, 0], edge[:, -1] = True, True, True, True
+            self._edge_of = (H, edge)
+        return cv2.warpPerspective(frame, M, self.size, flags=cv2.INTER_LINEAR).astype(np.float32)
 
-    def reference(self, plane: np.ndarray, board: dict, left_out=()) -> None:
-        """The board holds `board` in `plane`: keep its look, but for the cells in
-        `left_out` (something lay over them), which keep the look they had."""
-        small = self.small(plane)
+    def reference(self, small: np.ndarray, board: dict, left_out=()) -> None:
+        """The board holds `board` in `small` (`around`): keep its look, but for the
+        cells in `left_out` (something lay over them), which keep the look they had."""
         skip = np.isin(self.cell_of, [k for k, c in enumerate(self.cells) if c in left_out])
         if self.ref is None or self.ref.shape != small.shape:
             self.ref, self.empty = small.copy(), np.full_like(small, np.nan)
@@ -87,28 +105,24 @@ class Cover:
         """The board moved in the frame (or another game began): nothing kept applies."""
         self.ref, self.empty, self.board = None, None, {}
 
-    def covered(self, plane: np.ndarray, cells: dict) -> list:
-        """The cells a still foreign thing lies over (module docstring), in reader order;
-        [] before any position is known."""
+    def covered(self, small: np.ndarray, cells: dict) -> list:
+        """The cells a still foreign thing lies over in `small` (`around`; the module
+        docstring), in reader order; [] before any position is known."""
         if self.ref is None:
             return []
-        small = self.small(plane)
         foreign = self._foreign(small)
         if not foreign.any():
             return []
         n, parts, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
-        h, w = foreign.shape
         out = set()
         inside = self.cell_of >= 0
         for k in range(1, n):
-            x, y, bw, bh, area = stats[k]
-            if area < COVER_AREA * self.cell_area:
-                continue
-            edge = x == 0 or y == 0 or x + bw == w or y + bh == h
-            mine = (parts == k) & inside
+            part = parts == k
+            mine = part & inside
             share = np.bincount(self.cell_of[mine], minlength=len(self.cells)) / self.cell_area
-            crossed = int((share >= CROSSED).sum())
-            if not ((edge and crossed >= 3) or area >= LOOSE_AREA * self.cell_area):
+            over = float(share.sum())  # cells' worth of the playing area it covers
+            from_outside = self._edge_of is not None and bool((part & self._edge_of[1]).any())
+            if not ((from_outside and over >= COVER_AREA and (share >= CROSSED).sum() >= 3) or over >= LOOSE_AREA):
                 continue
             under = [self.cells[i] for i in np.flatnonzero(share >= COVER_SHARE)]
             if self._gone(under, cells):

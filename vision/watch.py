@@ -199,14 +199,14 @@ class Watcher:
         if at is not None:
             kept = self._planes.get(at)
             if kept is not None:
-                plane, moving, sure = kept
+                plane, moving, sure, around = kept
                 if skip and self.change.grid:
                     left_out = np.array([c in skip for c in self.reader.cells]).reshape(np.shape(self.gate.block_at))
                     moving = left_out if moving is None else (moving | left_out)
                 elif skip:
                     return  # a reader of the whole board at once learns only from all of it
                 agree = {c for c, lab in sure.items() if expected.get(c) == lab and c not in skip}
-                self._learn_from = (dict(expected), plane, moving, agree)
+                self._learn_from = (dict(expected), plane, moving, agree, around)
                 self._pending_learn = None  # a later known position replaces an earlier one
             return
         self._pending_learn = dict(expected)
@@ -221,12 +221,13 @@ class Watcher:
         self._pending_learn, self._learn_from = None, None
         self.last_view = None
 
-    def _learn(self, plane: np.ndarray, expected: dict, moving=None, agree=()) -> None:
+    def _learn(self, plane: np.ndarray, expected: dict, moving=None, agree=(), around=None) -> None:
         """The reader learns from what no hand lies or moves over (on a grid, the cells
         clear; elsewhere only a board all clear); the change reference keeps its old look
         there. The cover's reference is refreshed also on the covered cells in `agree`
         (read surely as the known position has them): a hand that lay there when a
-        position was first known, and left since, is not taken for a hand forever."""
+        position was first known, and left since, is not taken for a hand forever.
+        `around`: the cover's small plane of the same frame, with the table around."""
         if moving is None or self.change.grid:
             still = expected if moving is None else {
                 c: lab for c, lab, m in zip(self.reader.cells, (expected.get(c) for c in self.reader.cells),
@@ -236,7 +237,8 @@ class Watcher:
             except ValueError:
                 pass  # a position this reader cannot learn from: it keeps the looks it has
         self.change.reference(plane, expected, moving)
-        self.cover.reference(plane, expected, () if moving is None else self._cells_of(moving) - set(agree))
+        if around is not None:
+            self.cover.reference(around, expected, () if moving is None else self._cells_of(moving) - set(agree))
         self.last_view = None
 
     def _cells_of(self, mask) -> set:
@@ -259,9 +261,9 @@ class Watcher:
         if self._new_corners is not None:
             self._apply_corners()
         if self._learn_from is not None:
-            expected, plane, moving, agree = self._learn_from
+            expected, plane, moving, agree, around = self._learn_from
             self._learn_from = None
-            self._learn(plane, expected, moving, agree)
+            self._learn(plane, expected, moving, agree, around)
         self.last_frame = frame
         problem = self.health.check(t, frame)
         if problem == "too dark":
@@ -344,11 +346,12 @@ class Watcher:
                 self.cover.forget()  # the board lies elsewhere in the frame: its kept look is gone
                 self._cover_H = self.H
             self._told_H = self.H
+        around = self.cover.around(self.last_frame, self.H)
         if self._pending_learn is not None and moving is None:
-            self._learn(plane, self._pending_learn)
+            self._learn(plane, self._pending_learn, around=around)
             self._pending_learn = None
         cells = self.reader.read(plane)
-        covered = self.cover.covered(plane, cells)
+        covered = self.cover.covered(around, cells)
         if self.static_mask is not None and not covered:
             # the board's never-changing parts as they look clear (not with a hand on them,
             # or its leaving would hold the next reading back again)
@@ -381,7 +384,7 @@ class Watcher:
         if motions is not None:
             self._motions = 0
         self._planes = {k: p for k, p in self._planes.items() if k > t - KEEP_PLANES_S}
-        self._planes[t] = (plane, hidden, {c: cells[c][0] for c in covered if cells[c][1] >= SURE})
+        self._planes[t] = (plane, hidden, {c: cells[c][0] for c in covered if cells[c][1] >= SURE}, around)
         return view
 
     def read_frame(self, frame: np.ndarray, t: float = 0.0) -> BoardView:

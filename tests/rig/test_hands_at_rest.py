@@ -159,7 +159,11 @@ def test_a_real_hand_resting_on_a_connect4_grid_is_no_chip():
     result, events = table.run(NewGame(game="connect4", variant="classic"))
     assert result.ok, result.error
     grid, t, rng = rc.empty_grid(), 0.0, np.random.default_rng(3)
-    hands = [("resting", "d2"), ("reaching", "c2"), ("resting", "e3")]  # an arm resting up over the grid
+    # the hands' board, a chess board's squares being about 1.5 holes: 8 squares span 12
+    # holes' pitch, centred on the grid (corners a1, h1, h8, a8 as the holes' BL, BR, TR, TL)
+    middle = holes.mean(axis=0)
+    board = middle + (holes - middle) * np.float32([[12 / 6, 12 / 5]])
+    hands = [("resting", "d4"), ("reaching", "c4"), ("resting", "e5")]  # an arm resting up over the grid
 
     def hold(frame, seconds):
         nonlocal t, events
@@ -172,7 +176,7 @@ def test_a_real_hand_resting_on_a_connect4_grid_is_no_chip():
         row = next(r for r in range(6) if grid[(column, r)] == "empty")
         grid = {**grid, (column, row): f"p{k % 2}"}
         still = rc.render(grid, shot=shot, rng=rng)
-        hold(real_hands.paste(still, holes, name, over=tip), 4.0)
+        hold(real_hands.paste(still, board, name, over=tip), 4.0)
         hold(still, 2.0)
     assert [e.data["notation"] for e in events if e.kind == "move"] == ["4", "3", "5"]
     assert [(e.kind, e.data) for e in events if e.kind in ("illegal", "doubt")] == []
