@@ -23,7 +23,11 @@ with it (`covered`):
    as it, but for at most two read empty (the squares a move left): then what differs
    is the kept look (a hand rested there when the position was known, and has gone),
    refreshed there at the next known position (vision/watch.py);
-4. on a board where one action shifts a whole line of cells (a Labyrinth tile pushed
+4. what covers the same cells view after view for STAYS_S is part of the table now (a
+   hand that lay there when the position was known and has gone from cells the known
+   position had empty, a shadow, a cup): its look is kept from then on, and the cells
+   are read again;
+5. on a board where one action shifts a whole line of cells (a Labyrinth tile pushed
    in: `Reader.lines_move`), such a patch may be the move itself: there only its cells
    the reader reads unsurely are covered.
 The cells a hand covers at least COVER_SHARE of are `covered`. What was learned is
@@ -47,6 +51,7 @@ COVER_AREA = 2.5  # cells' worth of the playing area a thing reaching in from ou
 CROSSED = 0.25  # ... over at least three cells it covers this share of (it crosses their borders)
 LOOSE_AREA = 6.0  # cells' worth of area that is a foreign object wherever it lies
 COVER_SHARE = 0.15  # a cell a hand covers this share of is unseen
+STAYS_S = 8.0  # a thing covering the same cells, view after view, this long is part of the table
 SURE = 0.6  # the referee's default confidence
 LEFT = 2  # squares a move leaves empty at most (castling)
 
@@ -75,6 +80,7 @@ class Cover:
         self.empty: np.ndarray | None = None  # each pixel's empty look (NaN: never seen empty)
         self.board: dict = {}  # the label each cell's kept look shows
         self._edge_of: tuple | None = None  # (H, where the outside begins in `around`'s plane)
+        self._since: dict = {}  # cell -> since when it has been covered, view after view
 
     def around(self, frame: np.ndarray, H: np.ndarray) -> np.ndarray:
         """The playing area of `frame` (H: frame -> plane), small, with the table around it.
@@ -103,13 +109,14 @@ class Cover:
 
     def forget(self) -> None:
         """The board moved in the frame (or another game began): nothing kept applies."""
-        self.ref, self.empty, self.board = None, None, {}
+        self.ref, self.empty, self.board, self._since = None, None, {}, {}
 
-    def covered(self, small: np.ndarray, cells: dict) -> list:
-        """The cells a still foreign thing lies over in `small` (`around`; the module
-        docstring), in reader order; [] before any position is known."""
+    def covered(self, small: np.ndarray, cells: dict, t: float = 0.0) -> list:
+        """The cells a still foreign thing lies over in `small` (`around`, read at time
+        `t`; the module docstring), in reader order; [] before any position is known."""
         if self.ref is None:
             return []
+        since, self._since = self._since, {}
         foreign = self._foreign(small)
         if not foreign.any():
             return []
@@ -130,6 +137,11 @@ class Cover:
             if getattr(self.reader, "lines_move", False):
                 # a row of tiles pushed along is a move: only what reads unsurely is under a hand
                 under = [c for c in under if cells.get(c, ("", 0.0))[1] < SURE]
+            first = min((since.get(c, t) for c in under), default=t)
+            if under and t - first >= STAYS_S:
+                self.ref[part] = small[part]  # there that long: part of the table now
+                continue
+            self._since.update({c: since.get(c, t) for c in under})
             out.update(under)
         return [c for c in self.cells if c in out]
 

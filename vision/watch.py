@@ -351,7 +351,7 @@ class Watcher:
             self._learn(plane, self._pending_learn, around=around)
             self._pending_learn = None
         cells = self.reader.read(plane)
-        covered = self.cover.covered(around, cells)
+        covered = self.cover.covered(around, cells, t)
         if self.static_mask is not None and not covered:
             # the board's never-changing parts as they look clear (not with a hand on them,
             # or its leaving would hold the next reading back again)
