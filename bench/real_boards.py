@@ -13,16 +13,19 @@ vision.watch.Watcher and read_frame with the labelled corners:
 - connect4-photos/ (7 photos), with the colours a user writes in referee.toml:
   `[camera] colours = ["#e86a2c", "#3a9a4a"]` (orange first, green second), loaded
   through the config loader.
-The real video chess-video/scholarsmate.avi, and the chess-rectified sequence as a
-folder of frames with each photo held 2 s and 0.5 s (as held-out games are run), are
-replayed with the real command, `referee replay SOURCE --game chess --corners ...
+The real video chess-video/scholarsmate.avi, the chess-rectified sequence as a folder of
+frames with each photo held 2 s and 0.5 s (as held-out games are run), and the same
+sequence with real hands (cut out of the video, tests/real_hands.py) resting still 2 s
+over the squares each ply changed (issue 27; made once by this tree's tests, replayed by
+both), are replayed with the real command, `referee replay SOURCE --game chess --corners ...
 --json`, nobody tapping, and their moves are compared
 with the labelled ones in order.
 
 Per set it prints: cells right (label right, whatever the confidence) and unsure
 (confidence under 0.6), boards whole (every cell right); per sequence plies right in
 order, false alarms (no sequence holds an illegal move: every `illegal` event is false),
-doubts, corrections, the decision delay after the hand left (median, worst), and
+doubts, corrections, late recoveries (plies the referee said it found late, after
+losing the board), the decision delay after the hand left (median, worst), and
 milliseconds of CPU per read or per frame (one core: cv2.setNumThreads(1); the video's
 figure is the replay command's CPU time over its frames, start-up included). The
 baseline's code is exported with `git archive` into a temporary folder (no worktree, no
@@ -55,7 +58,9 @@ TARGET = {  # issue 11's "done when", and issue 20's
     "scholarsmate": "7 of 7 plies in order, no alarm",
     "chess-rectified held 2 s": "5 of 5 plies in order, no alarm, no doubt (issue 20)",
     "chess-rectified held 0.5 s": "5 of 5 plies in order, no alarm, no doubt (issue 20)",
+    "chess-rectified, real hands resting 2 s": "5 of 5 plies in order, no alarm, no doubt (issue 27)",
 }
+HANDS = "REAL_BOARDS_HANDS"  # the folder of the hands sequence's frames (made by the parent)
 # labels found wrong by eye (README, "The chess reader"), never edited: the set is also
 # scored without them
 WRONG_LABELS = {"IMG_4706.jpg": "corners turned by one (the corner labelled a1 is a8)",
@@ -151,6 +156,7 @@ def _replay(source: Path, corners, ucis: list[str], frames: int) -> dict:
             "alarms": sum(e["type"] == "illegal" for e in events),
             "doubts": sum(e["type"] == "doubt" for e in events),
             "corrections": sum(e["type"] == "corrected" for e in events),
+            "late": sum(len(e.get("notation") or ()) for e in events if e["type"] == "recovered"),
             "delay": [delays[len(delays) // 2], delays[-1]] if delays else None,
             "frames": frames, "ms_frame": cpu * 1000 / max(frames, 1)}
 
@@ -217,13 +223,34 @@ def measure() -> dict:
     out["scholarsmate"] = _replay_video("scholarsmate.avi")
     for hold in (2.0, 0.5):
         out[f"chess-rectified held {hold:g} s"] = _replay_held(hold)
+    hands = json.loads(os.environ[HANDS])
+    out["chess-rectified, real hands resting 2 s"] = _replay(Path(hands["folder"]), hands["corners"], hands["moves"],
+                                                            hands["frames"])
     return out
 
 
+def hand_frames(into: Path) -> dict:
+    """The chess-rectified sequence with real hands at rest (tests/real_hands.py) as a
+    folder of frames at 30 a second: each distinct picture written once, held by links."""
+    import cv2
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import real_hands
+
+    shots, corners, moves = real_hands.rectified_with_hands()
+    n = 0
+    for k, (frame, seconds) in enumerate(shots):
+        cv2.imwrite(str(into / f"shot{k:03d}.png"), frame)
+        for _ in range(round(seconds * 30)):
+            os.symlink(into / f"shot{k:03d}.png", into / f"frame{n:05d}.png")
+            n += 1
+    return {"folder": str(into), "corners": corners.tolist(), "moves": moves, "frames": n}
+
+
 # --- running and printing -----------------------------------------------------------------
-def run_measure(code: Path) -> dict:
+def run_measure(code: Path, hands: dict) -> dict:
     """This script's measure() in a fresh interpreter, with `code` first on the path."""
-    env = {**os.environ, "PYTHONPATH": str(code), "REFEREE_SHARED_DATA": str(DATA)}
+    env = {**os.environ, "PYTHONPATH": str(code), "REFEREE_SHARED_DATA": str(DATA), HANDS: json.dumps(hands)}
     run = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure"], cwd=code, env=env,
                          capture_output=True, text=True, timeout=900)
     if run.returncode != 0:
@@ -247,7 +274,8 @@ def video_text(m: dict) -> str:
         return f"failed: {m['error']}"
     delay = "" if not m.get("delay") else f", decided {m['delay'][0]:.2f} s (worst {m['delay'][1]:.2f} s)"
     return (f"{m['in_order']} of {m['plies']} plies in order, {m['alarms']} false alarms, "
-            f"{m['doubts']} doubts, {m.get('corrections', 0)} corrections{delay}, {m['ms_frame']:.1f} ms/frame")
+            f"{m['doubts']} doubts, {m.get('corrections', 0)} corrections, {m.get('late', 0)} late recoveries"
+            f"{delay}, {m['ms_frame']:.1f} ms/frame")
 
 
 def main() -> int:
@@ -265,14 +293,17 @@ def main() -> int:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
           f"{platform.python_version()}, OpenCV {cv2.__version__}, one thread per read")
     t0 = time.perf_counter()
-    runs = {"this tree": run_measure(ROOT)}
-    if not args.no_baseline:
-        with tempfile.TemporaryDirectory() as tmp:
-            runs[f"baseline {args.baseline}"] = run_measure(export(args.baseline, Path(tmp)))
+    with tempfile.TemporaryDirectory() as frames:
+        hands = hand_frames(Path(frames))
+        runs = {"this tree": run_measure(ROOT, hands)}
+        if not args.no_baseline:
+            with tempfile.TemporaryDirectory() as tmp:
+                runs[f"baseline {args.baseline}"] = run_measure(export(args.baseline, Path(tmp)), hands)
     units = {"chess-photos": "squares", "chess-photos, right labels": "squares", "chess-photos, odd half": "squares",
              "chess-photos, even half": "squares", "chess": "squares", "chess-rectified": "squares",
              "connect4-photos": "holes"}
-    sequences = ("scholarsmate", "chess-rectified held 2 s", "chess-rectified held 0.5 s")
+    sequences = ("scholarsmate", "chess-rectified held 2 s", "chess-rectified held 0.5 s",
+                 "chess-rectified, real hands resting 2 s")
     for name in (*units, *sequences):
         print(f"\n{name}")
         for who, m in runs.items():

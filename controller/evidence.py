@@ -22,6 +22,11 @@ cell under a hand still moving weighs nothing: vision/change.py's MOVING_WEIGHT)
   it, so a board that puts a piece on (or takes one off) the square in front of a cell
   expects that cell to look changed too, and trusts its label less.
 
+A cell a still hand, arm or sleeve lies over (`extra["covered"]`, vision/cover.py) is
+unseen: it weighs nothing, shows no change, contradicts nothing; a history that changes
+it is weighed by the cells the view does show (the square a piece went to, beside the
+hand), so a hand resting where it took a piece from does not hold the ply back.
+
 A cell *contradicts* a board when the view clearly shows something else there: the
 reader surely reads another label and, where measured, the change agrees (or, in a game
 whose labels name what changed, `Game.sure_labels_name_changes`, the cell changed as the
@@ -71,6 +76,7 @@ class Evidence:
                       for c, (h, e, w) in change.items()}
         self.change = change
         self.moving = set(view.extra.get("moving") or ())
+        self.covered = set(view.extra.get("covered") or ())  # under a hand at rest: unseen
         self.behind: dict = {}
         for c, (f, _) in self.fronts.items():
             self.behind.setdefault(f, []).append(c)
@@ -88,6 +94,8 @@ class Evidence:
         return self.read.get(cell, (self.board.get(cell), 0.0))[0]
 
     def weight(self, cell) -> float:
+        if cell in self.covered:
+            return 0.0
         return self.change[cell][2] if cell in self.change else 1.0
 
     def label_ll(self, cell, label) -> float:
@@ -236,7 +244,7 @@ class Evidence:
         seen = self._seen_changed(board)
         if not seen:
             return seen
-        return seen | {c for c in board if c not in self.moving and self.hidden(c, board)}
+        return seen | {c for c in board if c not in self.moving and c not in self.covered and self.hidden(c, board)}
 
     def unseen(self, before: dict, after: dict) -> bool:
         """Does going from `before` to `after` leave alone every cell the view shows
@@ -252,7 +260,7 @@ class Evidence:
             return cached[1]
         out = set()
         for c, lab in board.items():
-            if c in self.moving:
+            if c in self.moving or c in self.covered:
                 continue  # a hand over it: nothing it shows is a move yet
             read = self.read.get(c)
             if read is not None and (read[0] != lab or read[1] < self.min_confidence):

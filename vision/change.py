@@ -34,8 +34,9 @@ not change) is divided out. The cell's own empty look is kept too, from every kn
 position where it was empty, and weighed the same way: a vacated square looks like its
 own empty self again, even behind a tall piece.
 
-Cells under something that moves (a hand at the board's edge while the rest is still)
-get weight 0 from the watcher's motion mask: a hand over a cell says nothing of it.
+Cells under something that moves (a hand at the board's edge while the rest is still),
+or under a hand at rest (vision/cover.py), get weight 0 from the watcher's mask: a hand
+over a cell says nothing of it.
 
 A standing piece also hides part of the square behind it (away from the camera).
 `camera(H, size)` works out, per cell, the square in front of it (towards the camera)
@@ -158,7 +159,7 @@ class CellChange:
         again) makes the reference and the empty looks, which are planes warped through
         the old H, unusable until the next known position; the same place found again
         (H recomputed a pixel apart) keeps them."""
-        if self._H is not None and _same_place(self._H, H, self.reader.plane_size):
+        if self._H is not None and same_place(self._H, H, self.reader.plane_size):
             return
         self._H = H
         self.ref, self.empty, self.board = None, None, None
@@ -375,7 +376,7 @@ def _level(diff: np.ndarray, floor: float) -> tuple[float, float]:
     return level, min(max(spread, SPREAD[0]), SPREAD[1])
 
 
-def _same_place(old: np.ndarray, new: np.ndarray, plane_size) -> bool:
+def same_place(old: np.ndarray, new: np.ndarray, plane_size) -> bool:
     """Do two frame -> plane homographies put the plane's corners within a pixel of each
     other in the frame?"""
     w, h = plane_size

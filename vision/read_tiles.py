@@ -95,6 +95,7 @@ class TileReader(Reader):
     """Reader for a Labyrinth board (the reader interface of vision/watch.py)."""
 
     grid = (SIZE, SIZE)
+    lines_move = True  # a tile pushed in shifts a whole row or column
 
     def grid_place(self, cell):
         """Tiles by (row from the top, column); a pawn has no place of its own."""

@@ -29,6 +29,10 @@ class Reader:
     # (columns, rows) when the cells tile the plane as a grid: `grid_place` then places
     # each cell and `cell_outline` needs nothing more; None: the reader outlines its own
     grid: tuple[int, int] | None = None
+    # does one action shift a whole line of cells at once (a Labyrinth tile pushed in)?
+    # Then a large changed patch reaching in from an edge may be a move, and only the cells
+    # of it read unsurely are taken as under a hand (vision/cover.py)
+    lines_move: bool = False
 
     def read(self, plane: np.ndarray) -> dict[Hashable, tuple[str, float]]:
         """{cell: (label, confidence 0..1)} for every cell. Reading never changes the reader."""

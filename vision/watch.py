@@ -9,9 +9,11 @@ Per frame it does as little as a frame needs (the figures are in bench/vision.py
    reader wants. If the board may have moved (the patches around the markers changed, or
    the board's never-changing parts look different from the last reading), the markers
    are searched again (on a downscaled grey frame); a hand held still over the board
-   keeps holding the reading back (for up to PATIENCE_S: what stays that long without a
-   tremor is a shadow). Then the reader reads the plane. A view is returned only when
-   that reading differs from the last view returned (or is the first).
+   keeps holding the reading back (for up to PATIENCE_S; then it is read, the cells the
+   hand covers marked as such, below, and the never-changing parts' reference is kept
+   from the last clear reading, so the hand's leaving holds nothing back). Then the
+   reader reads the plane. A view is returned only when that reading differs from the
+   last view returned (or is the first), on the cells neither moving nor covered.
 Markers are searched on every frame only while none have been found, and then at most
 twice a second.
 
@@ -24,6 +26,23 @@ cells still move (`extra["moving"]`) and which square stands in front of each
 blocks still moving) the rest of the board is read anyway, so a quick reply is seen
 between the plies. `learn(..., at=t)` also measures change from then on against the plane
 that view came from.
+
+Every view also says which cells a hand, arm, sleeve or any foreign object lies over while
+it is still (`extra["covered"]`, a list of cells in the reader's keys; vision/cover.py
+tells them from the look of the last known position and each cell's empty look): the
+referee takes them as unseen, the change evidence weighs them 0, and nothing is learned
+from them when that view's position is known (but for a covered cell read surely as the
+position has it: the kept look is refreshed there, so a hand that lay there when a
+position was known is not taken for a hand forever).
+
+`extra["motions"]` (views read by `feed`; not on `read_frame`'s) counts the motions over
+the board since the previous view returned: a motion is a burst of frames with movement
+over the playing area that ends in `still_s` of stillness, however long it lasts and
+however many hands take part (a quick reply in one motion is one). A burst still going on
+when a view is read (a hand waiting at the edge) counts 1 for that view, and again for
+the next view once it has ended, so the count never falls short of the hands that moved.
+A re-read of a still board that reads differently without anything moving says 0; the
+first view counts from the watcher's first frame (which is a motion: nothing came before).
 
 Geometry. Four reference points in the frame, in the order bottom-left, bottom-right,
 top-right, top-left, map to four points in the reader's plane: the inner corners of the
@@ -45,7 +64,8 @@ import cv2
 import numpy as np
 
 from . import locate, markers
-from .change import CellChange
+from .change import CellChange, same_place
+from .cover import Cover
 from .stable import FrameHealth, MotionGate, occluded
 from .view import STILL_S, SURE, BoardView  # SURE: a change of a cell's read across it is a new view
 
@@ -54,7 +74,7 @@ SEARCH_EVERY_S = 0.5  # while no markers are in view
 REREAD_S = 1.0  # re-read a still board this often, in case a reading was unsure
 PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view moved
 KEEP_PLANES_S = 10.0  # a view's plane is kept this long, for learning once it is accepted
-PATIENCE_S = 3.0  # a "hand" that stays this long without moving is a shadow: read
+PATIENCE_S = 3.0  # a "hand" still this long over the board's never-changing parts: read (covered cells marked)
 PARTIAL_SHARE = 0.25  # at most this share of a grid board may still move for a partial read
 
 
@@ -88,9 +108,15 @@ class Watcher:
         self._pending_learn: dict | None = None
         self.lessons = 0  # how many times the reader has learned (its looks are kept after each)
         self.change = CellChange(self.reader)  # per-cell change against the last known position
+        self.cover = Cover(self.reader, self.reader.plane_size)  # the cells a still hand lies over
+        self._cover_H: np.ndarray | None = None  # the homography the cover's reference was taken through
+        self._motions = 0  # bursts of motion ended since the last view returned
+        self._in_motion = False  # a burst of motion is going on
         self._moving = None  # the cells under motion in the last read (8x8), None when all still
-        self._learn_from: tuple | None = None  # (expected, plane, moving) to learn before the next frame
-        self._planes: dict[float, tuple] = {}  # (plane, moving) of the last few views, by time
+        self._learn_from: tuple | None = None  # (expected, plane, hidden, agree) to learn before the next frame
+        # (plane, hidden: the cells under a hand, {covered cell: label read surely}) of the
+        # last few views, by time
+        self._planes: dict[float, tuple] = {}
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
         self.kept_quad: np.ndarray | None = None  # where the markers were before a restart
@@ -174,13 +200,14 @@ class Watcher:
         if at is not None:
             kept = self._planes.get(at)
             if kept is not None:
-                plane, moving = kept
+                plane, moving, sure, around = kept
                 if skip and self.change.grid:
                     left_out = np.array([c in skip for c in self.reader.cells]).reshape(np.shape(self.gate.block_at))
                     moving = left_out if moving is None else (moving | left_out)
                 elif skip:
                     return  # a reader of the whole board at once learns only from all of it
-                self._learn_from = (dict(expected), plane, moving)
+                agree = {c for c, lab in sure.items() if expected.get(c) == lab and c not in skip}
+                self._learn_from = (dict(expected), plane, moving, agree, around)
                 self._pending_learn = None  # a later known position replaces an earlier one
             return
         self._pending_learn = dict(expected)
@@ -191,13 +218,17 @@ class Watcher:
         last knew does not (change is measured again from the next known position), and
         the next still view is handed on whatever the last one read."""
         self.change.forget_position()
+        self.cover.forget()
         self._pending_learn, self._learn_from = None, None
         self.last_view = None
 
-    def _learn(self, plane: np.ndarray, expected: dict, moving=None) -> None:
-        """The reader learns from what nothing moves over (on a grid, the cells still;
-        elsewhere only a board all still); the change reference keeps its old look where
-        something moves."""
+    def _learn(self, plane: np.ndarray, expected: dict, moving=None, agree=(), around=None) -> None:
+        """The reader learns from what no hand lies or moves over (on a grid, the cells
+        clear; elsewhere only a board all clear); the change reference keeps its old look
+        there. The cover's reference is refreshed also on the covered cells in `agree`
+        (read surely as the known position has them): a hand that lay there when a
+        position was first known, and left since, is not taken for a hand forever.
+        `around`: the cover's small plane of the same frame, with the table around."""
         if moving is None or self.change.grid:
             still = expected if moving is None else {
                 c: lab for c, lab, m in zip(self.reader.cells, (expected.get(c) for c in self.reader.cells),
@@ -208,6 +239,8 @@ class Watcher:
             except ValueError:
                 pass  # a position this reader cannot learn from: it keeps the looks it has
         self.change.reference(plane, expected, moving)
+        if around is not None:
+            self.cover.reference(around, expected, () if moving is None else self._cells_of(moving) - set(agree))
         self.last_view = None
 
     def remember(self, reader, quad=None) -> None:
@@ -221,6 +254,10 @@ class Watcher:
             self.kept_quad = None if quad is None or self.given else np.float32(quad)
         else:
             self.reader.adopt(reader)
+
+    def _cells_of(self, mask) -> set:
+        """The cells of a mask (bool per cell in reader order; on a grid 8x8, plane rows)."""
+        return {c for c, m in zip(self.reader.cells, np.asarray(mask).reshape(-1)) if m}
 
     @property
     def learning(self) -> bool:
@@ -238,9 +275,9 @@ class Watcher:
         if self._new_corners is not None:
             self._apply_corners()
         if self._learn_from is not None:
-            expected, plane, moving = self._learn_from
+            expected, plane, moving, agree, around = self._learn_from
             self._learn_from = None
-            self._learn(plane, expected, moving)
+            self._learn(plane, expected, moving, agree, around)
         self.last_frame = frame
         problem = self.health.check(t, frame)
         if problem == "too dark":
@@ -259,7 +296,13 @@ class Watcher:
             self.kept_quad = None
             self.gate.reset(t)
         moving = None
-        if self.gate.update(t, self.small_plane(frame)) or not self.gate.still(t):
+        moved = self.gate.update(t, self.small_plane(frame))
+        if moved:
+            self._in_motion = True
+        elif self._in_motion and self.gate.still(t):
+            self._in_motion = False  # a burst of motion over the board ended in stillness
+            self._motions += 1
+        if moved or not self.gate.still(t):
             moving = self._partial(t)
             if moving is None:
                 self.status = "hand over the board"
@@ -272,7 +315,7 @@ class Watcher:
         plane = self.plane(frame)
         if moving is not None:
             self.status = "hand at the board's edge"
-            return self._read(t, plane, moving)
+            return self._read(t, plane, moving, self._motions + 1)
         if self._blocked(plane) or (self.patches and self._view_moved(frame)):
             searchable = self._searched_at is None or t - self._searched_at >= SEARCH_EVERY_S
             if not self.given and searchable and self._search(t, frame):
@@ -286,7 +329,7 @@ class Watcher:
                 # unchanged for that long: a shadow or a moved lamp, not a hand
         self._blocked_since = None
         self.status = problem or "ok"
-        return self._read(t, plane)
+        return self._read(t, plane, motions=self._motions)
 
     def plane(self, frame: np.ndarray) -> np.ndarray:
         """The playing area at the size the reader wants."""
@@ -309,7 +352,7 @@ class Watcher:
             return None
         return moving
 
-    def _read(self, t: float, plane: np.ndarray, moving=None) -> BoardView | None:
+    def _read(self, t: float, plane: np.ndarray, moving=None, motions: int | None = None) -> BoardView | None:
         self._read_at = t
         self.last_plane = plane
         self._moving = moving
@@ -318,19 +361,37 @@ class Watcher:
             h, w = self.last_frame.shape[:2]
             self.reader.view_from(self.H, (w, h))
             self.change.camera(self.H, (w, h))
+            if self._cover_H is None or not same_place(self._cover_H, self.H, self.reader.plane_size):
+                self.cover.forget()  # the board lies elsewhere in the frame: its kept look is gone
+                self._cover_H = self.H
             self._told_H = self.H
+        around = self.cover.around(self.last_frame, self.H)
         if self._pending_learn is not None and moving is None:
-            self._learn(plane, self._pending_learn)
+            self._learn(plane, self._pending_learn, around=around)
             self._pending_learn = None
-        if self.static_mask is not None:
-            self.reference = plane.astype(np.float32)
         cells = self.reader.read(plane)
-        extra = {}
+        covered = self.cover.covered(around, cells, t)
+        if self.static_mask is not None and not covered:
+            # the board's never-changing parts as they look clear (not with a hand on them,
+            # or its leaving would hold the next reading back again)
+            self.reference = plane.astype(np.float32)
+        hidden = moving  # the cells nothing can be seen on: under a moving or a resting hand
+        if covered:
+            mask = np.array([c in covered for c in self.reader.cells])
+            if self.change.grid:
+                mask = mask.reshape(np.shape(self.gate.block_at))
+                hidden = mask if moving is None else (moving | mask)
+            elif moving is None:
+                hidden = mask  # a board read whole is not learned from while a hand lies on it
+        extra = {"covered": covered}
+        if motions is not None:
+            extra["motions"] = motions
         weighed = self.reader.weigh(plane)
         if weighed is not None:
             extra["labels"] = weighed
         if self.change.supported:
-            extra["change"] = self.change.evidence(plane, moving, self.reader.visible(cells))
+            extra["change"] = self.change.evidence(plane, hidden if self.change.grid else None,
+                                                   self.reader.visible(cells))
             extra["change_from"] = self.change.board  # the position the change is measured from
             extra["fronts"] = self.change.fronts
             extra["moving"] = [] if moving is None else [c for c, m in zip(self.reader.cells, moving.reshape(-1)) if m]
@@ -339,8 +400,10 @@ class Watcher:
         if self.last_view is not None and _same(self.last_view, view):
             return None
         self.last_view = view
+        if motions is not None:
+            self._motions = 0
         self._planes = {k: p for k, p in self._planes.items() if k > t - KEEP_PLANES_S}
-        self._planes[t] = (plane, moving)
+        self._planes[t] = (plane, hidden, {c: cells[c][0] for c in covered if cells[c][1] >= SURE}, around)
         return view
 
     def read_frame(self, frame: np.ndarray, t: float = 0.0) -> BoardView:
@@ -357,8 +420,8 @@ def _same(last: BoardView, view: BoardView) -> bool:
     """The same reading, on the cells nothing moves over: labels, sureness, and (on grid
     boards) which cells changed since the last known position."""
     a, b = last.cells, view.cells
-    skip = set(view.extra.get("moving", ()))
-    if set(last.extra.get("moving", ())) - skip:
+    skip = set(view.extra.get("moving", ())) | set(view.extra.get("covered", ()))
+    if (set(last.extra.get("moving", ())) | set(last.extra.get("covered", ()))) - skip:
         return False  # cells a hand hid last time are seen now
     ca, cb = last.extra.get("change", {}), view.extra.get("change", {})
     return all(a[c][0] == b[c][0] and (a[c][1] >= SURE) == (b[c][1] >= SURE)

@@ -1,0 +1,157 @@
+"""Real hands and arms cut out of the scholar's mate video (shared/data/chess-video), to
+be pasted still over other boards' views (tests/rig/test_hands_at_rest.py).
+
+Nothing is stored: each cut-out is made at test time. The frame with the hand and a
+still frame without it are both warped onto the board's plane with a margin around it
+(in squares, so a hand keeps its size against the squares wherever it is pasted); the
+pixels that differ between them, the part connected to the margin (an arm reaches in
+from outside the board; a piece moved meanwhile elsewhere is left out), are the hand.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from shared_data import SHARED_DATA
+
+VIDEO = SHARED_DATA / "chess-video"
+Q = 24  # plane pixels per square of a cut-out
+MARGIN = 2  # squares of table kept around the board, where the arm comes from
+SIDE = (8 + 2 * MARGIN) * Q
+# (frame with a hand at rest, a still frame without one, where it reaches in from) in the
+# video's board plane (a8 top left, h1 bottom right)
+HANDS = {
+    "resting": (168, 186),  # a bare forearm and a dark sleeve from rank 1, the hand on c3-d4, at rest
+    "reaching": (40, 120),  # a bare forearm from rank 1 over the e-g files, the hand on d3-e4
+    "sleeve": (50, 120),  # a dark sleeve and a fist from rank 8 over the a-c files
+    "fist": (200, 212),  # a dark sleeve from rank 8, the fist over c6-d7
+}
+
+
+@lru_cache(maxsize=None)
+def _frames(indices: tuple) -> dict:
+    cap = cv2.VideoCapture(str(VIDEO / "scholarsmate.avi"))
+    out, i = {}, 0
+    while len(out) < len(indices):
+        ok, frame = cap.read()
+        if not ok:
+            break
+        if i in indices:
+            out[i] = frame
+        i += 1
+    cap.release()
+    return out
+
+
+def _to_margin_plane() -> np.ndarray:
+    """Frame -> plane-with-margin homography of the video (corners a1, h1, h8, a8)."""
+    label = json.loads((VIDEO / "labels.json").read_text())["scholarsmate.avi"]
+    a1, h1, h8, a8 = np.float32(label["corners_a1_h1_h8_a8"])
+    lo, hi = MARGIN * Q, (MARGIN + 8) * Q
+    # plane: a8 top left, h8 top right, h1 bottom right, a1 bottom left
+    return cv2.getPerspectiveTransform(np.float32([a1, h1, h8, a8]),
+                                       np.float32([[lo, hi], [hi, hi], [hi, lo], [lo, lo]]))
+
+
+@lru_cache(maxsize=None)
+def hand(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(BGR, alpha 0..1) of a real hand on the board plane with its margin (SIDE x SIDE)."""
+    with_hand, without = HANDS[name]
+    frames = _frames(tuple(sorted((with_hand, without))))
+    H = _to_margin_plane()
+    a, b = (cv2.warpPerspective(frames[i], H, (SIDE, SIDE)).astype(np.float32) for i in (with_hand, without))
+    a *= np.median((b + 1) / (a + 1), axis=(0, 1))  # the camera's exposure followed the arm
+    chroma = np.abs(a / (a.sum(axis=2, keepdims=True) + 1) - b / (b.sum(axis=2, keepdims=True) + 1)).sum(axis=2)
+    differ = ((np.abs(a - b).sum(axis=2) > 90) | (chroma > 0.12)).astype(np.uint8)
+    differ = cv2.morphologyEx(differ, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    differ = cv2.morphologyEx(differ, cv2.MORPH_CLOSE, np.ones((11, 11), np.uint8))
+    n, parts, stats, _ = cv2.connectedComponentsWithStats(differ, connectivity=8)
+    edge = set(parts[0]) | set(parts[-1]) | set(parts[:, 0]) | set(parts[:, -1])
+    keep = [k for k in range(1, n) if k in edge and stats[k, cv2.CC_STAT_AREA] > 2 * Q * Q]
+    mask = np.isin(parts, keep).astype(np.uint8)
+    # fill the holes a bare arm leaves where its colour matches the light squares
+    outside = np.pad(1 - mask, 1, constant_values=1)
+    cv2.floodFill(outside, None, (0, 0), 2)
+    mask[outside[1:-1, 1:-1] == 1] = 1
+    alpha = cv2.GaussianBlur(mask.astype(np.float32), (5, 5), 1.0)
+    return np.clip(a, 0, 255).astype(np.uint8), alpha
+
+
+def _placed(name: str, turn: int, over: str | None):
+    """The cut-out turned by `turn` quarter turns (it reaches in from another edge) and,
+    with `over`, moved so that its tip (the point of the hand furthest from the edge it
+    reaches in from) lies on that square's middle; the arm still reaches in from outside
+    (where it is moved away from its edge, its last row there is drawn on to the edge)."""
+    bgr, alpha = hand(name)
+    if turn:
+        bgr, alpha = np.rot90(bgr, turn).copy(), np.rot90(alpha, turn).copy()
+    if over is None:
+        return bgr, alpha
+    ys, xs = np.nonzero(alpha > 0.5)
+    sides = {"top": (ys < MARGIN * Q).sum(), "bottom": (ys >= (MARGIN + 8) * Q).sum(),
+             "left": (xs < MARGIN * Q).sum(), "right": (xs >= (MARGIN + 8) * Q).sum()}
+    side = max(sides, key=sides.get)
+    far = {"top": ys, "bottom": -ys, "left": xs, "right": -xs}[side]
+    k = int(np.argmax(far))
+    tip = np.array([xs[k], ys[k]], float)
+    target = (np.array(["abcdefgh".index(over[0]), 8 - int(over[1])], float) + MARGIN + 0.5) * Q
+    shift = target - tip
+    M = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    return (cv2.warpAffine(bgr, M, (SIDE, SIDE), borderMode=cv2.BORDER_REPLICATE),
+            cv2.warpAffine(alpha, M, (SIDE, SIDE), borderMode=cv2.BORDER_REPLICATE))
+
+
+def paste(frame: np.ndarray, corners, name: str, grey: bool = False, turn: int = 0, over: str | None = None,
+          light: float = 1.0) -> np.ndarray:
+    """`frame` with the hand `name` pasted over the board whose corners (a1, h1, h8, a8,
+    frame pixels) are given, placed as `_placed` says; `grey` for a greyscale camera,
+    `light` scales its brightness (a dimmer room)."""
+    bgr, alpha = _placed(name, turn, over)
+    a1, h1, h8, a8 = np.float32(corners)
+    lo, hi = MARGIN * Q, (MARGIN + 8) * Q
+    H = cv2.getPerspectiveTransform(np.float32([[lo, hi], [hi, hi], [hi, lo], [lo, lo]]),
+                                    np.float32([a1, h1, h8, a8]))
+    size = frame.shape[1::-1]
+    bgr = cv2.warpPerspective(bgr, H, size).astype(np.float32) * light
+    alpha = cv2.warpPerspective(alpha, H, size)[..., None]
+    if grey:
+        bgr = cv2.cvtColor(cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY),
+                           cv2.COLOR_GRAY2BGR).astype(np.float32)
+    out = frame.astype(np.float32) * (1 - alpha) + bgr * alpha
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def covered_squares(name: str, turn: int = 0, over: str | None = None, share: float = 0.3) -> set:
+    """The squares the pasted hand covers at least `share` of (for the tests' asserts)."""
+    _, alpha = _placed(name, turn, over)
+    inner = alpha[MARGIN * Q:(MARGIN + 8) * Q, MARGIN * Q:(MARGIN + 8) * Q]
+    blocks = inner.reshape(8, Q, 8, Q).mean(axis=(1, 3))
+    return {f"{'abcdefgh'[c]}{8 - r}" for r in range(8) for c in range(8) if blocks[r, c] >= share}
+
+
+# after each ply of the chess-rectified sequence (d4 d5 c4 e6 e3), a hand resting over the
+# squares it changed: (cut-out, quarter turns, the square its tip lies on)
+RECTIFIED_HANDS = [("sleeve", 2, "d3"), ("resting", 2, "d6"), ("resting", 0, "c3"), ("reaching", 2, "e7"),
+                   ("resting", 0, "e2")]
+
+
+def rectified_with_hands(change=None, scale: float = 1.0, light: float = 1.0):
+    """The real chess-rectified sequence with real hands at rest, as (frame, seconds held)
+    shots: the start clear for 2 s, a sleeve resting over the far corner for 2 s, the
+    start clear again; then after every ply a hand resting over the squares it changed
+    for 2 s, and the board clear for 2 s. `change` alters each photo (another camera),
+    `scale` its size, `light` the hand's brightness. Returns (shots, corners a1 h1 h8 a8
+    in the frame, the plies in UCI)."""
+    labels = json.loads((SHARED_DATA / "chess-rectified" / "labels.json").read_text())
+    sequence = labels["sequence"]
+    corners = np.float32(labels["photos"][sequence["sequence"][0]]["corners_a1_h1_h8_a8"]) * scale
+    photos = [cv2.imread(str(SHARED_DATA / "chess-rectified" / name)) for name in sequence["sequence"]]
+    photos = [change(p) if change else p for p in photos]
+    shots = [(photos[0], 2.0), (paste(photos[0], corners, "fist", grey=True, over="g7", light=light), 2.0),
+             (photos[0], 2.0)]
+    for photo, (name, turn, square) in zip(photos[1:], RECTIFIED_HANDS):
+        shots += [(paste(photo, corners, name, grey=True, turn=turn, over=square, light=light), 2.0), (photo, 2.0)]
+    return shots, corners, sequence["moves"]

@@ -1,0 +1,174 @@
+"""Cells a still hand, arm, sleeve or any foreign object lies over: unseen, not misread.
+
+The motion gate (vision/stable.py) holds reading back while something moves; a hand that
+rests still over the board passes it, and what it lies on would be read as pieces. A
+piece a move puts down is small and stands on its own cell; a hand comes from outside
+the board. So, each time the referee knows the position, the playing area and a cell's
+width of the table around it are kept small (`reference`, per pixel, with each cell's
+own empty look where the position showed it empty), and every still view is compared
+with it (`covered`):
+1. a pixel is foreign when it fits neither what its cell looked like in the last known
+   position nor the cell's own empty look (a piece that left shows its empty look
+   again): its difference from both stands far above this view's own noise (the median
+   difference over the plane, most of which is the same board; the light's drift, per
+   colour channel, divided out first);
+2. the foreign pixels that touch (8-connected) are one thing; a thing is a hand when it
+   reaches in from outside (it touches the outer edge of the table kept around the
+   board: an arm), crosses cell borders (a quarter of three cells or more) and covers
+   COVER_AREA cells' worth of the playing area; or when it covers more still
+   (LOOSE_AREA) wherever it lies (a phone put down on the board). What one move changes
+   (a castled king and rook, their tops leaning over the squares behind them) stays on
+   the board;
+3. unless every cell it lies over held a piece in the known position and reads surely
+   as it, but for at most two read empty (the squares a move left): then what differs
+   is the kept look (a hand rested there when the position was known, and has gone),
+   refreshed there at the next known position (vision/watch.py);
+4. what covers the same cells view after view for STAYS_S is part of the table now (a
+   hand that lay there when the position was known and has gone from cells the known
+   position had empty, a shadow, a cup): its look is kept from then on, and the cells
+   are read again;
+5. on a board where one action shifts a whole line of cells (a Labyrinth tile pushed
+   in: `Reader.lines_move`), such a patch may be the move itself: there only its cells
+   the reader reads unsurely are covered.
+The cells a hand covers at least COVER_SHARE of are `covered`. What was learned is
+nothing but looks of the table seen at known positions, and noise measured in the view
+itself: no colour of skin or sleeve is assumed.
+
+Work: one small warp of the frame (the playing area at half the reader's scale, and the
+table around it), some numpy over it and one connected-components pass, only when a still
+view is read (never on the per-frame path).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+SCALE = 0.5  # the comparison runs on the playing area at this scale of the reader's plane
+AROUND = 1.0  # cells of the table around the playing area that are looked at too
+NOISE_FLOOR = 6.0  # summed-channel grey levels: the least noise a view is credited with
+FOREIGN = 6.0  # a foreign pixel differs by this many times the view's noise from both looks
+COVER_AREA = 2.5  # cells' worth of the playing area a thing reaching in from outside covers to be a hand
+CROSSED = 0.25  # ... over at least three cells it covers this share of (it crosses their borders)
+LOOSE_AREA = 6.0  # cells' worth of area that is a foreign object wherever it lies
+COVER_SHARE = 0.15  # a cell a hand covers this share of is unseen
+STAYS_S = 8.0  # a thing covering the same cells, view after view, this long is part of the table
+SURE = 0.6  # the referee's default confidence
+LEFT = 2  # squares a move leaves empty at most (castling)
+
+
+class Cover:
+    """The known position's look, kept small, and the cells a still hand covers."""
+
+    def __init__(self, reader, plane_size):
+        self.reader = reader
+        w, h = plane_size
+        inner = (max(8, int(w * SCALE)), max(8, int(h * SCALE)))
+        self.cells = list(reader.cells)
+        # which cell each small pixel belongs to (-1: none), from the reader's outlines
+        cell_of = np.full(inner[::-1], -1, np.int32)
+        for k, cell in enumerate(self.cells):
+            outline = np.float32(reader.cell_outline(cell)) * SCALE
+            cv2.fillConvexPoly(cell_of, np.round(outline).astype(np.int32), int(k))
+        counts = np.bincount(cell_of[cell_of >= 0].ravel(), minlength=len(self.cells))
+        self.cell_area = float(np.median(counts[counts > 0])) if (counts > 0).any() else 1.0
+        # the table around the playing area, AROUND cells wide, where an arm comes from
+        self.pad = int(round(AROUND * np.sqrt(self.cell_area)))
+        self.cell_of = np.pad(cell_of, self.pad, constant_values=-1)
+        self.size = (inner[0] + 2 * self.pad, inner[1] + 2 * self.pad)
+        self.to_small = np.array([[inner[0] / w, 0, self.pad], [0, inner[1] / h, self.pad], [0, 0, 1.0]])
+        self.ref: np.ndarray | None = None  # the small plane at the last known position
+        self.empty: np.ndarray | None = None  # each pixel's empty look (NaN: never seen empty)
+        self.board: dict = {}  # the label each cell's kept look shows
+        self._edge_of: tuple | None = None  # (H, where the outside begins in `around`'s plane)
+        self._since: dict = {}  # cell -> since when it has been covered, view after view
+
+    def around(self, frame: np.ndarray, H: np.ndarray) -> np.ndarray:
+        """The playing area of `frame` (H: frame -> plane), small, with the table around it.
+        Also notes where the outside begins: the outer edge of that table, or of the frame
+        where the board fills it (an arm comes in from there)."""
+        M = self.to_small @ H
+        if self._edge_of is None or self._edge_of[0] is not H:
+            inside = cv2.warpPerspective(np.ones(frame.shape[:2], np.uint8), M, self.size, flags=cv2.INTER_NEAREST)
+            edge = cv2.dilate((inside == 0).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+            edge[0], edge[-1], edge[:, 0], edge[:, -1] = True, True, True, True
+            self._edge_of = (H, edge)
+        return cv2.warpPerspective(frame, M, self.size, flags=cv2.INTER_LINEAR).astype(np.float32)
+
+    def reference(self, small: np.ndarray, board: dict, left_out=()) -> None:
+        """The board holds `board` in `small` (`around`): keep its look, but for the
+        cells in `left_out` (something lay over them), which keep the look they had."""
+        skip = np.isin(self.cell_of, [k for k, c in enumerate(self.cells) if c in left_out])
+        if self.ref is None or self.ref.shape != small.shape:
+            self.ref, self.empty = small.copy(), np.full_like(small, np.nan)
+            if skip.any():
+                self.ref[skip] = np.nan
+        self.ref[~skip] = small[~skip]
+        self.board.update({c: lab for c, lab in board.items() if c not in left_out})
+        empty = np.isin(self.cell_of, [k for k, c in enumerate(self.cells) if board.get(c) == "empty"]) & ~skip
+        self.empty[empty] = small[empty]
+
+    def forget(self) -> None:
+        """The board moved in the frame (or another game began): nothing kept applies."""
+        self.ref, self.empty, self.board, self._since = None, None, {}, {}
+
+    def covered(self, small: np.ndarray, cells: dict, t: float = 0.0) -> list:
+        """The cells a still foreign thing lies over in `small` (`around`, read at time
+        `t`; the module docstring), in reader order; [] before any position is known."""
+        if self.ref is None:
+            return []
+        since, self._since = self._since, {}
+        foreign = self._foreign(small)
+        if not foreign.any():
+            return []
+        n, parts, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+        out = set()
+        inside = self.cell_of >= 0
+        for k in range(1, n):
+            part = parts == k
+            mine = part & inside
+            share = np.bincount(self.cell_of[mine], minlength=len(self.cells)) / self.cell_area
+            over = float(share.sum())  # cells' worth of the playing area it covers
+            from_outside = self._edge_of is not None and bool((part & self._edge_of[1]).any())
+            if not ((from_outside and over >= COVER_AREA and (share >= CROSSED).sum() >= 3) or over >= LOOSE_AREA):
+                continue
+            under = [self.cells[i] for i in np.flatnonzero(share >= COVER_SHARE)]
+            if self._gone(under, cells):
+                continue  # what lay there when the look was kept has gone
+            if getattr(self.reader, "lines_move", False):
+                # a row of tiles pushed along is a move: only what reads unsurely is under a hand
+                under = [c for c in under if cells.get(c, ("", 0.0))[1] < SURE]
+            first = min((since.get(c, t) for c in under), default=t)
+            if under and t - first >= STAYS_S:
+                self.ref[part] = small[part]  # there that long: part of the table now
+                continue
+            self._since.update({c: since.get(c, t) for c in under})
+            out.update(under)
+        return [c for c in self.cells if c in out]
+
+    def _gone(self, under: list, cells: dict) -> bool:
+        """Does what differs read as the known position, but for a piece or two gone (a
+        move's squares left behind)? Then the kept look held something foreign (a hand
+        rested there when the position was known, and has left), not the view now. Only
+        where the known position has pieces: a hand over empty cells may read empty (a
+        Connect 4 hole shows the room behind it, a hand too)."""
+        if not under or any(c not in cells or cells[c][1] < SURE or self.board.get(c, "empty") == "empty"
+                            for c in under):
+            return False
+        other = [c for c in under if cells[c][0] != self.board.get(c)]
+        return len(other) <= LEFT and all(cells[c][0] == "empty" for c in other)
+
+    def _foreign(self, small: np.ndarray) -> np.ndarray:
+        """Pixels that fit neither the known position's look nor their cell's empty look."""
+        known = ~np.isnan(self.ref[..., 0])
+        ref = np.where(known[..., None], self.ref, 0.0)
+        # the light's drift: the median ratio per pixel (most of the board is unchanged;
+        # a median of the plane itself jumps between the two square colours)
+        gain = np.median((ref[known] + 1.0) / (small[known] + 1.0), axis=0) if known.any() else 1.0
+        now = small * gain
+        d_ref = np.abs(now - ref).sum(axis=-1)
+        noise = max(float(np.median(d_ref[known])) if known.any() else NOISE_FLOOR, NOISE_FLOOR)
+        step = FOREIGN * noise
+        d_empty = np.abs(now - np.nan_to_num(self.empty)).sum(axis=-1)
+        seen_empty = ~np.isnan(self.empty[..., 0])
+        foreign = known & (d_ref > step) & (~seen_empty | (d_empty > step))
+        return cv2.morphologyEx(foreign.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
