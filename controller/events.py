@@ -9,8 +9,8 @@ JSON-serialisable payload, and where it belongs (game id, sequence number in the
 journal). The journal writes an event first; only then does the bus hand it to the page
 (SSE), the devices (buzzer, LEDs) and anyone else listening. Kinds the referee writes:
 game_started, move (a roll or a choice is a move too), illegal, restored, game_over,
-undo, doubt, doubt_cleared, corrected; of these game_started, move and undo rebuild a
-game. The devices and the service publish link and notice events, the hall its own (not
+undo, doubt, doubt_cleared, corrected, recovered, position_set; of these game_started,
+move, undo, corrected and position_set rebuild a game. The devices and the service publish link and notice events, the hall its own (not
 journalled). What an event means to the listeners (does it raise or clear the camera's
 alarm?) is asked of the event, here, never worked out by each listener.
 """
@@ -38,6 +38,8 @@ class Kind(StrEnum):
     DOUBT = "doubt"
     DOUBT_CLEARED = "doubt_cleared"
     CORRECTED = "corrected"
+    RECOVERED = "recovered"  # plies found late, after the camera lost the board for a while
+    POSITION_SET = "position_set"  # the admin accepted the board as it stands (rebuilds a game)
     NOTICE = "notice"  # a message for the page (a camera lost, a roll not due)
     LINK = "link"  # the die module's link came up or went down
     HALL_NOTE = "hall_note"
@@ -49,7 +51,7 @@ class Kind(StrEnum):
 
 
 # the board is as the game says again: a standing camera alarm is over
-CLEARS_ALARM = frozenset({Kind.RESTORED, Kind.MOVE, Kind.UNDO, Kind.GAME_STARTED})
+CLEARS_ALARM = frozenset({Kind.RESTORED, Kind.MOVE, Kind.UNDO, Kind.GAME_STARTED, Kind.POSITION_SET})
 # the keys of an event's JSON that are not its data (the hall adds "prev" and "journal")
 ENVELOPE = ("type", "game_id", "seq", "t", "prev", "journal", "camera_alarm", "clears_alarm")
 
@@ -146,13 +148,21 @@ class Undo:
 
 
 @dataclass(frozen=True)
+class SetPosition:
+    """The admin accepts the board as it stands: the position in the game's own terms
+    (chess: {"fen": ...}), refereed on from."""
+
+    setup: dict
+
+
+@dataclass(frozen=True)
 class Corners:
     """Four corners clicked on the page's calibration view."""
 
     points: Any
 
 
-Command = View | Tick | Settle | Enter | RollDie | NewGame | Enrol | Undo | Corners
+Command = View | Tick | Settle | Enter | RollDie | NewGame | Enrol | Undo | SetPosition | Corners
 
 
 log = logging.getLogger("referee")
