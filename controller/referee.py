@@ -579,7 +579,8 @@ class Referee:
 
     def _lost(self, view: BoardView, ev: Evidence) -> list[Line]:
         """The camera lost the board (a bumped camera, a stretch of video lost, a hand
-        over it while play went on): the histories from the sure position, as long as
+        over it while play went on): the histories on from the lines kept (else from the
+        sure position), as long as
         the hand motions counted since allow (one more: a quick reply), or else as the
         time since allows (a ply a PLY_S at most), up to LOST_DEPTH plies, that explain
         the view, each guided by the cells the view shows changed against its board.
@@ -592,8 +593,14 @@ class Referee:
         most = min(LOST_DEPTH, plies)
         if most <= self.game.max_actions_per_view + DEEPER and motions is None:
             return []  # no deeper than the lines were searched already
-        root = Line((), self.sure, self.game.board(self.sure))
-        return self.beliefs.search(ev, [(root, 0, motions)], most, view.moved_at, most=most, late=True)
+        # on from the lines kept first (what the views before showed stands), else from the sure position
+        for lines in (self.beliefs.before(view.moved_at)[:3], [Line((), self.sure, self.game.board(self.sure))]):
+            starts = [(line, len(line.actions), None if motions is None else max(0, motions - len(line.actions)))
+                      for line in lines if len(line.actions) < most]
+            found = self.beliefs.search(ev, starts, most, view.moved_at, most=most, late=True)
+            if found:
+                return found
+        return []
 
     def _keep_still(self, still: Still) -> None:
         """Keep a still view for weighing again (a re-read of the same still board, or

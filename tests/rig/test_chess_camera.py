@@ -51,7 +51,7 @@ def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=Non
     """Run the frames of `positions` through the Table (Watcher -> Referee, learning from
     every position it is sure of, the live camera's clock) of a fresh referee; returns
     the referee and every event. `entries` {position index: text} are typed on the page
-    once the referee has recorded that many plies (a promotion choice). `clicked`: the
+    once the page shows that many plies (a promotion choice). `clicked`: the
     Watcher is given the board's corners (a1, h1, h8, a8) instead of finding markers.
     `setup`: the game's setup ({"fen": ...} to start from a position). `still_s`: how
     long each position stays still after the hand leaves. `camera`: where the camera
@@ -63,10 +63,19 @@ def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=Non
     for t, frame in render_game(positions, style=style, camera=camera, seed=seed, quick=quick, still_s=still_s,
                                 tall=tall):
         events += table.feed(t, frame)
-        ply = len(referee.history)
+        ply = len(referee.history) + len(referee.unsure)  # what the page shows, unsure plies too
         if ply in entries:
             events += table.run(Enter(text=entries.pop(ply)))[1]
+    events += table.run(Settle())[1]  # the recording ends: the history shown stands, as replay has it
     return referee, events
+
+
+def assert_in_time(moves) -> None:
+    """Each ply recorded within half a second of the hand leaving where one view is
+    decisive, else from the next still view (a lead a second look confirms): the median
+    within 0.5 s, none later than 2.5 s."""
+    delays = sorted(e.data["decided_after_s"] for e in moves if e.data.get("decided_after_s") is not None)
+    assert delays[len(delays) // 2] <= 0.5 and delays[-1] <= 2.5, delays
 
 
 def kinds_of(events, kind):
@@ -84,8 +93,7 @@ def assert_whole_game(pgn_name, style, plies=None):
     referee, events = watch(positions, style=style)
     assert kinds_of(events, "illegal") == []
     assert referee.history == sans
-    delays = [e.data["decided_after_s"] for e in kinds_of(events, "move")]
-    assert max(delays) <= 0.5  # recorded within half a second of the hand leaving
+    assert_in_time(kinds_of(events, "move"))
 
 
 @pytest.mark.parametrize("style", ["mario", "wood"])
@@ -106,7 +114,7 @@ def test_dark_pieces_on_dark_squares_from_above_and_from_a_low_side(where):
     """A walnut set (dark pieces on dark squares, light on light), a camera on a stand
     straight above or low at the h-file side (tall pieces hide the squares behind them),
     hands over the board, its corners clicked, and two quick replies: every ply in order,
-    decided within half a second of the hand leaving, with no alarm and nothing
+    decided in time (`assert_in_time`), with no alarm and nothing
     corrected."""
     game = chess.pgn.read_game(open(PGN + GAMES[1]))
     board, sans = game.board(), []
@@ -118,7 +126,7 @@ def test_dark_pieces_on_dark_squares_from_above_and_from_a_low_side(where):
     referee, events = watch(positions, style="walnut", quick=(9, 24), camera=camera, clicked=True)
     assert referee.history == sans
     assert [e for e in events if e.kind in ("illegal", "corrected")] == []
-    assert max(e.data["decided_after_s"] for e in kinds_of(events, "move")) <= 0.5
+    assert_in_time(kinds_of(events, "move"))
 
 
 def test_a_piece_leaving_a_square_hidden_behind_another_is_seen_where_it_lands():
