@@ -40,10 +40,13 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("REFEREE_SHARED_DATA", ROOT.parent / "shared" / "data"))
 BASELINE = "00b9628"  # main before issue 27
 FPS = 30
-RENDERS = {  # name: (PGN, plies, camera, seed, piece height)
-    "walnut above, 2 s": ("kasparov-deep-blue-1997-game1.pgn", 89, "above", 7, 1.0),
-    "walnut low side, 2 s": ("nepomniachtchi-liren-2023-game1.pgn", 97, "side_on", 9, 1.0),
-    "walnut low side, tall pieces, 2 s": ("nepomniachtchi-liren-2023-game1.pgn", 97, "side_on", 9, 1.4),
+RENDERS = {  # name: (PGN, plies, camera, seed, piece height, positions the camera does not see)
+    "walnut above, 2 s": ("kasparov-deep-blue-1997-game1.pgn", 89, "above", 7, 1.0, ()),
+    "walnut low side, 2 s": ("nepomniachtchi-liren-2023-game1.pgn", 97, "side_on", 9, 1.0, ()),
+    "walnut low side, tall pieces, 2 s": ("nepomniachtchi-liren-2023-game1.pgn", 97, "side_on", 9, 1.4, ()),
+    # the camera loses the board for 3, 5 and 8 plies (a bumped camera, a lost stretch of video)
+    "walnut above, 2 s, 3, 5 and 8 plies lost": ("kasparov-deep-blue-1997-game1.pgn", 60, "above", 7, 1.0,
+                                                  (range(11, 14), range(25, 30), range(41, 49))),
 }
 
 
@@ -83,8 +86,10 @@ def _held(images, hold: float, gaps: dict | None = None):
             i += 1
 
 
-def _photographed(positions, camera, seed: int, hold: float, tall: float):
-    """Each position rendered once as a photo would take it, then held `hold` seconds."""
+def _photographed(positions, camera, seed: int, hold: float, tall: float, unseen=()):
+    """Each position rendered once as a photo would take it, then held `hold` seconds;
+    a position in `unseen` (ranges of indices) is held as long, but the camera sees
+    nothing (None frames)."""
     import cv2
     import numpy as np
 
@@ -95,7 +100,10 @@ def _photographed(positions, camera, seed: int, hold: float, tall: float):
     try:
         rng = np.random.default_rng(seed)
         light, tint = 1.0, np.ones(3)
-        for pos in positions:
+        for i, pos in enumerate(positions):
+            if any(i in r for r in unseen):
+                yield from [None] * round(hold * FPS)
+                continue
             image = render_chess.render(pos.labels, style="walnut", kinds=pos.kinds, camera=camera, light=light,
                                         tint=tuple(tint), noise=0)
             h, w = image.shape[:2]
@@ -183,7 +191,7 @@ def measure(renders: bool) -> dict:
     if renders:
         from controller.demo_rig.render_chess import Camera, Position, corners_in_frame
 
-        for name, (pgn, plies, where, seed, tall) in RENDERS.items():
+        for name, (pgn, plies, where, seed, tall, unseen) in RENDERS.items():
             game = chess.pgn.read_game(open(DATA / "pgn" / pgn))
             board, sans, positions = game.board(), [], []
             for move in [None] + list(game.mainline_moves())[:plies]:
@@ -194,7 +202,8 @@ def measure(renders: bool) -> dict:
                                                           for s, p in board.piece_map().items()}))
             camera = getattr(Camera, where)(seed=seed)
             corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera))
-            frames = ((i / FPS, f) for i, f in enumerate(_photographed(positions, camera, seed, 2.0, tall)))
+            frames = ((i / FPS, f) for i, f in enumerate(_photographed(positions, camera, seed, 2.0, tall, unseen))
+                      if f is not None)
             out[name] = _follow(frames, corners, sans)
     return out
 
