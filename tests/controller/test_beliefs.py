@@ -388,3 +388,27 @@ def test_a_real_illegal_move_played_on_keeps_the_record_and_the_alarm_stands_onc
     again = Referee(Journal(path))
     assert again.resume() and again.history == sans + ["Kh8"] and again.state.board.fen() == board.fen()
     assert again.undo() is not None and again.undo() is None  # nothing before the set position is undone
+
+
+def test_a_ply_under_a_hand_at_rest_waits_for_the_hand_to_go():
+    """White plays e4 while Black's sleeve rests still over d7-d5, read as if d7-d5 had
+    been played (the watcher says those cells are covered). Nothing under the sleeve is
+    recorded, no alarm is raised; when it goes, the board shows Black's real e5."""
+    referee, events = referee_on(Journal(":memory:"))
+    referee.new_game("chess")
+    board, camera = shown_plainly(referee, ())
+    board.push_san("e4")
+    sleeve = {"d7": ("empty", 0.95), "d6": ("empty", 0.95), "d5": ("p1", 0.95)}
+    cells = {**{chess.square_name(s): (label(board.piece_at(s)), 0.95) for s in chess.SQUARES}, **sleeve}
+    moved_at = camera.t + 0.1
+    for _ in range(8):  # held 2 s, the sleeve still
+        camera.t += 0.25
+        referee.observe(BoardView(cells, t=camera.t, moved_at=moved_at, extra={"covered": ["d7", "d6", "d5"]}))
+        referee.tick(camera.t, moved_at=moved_at)
+    assert "d5" not in referee.history
+    for san in ("e5", "Nf3"):
+        board.push_san(san)
+        camera.show(board)
+    referee.settle()
+    assert referee.history == ["e4", "e5", "Nf3"]
+    assert [e for e in events if e.kind in ("illegal", "corrected")] == []
