@@ -10,12 +10,14 @@ position it is sure of (controller/beliefs.py), each scored by every view seen s
 
 | the views | what the referee does |
 |---|---|
-| the best history leads every other close one by at least COMMIT on its first plies | records those plies (`move`, source "camera", with `decided_after_s`) |
+| every history within COMMIT of the best, and every one within DECISIVE the view does not contradict, begins with its first plies; or those within COMMIT did on the last still view too | records those plies (`move`, source "camera", with `decided_after_s`), never one under a hand (`moving`, `covered`) |
 | the best leads, but not by that much | shows its plies as unsure (`snapshot()["unsure"]`) and waits for the next views; a tap on the page is a shortcut, never needed |
 | a later view fits another history better than the one shown | shows that one and says so once (`corrected`, "corrected: ..., not ...") |
 | still undecided after the board has stood still DOUBT_S | says so once (`doubt`, with the few likeliest readings), and goes on weighing |
 | no history explains a clear view, but one from a few recorded plies back does | takes those plies back and records the history that does (`corrected`, with `retracted`: the journal keeps both) |
-| no history explains a clear view that stays so for `confirm_s` | `illegal`, in the game's words: who should fix it, how, what was seen |
+| no history kept explains a clear, uncovered view (the camera lost the board) | searches on from the lines kept, else from the sure position, as deep as the hand motions (or the time) since allow (`_lost`); the plies found are said once when recorded (`recovered`) |
+| no history explains a clear view that stays so for `confirm_s` | `illegal`, in the game's words: who should fix it, how, what was seen; no take-back reaches past it |
+| play goes on from a board the alarm is about | the alarm is updated once ("play went on after an illegal move; the record stands at 15. Nxe7+"); the admin may accept the board as it stands (`set_position`, `position_set`) |
 
 Every view is judged against every history kept, so after an alarm or a doubt the
 referee follows again as soon as any legal history explains the board; the same wrong
