@@ -1,6 +1,6 @@
 """Following whole games through the camera path, nobody tapping, beside a baseline: the
-code of another git revision (by default main before issue 20: one history, committed
-at once), measured the same way in the same run.
+code of another git revision (by default main before issue 27: a ply committed on a
+lead of 2 from one view, no recovery), measured the same way in the same run.
 
     .venv/bin/python bench/following.py [--baseline REV | --no-baseline] [--renders]
 
@@ -8,7 +8,9 @@ Sequences (each through controller.table.Table, as `referee replay` runs them, a
 settled at the end as replay does):
 - real: the scholar's mate webcam video (chess-video/), and the chess-rectified photos
   (a plastic set in greyscale, five plies from the start), each held 2 s and 0.5 s at
-  30 frames a second, as the held-out games are run;
+  30 frames a second, as the held-out games are run; and the same photos with the
+  camera losing the board for 3 plies (the start held 2 s, then nothing for 4 s, then
+  the board after the third ply on);
 - rendered (--renders; minutes): whole master games in the renderer's walnut palette
   (dark pieces on dark squares), each position photographed once (light and tint
   drifting, the camera shifted a pixel or two, sensor noise per frame, no hands) and held
@@ -16,7 +18,8 @@ settled at the end as replay does):
   1.4 times taller (the squares behind them mostly hidden).
 
 Per sequence it prints plies right in order, false alarms (none of these holds an illegal
-move), doubts, corrections, the decision delay (median and worst, seconds after the hand
+move), doubts, corrections, late recoveries (plies found after the camera lost the
+board, said once per stretch), the decision delay (median and worst, seconds after the hand
 left), and the beam's work per view: milliseconds of CPU in `Referee.observe` (median and
 95th percentile) and how many histories it kept. One core (cv2.setNumThreads(1)).
 """
@@ -35,12 +38,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("REFEREE_SHARED_DATA", ROOT.parent / "shared" / "data"))
-BASELINE = "d8799a6^"  # main before issue 20
+BASELINE = "00b9628"  # main before issue 27
 FPS = 30
-RENDERS = {  # name: (PGN, plies, camera, seed, piece height)
-    "walnut above, 2 s": ("kasparov-deep-blue-1997-game1.pgn", 89, "above", 7, 1.0),
-    "walnut low side, 2 s": ("nepomniachtchi-liren-2023-game1.pgn", 97, "side_on", 9, 1.0),
-    "walnut low side, tall pieces, 2 s": ("nepomniachtchi-liren-2023-game1.pgn", 97, "side_on", 9, 1.4),
+RENDERS = {  # name: (PGN, plies, camera, seed, piece height, positions the camera does not see)
+    "walnut above, 2 s": ("kasparov-deep-blue-1997-game1.pgn", 89, "above", 7, 1.0, ()),
+    "walnut low side, 2 s": ("nepomniachtchi-liren-2023-game1.pgn", 97, "side_on", 9, 1.0, ()),
+    "walnut low side, tall pieces, 2 s": ("nepomniachtchi-liren-2023-game1.pgn", 97, "side_on", 9, 1.4, ()),
+    # the camera loses the board for 3, 5 and 8 plies (a bumped camera, a lost stretch of video)
+    "walnut above, 2 s, 3, 5 and 8 plies lost": ("kasparov-deep-blue-1997-game1.pgn", 60, "above", 7, 1.0,
+                                                  (range(11, 14), range(25, 30), range(41, 49))),
 }
 
 
@@ -69,16 +75,21 @@ def _video(name: str):
         i += 1
 
 
-def _held(images, hold: float):
-    i = 0
-    for image in images:
+def _held(images, hold: float, gaps: dict | None = None):
+    """Each image held `hold` seconds at FPS; `gaps` {index: seconds}: the camera sees
+    nothing for that long before that image (a lost stretch)."""
+    i, t0 = 0, 0.0
+    for n, image in enumerate(images):
+        t0 += (gaps or {}).get(n, 0.0)
         for _ in range(round(hold * FPS)):
-            yield i / FPS, image
+            yield t0 + i / FPS, image
             i += 1
 
 
-def _photographed(positions, camera, seed: int, hold: float, tall: float):
-    """Each position rendered once as a photo would take it, then held `hold` seconds."""
+def _photographed(positions, camera, seed: int, hold: float, tall: float, unseen=()):
+    """Each position rendered once as a photo would take it, then held `hold` seconds;
+    a position in `unseen` (ranges of indices) is held as long, but the camera sees
+    nothing (None frames)."""
     import cv2
     import numpy as np
 
@@ -89,7 +100,10 @@ def _photographed(positions, camera, seed: int, hold: float, tall: float):
     try:
         rng = np.random.default_rng(seed)
         light, tint = 1.0, np.ones(3)
-        for pos in positions:
+        for i, pos in enumerate(positions):
+            if any(i in r for r in unseen):
+                yield from [None] * round(hold * FPS)
+                continue
             image = render_chess.render(pos.labels, style="walnut", kinds=pos.kinds, camera=camera, light=light,
                                         tint=tuple(tint), noise=0)
             h, w = image.shape[:2]
@@ -149,6 +163,7 @@ def _follow(frames, corners: str, expected: list[str]) -> dict:
     return {"plies": len(expected), "in_order": in_order, "right": referee.history == expected,
             "alarms": sum(e.kind == "illegal" for e in events), "doubts": sum(e.kind == "doubt" for e in events),
             "corrections": sum(e.kind == "corrected" for e in events),
+            "recoveries": sum(e.kind == "recovered" for e in events),
             "delay_median": statistics.median(delays) if delays else None, "delay_max": delays[-1] if delays else None,
             "views": len(work), "ms_median": statistics.median(work) if work else 0.0,
             "ms_95": work[int(0.95 * (len(work) - 1))] if work else 0.0, "kept_max": max(kept, default=0)}
@@ -170,10 +185,13 @@ def measure(renders: bool) -> dict:
     corners = " ".join(f"{x},{y}" for x, y in labels["photos"][sequence["sequence"][0]]["corners_a1_h1_h8_a8"])
     for hold in (2.0, 0.5):
         out[f"chess-rectified, {hold:g} s"] = _follow(_held(images, hold), corners, _sans(sequence["moves"]))
+    # the camera loses the board after the start and sees it again three plies on
+    out["chess-rectified, 3 plies lost"] = _follow(_held(images[:1] + images[3:], 2.0, {1: 4.0}), corners,
+                                                   _sans(sequence["moves"]))
     if renders:
         from controller.demo_rig.render_chess import Camera, Position, corners_in_frame
 
-        for name, (pgn, plies, where, seed, tall) in RENDERS.items():
+        for name, (pgn, plies, where, seed, tall, unseen) in RENDERS.items():
             game = chess.pgn.read_game(open(DATA / "pgn" / pgn))
             board, sans, positions = game.board(), [], []
             for move in [None] + list(game.mainline_moves())[:plies]:
@@ -184,7 +202,8 @@ def measure(renders: bool) -> dict:
                                                           for s, p in board.piece_map().items()}))
             camera = getattr(Camera, where)(seed=seed)
             corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera))
-            frames = ((i / FPS, f) for i, f in enumerate(_photographed(positions, camera, seed, 2.0, tall)))
+            frames = ((i / FPS, f) for i, f in enumerate(_photographed(positions, camera, seed, 2.0, tall, unseen))
+                      if f is not None)
             out[name] = _follow(frames, corners, sans)
     return out
 
@@ -203,6 +222,7 @@ def text(m: dict) -> str:
     delay = "-" if m["delay_median"] is None else f"{m['delay_median']:.2f}/{m['delay_max']:.2f} s"
     return (f"{m['in_order']:>3}/{m['plies']:<3} in order{' ' if m['right'] else '*'} "
             f"alarms {m['alarms']:<3} doubts {m['doubts']:<3} corrections {m['corrections']:<2} "
+            f"recovered {m.get('recoveries', 0):<2} "
             f"delay {delay:<13} beam {m['ms_median']:.2f}/{m['ms_95']:.1f} ms a view, "
             f"{m['kept_max']} histories at most")
 

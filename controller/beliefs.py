@@ -20,13 +20,22 @@ Lines that end on the same board are one line to the camera (the best stands: a 
 over boards). A view of the same still board read again (the watcher re-reads) replaces
 the previous reading of it instead of counting twice.
 
-A ply is sure (`settled`) when every line within COMMIT of the best begins with it: the
-referee then records it, and the beam is re-rooted past it (`advance`). The rest of the
-best line is shown, marked unsure, until a later view settles it.
+Plies need hands: when the watcher counts the hand motions since the last view
+(`view.extra["motions"]`), a line that goes on by more turns than that pays HANDS_COST
+for each turn beyond (a quick reply, two plies in one motion, stays possible; seven
+plies for three motions does not win on a shadow). Unknown motions cost nothing.
+
+A ply is sure (`sure`) when every line within DECISIVE of the best that the view does
+not contradict begins with it (one view can be that decisive: about 400 to 1), or when every line within COMMIT of the
+best began with it after the last still view and still does after this one (two
+looks, each favouring it). The referee then records it, and the beam is re-rooted past
+it (`advance`). The rest of the best line is shown, marked unsure, until a later view
+settles it.
 
 When no line explains a view, `search` looks further: deeper from the lines (more
-happened than one view shows: quick play, a missed view, a restart), by a beam search
-guided by the view itself. And `replay` weighs again, from a position a few sure plies
+happened than one view shows: quick play, a missed view, a restart) and from the sure
+position itself (the camera lost the board for a while), by a beam search guided by
+the cells the view shows changed. And `replay` weighs again, from a position a few sure plies
 back, every still view seen since: a ply taken wrongly as sure is taken back when the
 histories without it explain all those views overwhelmingly better than the histories
 with it (controller/referee.py).
@@ -43,7 +52,9 @@ PLY_COST = 0.5  # the rules' prior: each action in one view costs this much (the
 EXTRA_COST = 3.0  # each action beyond what one view may show (Game.max_actions_per_view): rare
 WIDTH = 8  # lines kept
 PRUNE = 25.0  # lines further than this below the best are dropped
-COMMIT = 2.0  # a ply is sure when every line within this of the best agrees on it
+COMMIT = 2.0  # a ply is sure when every line within this of the best agrees on it, on two still views
+DECISIVE = 6.0  # ... or within this on one view (about 400 to 1)
+HANDS_COST = 3.0  # each turn beyond the hand motions the watcher counted since the last view
 EXPAND_DEEP = 3  # only the best few lines are tried with more than one action per view
 SEARCH_WIDTH = 24  # boards kept per depth when searching further
 
@@ -51,17 +62,25 @@ SEARCH_WIDTH = 24  # boards kept per depth when searching further
 @dataclass(frozen=True)
 class Line:
     """One candidate history since the sure point: its actions, the state and board they
-    leave, its score over the views since, and for each action the time the hand left the
-    board in the view that first showed it (for the decision delay)."""
+    leave, its score over the views since, for each action the time the hand left the
+    board in the view that first showed it (for the decision delay), and whether a search
+    found it late, in a view long after it was made (`late`: the camera lost the board)."""
 
     actions: tuple
     state: Any
     board: dict
     score: float = 0.0
     seen: tuple = ()
+    late: tuple = ()
 
-    def then(self, game, seq, state, score: float, moved_at: float) -> "Line":
-        return Line(self.actions + tuple(seq), state, game.board(state), score, self.seen + (moved_at,) * len(seq))
+    def then(self, game, seq, state, score: float, moved_at: float, late: bool = False) -> "Line":
+        return Line(self.actions + tuple(seq), state, game.board(state), score, self.seen + (moved_at,) * len(seq),
+                    self.late + (late,) * len(seq))
+
+    def after(self, n: int, score: float | None = None) -> "Line":
+        """The line less its first `n` actions (they were recorded)."""
+        return Line(self.actions[n:], self.state, self.board, self.score if score is None else score,
+                    self.seen[n:], self.late[n:])
 
 
 class Beliefs:
@@ -75,17 +94,21 @@ class Beliefs:
         """Sure of `state`: one line, nothing since."""
         self.root, self._root_board = state, self.game.board(state)
         self.lines = [Line((), state, self._root_board)]
-        self._last: tuple | None = None  # (moved_at, partial, the lines before) of the last view
+        # (moved_at, partial, the lines before, hand motions since the view before) of the last view
+        self._last: tuple | None = None
+        self._agreed: dict = {}  # moved_at -> what was settled within COMMIT on that still view (the last two)
 
     @property
     def best(self) -> Line:
         return self.lines[0]
 
     # --- a view -----------------------------------------------------------------------
-    def weigh(self, ev: Evidence, moved_at: float) -> list[Line]:
+    def weigh(self, ev: Evidence, moved_at: float, motions: int | None = None) -> list[Line]:
         """The lines after a view, best first (not yet adopted: see `adopt`): each line
-        goes on by nothing or by what the view may show happened since."""
+        goes on by nothing or by what the view may show happened since (`motions`: the
+        hand motions the watcher counted since the last view; None: not counted)."""
         found: dict = {}
+        motions = self.motions(moved_at, motions)
         for rank, line in enumerate(self.before(moved_at)):
             self._keep(found, replace(line, score=line.score + ev.score(line.board)))
             changed = ev.maybe_changed(line.board)
@@ -97,17 +120,18 @@ class Beliefs:
                     ext = line.then(self.game, seq, state, 0.0, moved_at)
                     if ev.hides(line.board, ext.board) or ev.unseen(line.board, ext.board):
                         continue
-                    ext = replace(ext, score=line.score + ev.score(ext.board) - self.cost(len(seq)))
+                    turns = self.turns(line.state, seq)[0] if motions is not None else None
+                    ext = replace(ext, score=line.score + ev.score(ext.board) - self.cost(len(seq), turns, motions))
                     self._keep(found, ext)
                     best = ext if best is None or ext.score > best.score else best
                 if rank >= EXPAND_DEEP or best is None or not ev.poorly_explained(best.board):
                     break
         return self._ranked(found)
 
-    def adopt(self, lines: list[Line], moved_at: float, partial: bool = False) -> None:
+    def adopt(self, lines: list[Line], moved_at: float, partial: bool = False, motions: int | None = None) -> None:
         """The lines `weigh` (or `search`) gave for the view whose hand left at `moved_at`
-        (`partial`: a hand still moved over part of the board)."""
-        self._last = (moved_at, partial, self.before(moved_at))
+        (`partial`: a hand still moved over part of the board; `motions` as for `weigh`)."""
+        self._last = (moved_at, partial, self.before(moved_at), self.motions(moved_at, motions))
         self.lines = lines
 
     def before(self, moved_at: float) -> list[Line]:
@@ -117,9 +141,18 @@ class Beliefs:
         again) or a board a hand still moved over (the readings while a hand comes and
         goes are not independent looks: a shadow next to the hand would count again and
         again). Then the lines before the last view are weighed again."""
-        if self._last is not None and (self._last[0] == moved_at or self._last[1]):
-            return self._last[2]
-        return self.lines
+        return self._last[2] if self._replaces(moved_at) else self.lines
+
+    def motions(self, moved_at: float, motions: int | None) -> int | None:
+        """The hand motions since the view the lines `before` were weighed on: this
+        view's, and the last view's too when this one replaces it (None: not counted)."""
+        if not self._replaces(moved_at):
+            return motions
+        last = self._last[3]
+        return None if motions is None or last is None else last + motions
+
+    def _replaces(self, moved_at: float) -> bool:
+        return self._last is not None and (self._last[0] == moved_at or self._last[1])
 
     def _keep(self, found: dict, line: Line) -> None:
         key = self._key(line)
@@ -148,13 +181,38 @@ class Beliefs:
         top = self.best.score
         return [line for line in self.lines if line.score >= top - margin]
 
-    def settled(self, margin: float = COMMIT) -> int:
-        """How many of the best line's actions every line within `margin` of it begins with."""
+    def settled(self, margin: float = COMMIT, ev: Evidence | None = None, decisive: float = DECISIVE) -> int:
+        """How many of the best line's actions every line within `margin` of it begins
+        with (and, given the view `ev`, every line within `decisive` that explains it:
+        a line the view contradicts is no rival)."""
         close = self.close(margin)
+        if ev is not None:
+            close += [line for line in self.close(decisive) if line not in close and ev.explains(line.board)]
         n = 0
         while n < len(self.best.actions) and all(len(line.actions) > n and line.actions[n] == self.best.actions[n]
                                                   for line in close):
             n += 1
+        return n
+
+    def sure(self, ev: Evidence, moved_at: float, still: bool = True) -> int:
+        """How many of the best line's actions are sure after the view `ev` whose hand left
+        at `moved_at`: those every line within COMMIT of the best begins with, and every
+        line within DECISIVE the view does not contradict (one view that decisive); or
+        every line within COMMIT after this still view and after the still view before
+        it (two looks, each favouring them; a re-read of the same still board is no second
+        look). A view a hand still moves over (`still` False) is no look of its own."""
+        if still:
+            self._agreed.pop(moved_at, None)
+            self._agreed[moved_at] = self.best.actions[:self.settled(COMMIT)]
+            for old in list(self._agreed)[:-2]:
+                del self._agreed[old]
+        n = self.settled(COMMIT, ev)
+        if still and len(self._agreed) == 2:
+            before, now = self._agreed.values()
+            both = 0
+            while both < min(len(before), len(now)) and before[both] == now[both]:
+                both += 1
+            n = max(n, both)
         return n
 
     def advance(self, n: int, state) -> None:
@@ -163,41 +221,59 @@ class Beliefs:
         head = self.best.actions[:n]
         top = self.best.score
         self.root, self._root_board = state, self.game.board(state)
-        self.lines = [Line(line.actions[n:], line.state, line.board, line.score - top, line.seen[n:])
-                      for line in self.lines if line.actions[:n] == head]
+        self.lines = [line.after(n, line.score - top) for line in self.lines if line.actions[:n] == head]
         self._last = None
+        self._agreed = {t: a[n:] for t, a in self._agreed.items() if a[:n] == head}
 
-    def cost(self, n: int) -> float:
-        """The rules' prior against `n` actions between two views: a little each, and much
-        more beyond what one view may show."""
-        most = self.game.max_actions_per_view
-        return PLY_COST * min(n, most) + EXTRA_COST * max(0, n - most)
+    def cost(self, n: int, turns: int | None = None, motions: int | None = None, most: int | None = None) -> float:
+        """The rules' prior against `n` actions between two views: a little each, much
+        more beyond what one view may show (`most`, default `Game.max_actions_per_view`),
+        and HANDS_COST for each of their `turns` beyond the hand `motions` counted."""
+        most = self.game.max_actions_per_view if most is None else most
+        hands = HANDS_COST * max(0, turns - motions) if turns is not None and motions is not None else 0.0
+        return PLY_COST * min(n, most) + EXTRA_COST * max(0, n - most) + hands
+
+    def turns(self, state, seq, seat=None, turns: int = 0) -> tuple[int, Any]:
+        """How many turns (runs of one seat's actions: one hand each) `seq` takes from
+        `state`, counting on from `turns` made before it by `seat`; and whose the last."""
+        for action in seq:
+            who = self.game.actor(state, action)
+            if turns == 0 or who is None or who != seat:
+                turns += 1
+            seat = who
+            state = self.game.apply(state, action)
+        return turns, seat
 
     # --- looking further ---------------------------------------------------------------
-    def search(self, ev: Evidence, starts: list[tuple[Line, int]], depth: int, moved_at: float,
-               keep=None) -> list[Line]:
+    def search(self, ev: Evidence, starts: list[tuple], depth: int, moved_at: float, keep=None,
+               most: int | None = None, late: bool = False) -> list[Line]:
         """Lines from `starts` ((line, actions already owed: negative for plies taken back
-        that a line may make again for free)) of up to `depth` more actions that explain
-        `ev`, best first: a beam search over the legal actions that could explain what the
-        view shows, SEARCH_WIDTH boards per depth, guided by the view; only lines `keep`
-        allows, when given."""
-        frontier, found = [(line, line.score, n) for line, n in starts], {}
+        that a line may make again for free[, hand motions since that line's view])) of up
+        to `depth` more actions that explain `ev`, best first: a beam search over the legal
+        actions from cells the view shows changed against each board on the way,
+        SEARCH_WIDTH boards per depth; `most` actions in all are plausible (more cost
+        EXTRA_COST each), turns beyond the motions HANDS_COST each; only lines `keep`
+        allows, when given; `late`: the actions are marked found late."""
+        frontier = [(start[0], start[0].score, start[1], 0, None, start[2] if len(start) > 2 else None)
+                    for start in starts]
+        found: dict = {}
         for _ in range(depth):
             grown: dict = {}
-            for line, base, n in frontier:
+            for line, base, n, turns, seat, motions in frontier:
                 if self.game.outcome(line.state) is not None:
                     continue
                 for action in self.game.observable_actions(line.state, ev.maybe_changed(line.board)):
-                    ext = line.then(self.game, (action,), self.game.apply(line.state, action), 0.0, moved_at)
+                    ext = line.then(self.game, (action,), self.game.apply(line.state, action), 0.0, moved_at, late)
                     if (ev.hides(line.board, ext.board) or ev.unseen(line.board, ext.board)
                             or (keep is not None and not keep(ext))):
                         continue
-                    ext = replace(ext, score=base + ev.score(ext.board) - self.cost(max(0, n + 1)))
+                    t, who = self.turns(line.state, (action,), seat, turns) if motions is not None else (None, None)
+                    ext = replace(ext, score=base + ev.score(ext.board) - self.cost(max(0, n + 1), t, motions, most))
                     key = self._key(ext)
                     if key not in grown or ext.score > grown[key][0].score:
-                        grown[key] = (ext, base, n + 1)
+                        grown[key] = (ext, base, n + 1, t, who, motions)
             frontier = sorted(grown.values(), key=lambda item: -item[0].score)[:SEARCH_WIDTH]
-            for line, _, _ in frontier:
+            for line, *_ in frontier:
                 if ev.explains(line.board):
                     self._keep(found, line)
             if not frontier:
@@ -217,6 +293,7 @@ class Still:
     moved_at: float
     partial: bool
     ev: Evidence
+    motions: int | None = None  # hand motions since the view before (None: not counted)
 
 
 def replay(game, root, stills: list[Still], keep, depth: int, start: "Beliefs | None" = None) -> "Beliefs | None":
@@ -229,15 +306,16 @@ def replay(game, root, stills: list[Still], keep, depth: int, start: "Beliefs | 
     for still in stills:
         ev = still.ev
         found: dict = {}
-        for line in beliefs.weigh(ev, still.moved_at):
+        for line in beliefs.weigh(ev, still.moved_at, still.motions):
             if keep(line):
                 beliefs._keep(found, line)
         best = max(found.values(), key=lambda line: line.score).board if found else None
         if best is None or not ev.explains(best) or ev.poorly_explained(best):
-            starts = [(line, 0) for line in beliefs.before(still.moved_at)[:3]]
+            motions = beliefs.motions(still.moved_at, still.motions)
+            starts = [(line, 0, motions) for line in beliefs.before(still.moved_at)[:3]]
             for line in beliefs.search(ev, starts, depth, still.moved_at, keep):
                 beliefs._keep(found, line)
         if not found:
             return None
-        beliefs.adopt(Beliefs._ranked(found), still.moved_at)  # each still its own look
+        beliefs.adopt(Beliefs._ranked(found), still.moved_at, motions=still.motions)  # each still its own look
     return beliefs

@@ -9,9 +9,9 @@ JSON-serialisable payload, and where it belongs (game id, sequence number in the
 journal). The journal writes an event first; only then does the bus hand it to the page
 (SSE), the devices (buzzer, LEDs) and anyone else listening. Kinds the referee writes:
 game_started, move (a roll or a choice is a move too), illegal, restored, game_over,
-undo, doubt, doubt_cleared, corrected, clock (a low-time warning, in words:
-controller/clock.py); which of them change the game's record
-(game_started, move, undo, and corrected with the plies it retracts) is said once, in
+undo, doubt, doubt_cleared, corrected, recovered, position_set, clock (a low-time warning,
+in words: controller/clock.py); which of them change the game's record (game_started,
+move, undo, corrected with the plies it retracts, position_set) is said once, in
 controller/record.py. The devices and the service publish link and notice events, the referee `record` when
 the journal cannot keep the record (and when it keeps it again), the voice said events
 (controller/voice.py), the hall its own (none of these journalled). What an event means to the listeners (does it raise or clear the camera's
@@ -41,6 +41,8 @@ class Kind(StrEnum):
     DOUBT = "doubt"
     DOUBT_CLEARED = "doubt_cleared"
     CORRECTED = "corrected"
+    RECOVERED = "recovered"  # plies found late, after the camera lost the board for a while
+    POSITION_SET = "position_set"  # the admin accepted the board as it stands (rebuilds a game)
     CLOCK = "clock"  # a low-time warning, said once a side (controller/clock.py)
     NOTICE = "notice"  # a message for the page (a camera lost, a roll not due)
     LINK = "link"  # the die module's link came up or went down
@@ -57,7 +59,7 @@ class Kind(StrEnum):
 
 # the board is as the game says again: a standing camera alarm is over (the devices, the
 # page, the hall's store and its page all ask `clears_alarm`)
-CLEARS_ALARM = frozenset({Kind.RESTORED, Kind.MOVE, Kind.UNDO, Kind.GAME_STARTED})
+CLEARS_ALARM = frozenset({Kind.RESTORED, Kind.MOVE, Kind.UNDO, Kind.GAME_STARTED, Kind.POSITION_SET})
 
 
 def clears_alarm(kind: str) -> bool:
@@ -165,13 +167,21 @@ class Undo:
 
 
 @dataclass(frozen=True)
+class SetPosition:
+    """The admin accepts the board as it stands: the position in the game's own terms
+    (chess: {"fen": ...}), refereed on from."""
+
+    setup: dict
+
+
+@dataclass(frozen=True)
 class Corners:
     """Four corners clicked on the page's calibration view."""
 
     points: Any
 
 
-Command = View | Tick | Settle | Enter | RollDie | NewGame | Enrol | Undo | Corners
+Command = View | Tick | Settle | Enter | RollDie | NewGame | Enrol | Undo | SetPosition | Corners
 
 
 log = logging.getLogger("referee")

@@ -69,7 +69,8 @@ def export_pgn(journal: Journal, game_id: int, headers: dict | None = None) -> s
 def _clocks(referee: Referee) -> list:
     """Each board move's `clock` (the mover's time left, seconds) from the move events
     that stand (less those undone or taken back), or None for a move without one."""
-    standing = fold(referee.journal.events(referee.game_id)).plies
+    record = fold(referee.journal.events(referee.game_id))
+    standing = record.plies[record.base:]  # those since the position the admin last set, if any
     game, state, out = referee.game, referee.game.start(referee.setup), []
     for ply in standing:
         action = game.parse(state, ply.notation)

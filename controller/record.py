@@ -43,7 +43,9 @@ class Ply:
 @dataclass
 class Record:
     """The game the events started (its rules' name, variant, settings and setup, the
-    players' names by seat) and the plies that stand."""
+    players' names by seat) and the plies that stand; after a position the admin set
+    (`position_set`), `setup` is that position and the first `base` plies are those
+    recorded before it (they stand as recorded; the game goes on from the setup)."""
 
     game: str | None = None
     variant: str | None = None
@@ -51,6 +53,7 @@ class Record:
     setup: dict = field(default_factory=dict)
     players: list[str] = field(default_factory=list)
     plies: list[Ply] = field(default_factory=list)
+    base: int = 0
 
     def take(self, event: Event) -> None:
         """Apply one event (the fold's step; the referee takes each event it writes)."""
@@ -68,7 +71,7 @@ class Record:
 
 def _started(record: Record, e: Event) -> None:
     record.game, record.variant = e.data.get("game"), e.data.get("variant")
-    record.settings, record.setup, record.plies = e.data.get("settings"), e.data.get("setup") or {}, []
+    record.settings, record.setup, record.plies, record.base = e.data.get("settings"), e.data.get("setup") or {}, [], 0
     players = e.data.get("players")
     record.players = [p if isinstance(p, str) else "" for p in players] if isinstance(players, list) else []
 
@@ -92,7 +95,7 @@ def _pair(value) -> tuple | None:
 
 
 def _undo(record: Record, e: Event) -> None:
-    if record.plies:
+    if len(record.plies) > record.base:
         record.plies.pop()
 
 
@@ -101,7 +104,13 @@ def _corrected(record: Record, e: Event) -> None:
     of plies only shown, never recorded, retracts none."""
     retracted = e.data.get("retracted") or ()
     if isinstance(retracted, list) and retracted:
-        del record.plies[max(0, len(record.plies) - len(retracted)):]
+        del record.plies[max(record.base, len(record.plies) - len(retracted)):]
+
+
+def _position_set(record: Record, e: Event) -> None:
+    """The admin accepted the board as it stands: refereeing goes on from `setup`."""
+    if isinstance(e.data.get("setup"), dict):
+        record.setup, record.base = e.data["setup"], len(record.plies)
 
 
 # each kind that changes the record, and how (a new kind: one line here)
@@ -110,6 +119,7 @@ STEPS: dict[Kind, Callable[[Record, Event], None]] = {
     Kind.MOVE: _move,
     Kind.UNDO: _undo,
     Kind.CORRECTED: _corrected,
+    Kind.POSITION_SET: _position_set,
 }
 
 

@@ -10,12 +10,14 @@ position it is sure of (controller/beliefs.py), each scored by every view seen s
 
 | the views | what the referee does |
 |---|---|
-| the best history leads every other close one by at least COMMIT on its first plies | records those plies (`move`, source "camera", with `decided_after_s`) |
+| every history within COMMIT of the best, and every one within DECISIVE the view does not contradict, begins with its first plies; or those within COMMIT did on the last still view too | records those plies (`move`, source "camera", with `decided_after_s`), never one under a hand (`moving`, `covered`) |
 | the best leads, but not by that much | shows its plies as unsure (`snapshot()["unsure"]`) and waits for the next views; a tap on the page is a shortcut, never needed |
 | a later view fits another history better than the one shown | shows that one and says so once (`corrected`, "corrected: ..., not ...") |
 | still undecided after the board has stood still DOUBT_S | says so once (`doubt`, with the few likeliest readings), and goes on weighing |
 | no history explains a clear view, but one from a few recorded plies back does | takes those plies back and records the history that does (`corrected`, with `retracted`: the journal keeps both) |
-| no history explains a clear view that stays so for `confirm_s` | `illegal`, in the game's words: who should fix it, how, what was seen |
+| no history kept explains a clear, uncovered view (the camera lost the board) | searches on from the lines kept, else from the sure position, as deep as the hand motions (or the time) since allow (`_found_again`); the plies found are said once when recorded (`recovered`) |
+| no history explains a clear view that stays so for `confirm_s` | `illegal`, in the game's words: who should fix it, how, what was seen; no take-back reaches past it |
+| play goes on from a board the alarm is about | the alarm is updated once ("play went on after an illegal move; the record stands at 15. Nxe7+"); the admin may accept the board as it stands (`set_position`, `position_set`) |
 
 Every view is judged against every history kept, so after an alarm or a doubt the
 referee follows again as soon as any legal history explains the board; the same wrong
@@ -39,7 +41,7 @@ from typing import Any, Iterable, NamedTuple
 
 from vision.view import SURE, BoardView
 
-from .beliefs import COMMIT, Beliefs, Line, Still, replay
+from .beliefs import Beliefs, Line, Still, replay
 from .clock import Clock
 from .evidence import MISFIT, SEEN, Evidence
 from .events import Bus, Event, Kind
@@ -64,7 +66,8 @@ MAX_STILLS = 24  # still views kept for weighing again
 STEADY_S = 1.0  # a still board that says a recorded ply was misread for this long is believed
 DEEPER = 2  # a view no history explains is searched this many actions deeper
 REFUSED_KEPT = 3  # lines a phone typed that were refused, journalled per seat and position (the rest are told only)
-# the events that change the position the page shows: a page answer names the last one's number
+PLY_S = 1.0  # a ply takes a hand at least this long: the most plies since the sure position, unless counted
+LOST_DEPTH = 10  # the deepest search from the sure position when the camera lost the board
 
 
 class Recorded(NamedTuple):
@@ -127,6 +130,10 @@ class Referee:
         self._unsure: tuple | None = None  # (view, doubt data) of an undecided board, until said
         self._said: list = []  # each doubt said since the sure position last changed
         self._odd: dict = {}  # cell -> since when the view shows it otherwise than the best history
+        self._since: list = [None, 0]  # [when the hand left before the sure position stood, motions since]
+        self._lost_at: float | None = None  # the still view a search from the sure position was tried on
+        self._set_at = 0  # recorded plies before the position the admin last set (they stay as they are)
+        self._recovered: list[str] = []  # plies found late recorded so far, said once the last is
         self.notes: list[str] = []  # what went wrong while resuming, for the page
         self.clock = Clock()  # the chess clock, pressed by the moves journalled (controller/clock.py)
         self._told: list[Event] | None = None  # events written in the open transaction, told at its commit
@@ -209,7 +216,7 @@ class Referee:
             vars(self).update(saved)  # (and _told is None again)
             self._say_notices()
             if isinstance(exc, RecordLost):
-                self._lost(exc)
+                self._record_lost(exc)
             raise
         told, self._told = self._told, None
         self._say_notices()
@@ -225,11 +232,11 @@ class Referee:
         try:
             self.journal.check()
         except RecordLost as exc:
-            self._lost(exc)
+            self._record_lost(exc)
         finally:
             self._say_notices()
 
-    def _lost(self, exc: RecordLost) -> None:
+    def _record_lost(self, exc: RecordLost) -> None:
         """The record cannot be kept: said once (the page, the buzzer) until it is again."""
         if exc.args[0] != self.record_lost:
             self.record_lost = exc.args[0]
@@ -274,6 +281,7 @@ class Referee:
         self.sure = state
         self.beliefs = Beliefs(self.game, state)
         self.shown, self._past, self._said, self._odd = None, [], [], {}
+        self._since, self._lost_at = [None, 0], None
         self._stills, self._replays, self._challenges = [], {}, {}
         self.doubt, self._suspect, self._unsure = None, None, None
         self.put_back = None
@@ -302,6 +310,8 @@ class Referee:
         self._rebuild(self.journal.events(game_id))
 
     def _rebuild(self, events: Iterable[Event]) -> None:
+        """The game from its record: the start (or the position the admin last set, after
+        the moves before it), then the moves since, less those taken back."""
         events = list(events)
         record = fold(events)
         self.position = max((e.seq for e in events if changes(e.kind)), default=None)
@@ -310,9 +320,39 @@ class Referee:
         self.game = load_game(record.game, record.variant, record.settings, self.lang)
         self.setup, self.players = record.setup, record.players
         self.record, self.alarm = record, None
-        state = self._replayed_moves(record.notations)
+        state = self._replayed_moves(record.notations[record.base:])
         self._sure_of(state)
+        self._set_at = record.base
         self.clock.begin(self.game, events, state)
+
+    def set_position(self, setup: dict) -> Event:
+        """The admin accepts the board as it stands (after an illegal move the players
+        played on from): `setup` is the position in the game's own terms (chess: {"fen":
+        ...}). Journalled as its own event (`position_set`); the moves before it stay
+        as recorded, refereeing goes on from it and a restart rebuilds it. ValueError
+        for a position the game cannot start from."""
+        if self.game is None:
+            raise ValueError("no game has been started")
+        state = self.game.start(setup)
+        was_over = self.game.outcome(self.sure) is not None
+        event = self._emit("position_set", setup=setup, ply=len(self.history),
+                           text=f"the admin set the position; refereeing goes on from it "
+                                f"(the record before it stands at {self._record_at()})")
+        if was_over:
+            self.journal.reopen_game(self.game_id)
+        self.setup, self.alarm, self._set_at = setup, None, len(self.history)
+        self._sure_of(state)
+        return event
+
+    def _record_at(self) -> str:
+        """The last recorded move, numbered as players count them ("16. Qxg6+", "16... Bb7"
+        in a two-player game), or "the start"."""
+        n = len(self.history)
+        if not n:
+            return "the start"
+        if len(self.game.seats(self.sure)) == 2:
+            return f"{(n + 1) // 2}{'.' if n % 2 else '...'} {self.history[-1]}"
+        return f"move {n}, {self.history[-1]}"
 
     # --- inputs --------------------------------------------------------------------
     def enter(self, text: str, source: str = "entry", seat: int | None = None) -> Event:
@@ -382,12 +422,15 @@ class Referee:
             state = self.game.apply(state, action)
         return words
 
-    def _record(self, actions, seen, source: str, at: float | None = None, **extra) -> Event | None:
+    def _record(self, actions, seen, source: str, at: float | None = None, late=(), **extra) -> Event | None:
         """Record `actions` from the sure position (journal first), re-root the histories
-        past them; `seen`: when the hand left for each (camera plies, decided at `at`)."""
+        past them; `seen`: when the hand left for each (camera plies, decided at `at`);
+        `late`: which a search found long after they were made (said once, in words,
+        as a `recovered` event after them)."""
         event = None
         if not actions:
             return None
+        start = len(self.history)
         for i, action in enumerate(actions):
             before = self.sure
             notation = self.game.notation(before, action)
@@ -407,6 +450,17 @@ class Referee:
             self.beliefs.advance(len(actions), self.sure)
         else:
             self.beliefs.reset(self.sure)
+        # the sure position stood from when the hand left before the view that showed its last ply
+        motions = self._since[1]
+        self._since = [seen[len(actions) - 1] if len(seen) >= len(actions) else at,
+                       None if motions is None else max(0, motions - len(actions))]
+        # plies a search found late: said once, when the last of them is recorded
+        self._recovered += [self.history[start + i] for i, found in enumerate(late) if found]
+        if self._recovered and not any(self.beliefs.best.late):
+            recovered, self._recovered = self._recovered, []
+            event = self._emit("recovered", notation=recovered, source="camera",
+                               text=f"the camera lost the board for a while: {', '.join(recovered)} "
+                                    f"recovered late from the board as it stands")
         self.shown = self._rebased(self.shown, actions)
         self.alarm, self._suspect, self.awaiting_start = None, None, False
         self.epoch += 1
@@ -429,18 +483,19 @@ class Referee:
         return Line(rest, line.state, line.board, line.score, line.seen[len(done):]) if rest else None
 
     def undo(self, camera: bool = False) -> Event | None:
-        """Take back the last recorded action (the page's undo, admin only). With a
-        `camera` following the table, a move the players made there is still on it: the
-        referee asks for the board to be put back, in the game's words ("take Luigi's
-        chip out of column 6"; the undo event's `put_back`, standing as the doubt), and
-        follows the camera again once it shows the position before that move (views
-        until then record nothing and teach the camera nothing)."""
-        if not self.history:
-            return None
+        """Take back the last recorded action (the page's undo, admin only); nothing from
+        before the position the admin last set. With a `camera` following the table, a
+        move the players made there is still on it: the referee asks for the board to be
+        put back, in the game's words ("take Luigi's chip out of column 6"; the undo
+        event's `put_back`, standing as the doubt), and follows the camera again once it
+        shows the position before that move (views until then record nothing and teach
+        the camera nothing)."""
+        if len(self.history) <= self._set_at:
+            return None  # nothing since the position last set
         was_over = self.game.outcome(self.sure) is not None
         last = self.history[-1]
         on_table = self.put_back["board"] if self.put_back else self.game.board(self.sure)
-        before = self._replayed_moves(self.history[:-1]) if camera else None
+        before = self._replayed_moves(self.history[self._set_at:-1]) if camera else None
         board = self.game.board(before) if before is not None else on_table
         fix = self.game.fix(before, on_table) if board != on_table else None
         event = self._emit("undo", notation=last, **({"put_back": fix} if fix else {}))
@@ -472,7 +527,7 @@ class Referee:
             return None
         shown = self.shown
         self.beliefs.lines = [shown]
-        return self._record(shown.actions, shown.seen, "camera", settled="the recording ended")
+        return self._record(shown.actions, shown.seen, "camera", late=shown.late, settled="the recording ended")
 
     # --- views ---------------------------------------------------------------------
     def observe(self, view: BoardView) -> Event | None:
@@ -483,8 +538,12 @@ class Referee:
         ev = Evidence(view, board, self.min_confidence, self.game.sure_labels_name_changes, self.game.wrong_cells)
         if self.put_back is not None:
             return self._put_back(view, ev, board)
-        self._keep_still(Still(view.moved_at, bool(ev.moving), ev))
-        lines = self.beliefs.weigh(ev, view.moved_at)
+        motions = view.extra.get("motions")
+        self._keep_still(Still(view.moved_at, bool(ev.moving), ev, motions))
+        if self._since[0] is None:
+            self._since[0] = view.moved_at
+        self._since[1] = None if motions is None or self._since[1] is None else self._since[1] + motions
+        lines = self.beliefs.weigh(ev, view.moved_at, motions)
         if self.awaiting_start and ev.fits_the_start(board) and not (lines[0].actions and ev.explains(lines[0].board)):
             self.awaiting_start = False  # the start, as well as a cold read can tell: follow
             self.known = (self.epoch, view.t, frozenset())
@@ -503,7 +562,7 @@ class Referee:
             if events is not None:
                 return self._last_of(events)
         self.awaiting_start = False
-        self.beliefs.adopt(lines, view.moved_at, partial=bool(ev.moving))
+        self.beliefs.adopt(lines, view.moved_at, partial=bool(ev.moving), motions=motions)
         return self._follow(view, ev)
 
     def _put_back(self, view: BoardView, ev: Evidence, board: dict) -> Event | None:
@@ -530,18 +589,20 @@ class Referee:
         self._odd = {c: self._odd.get(c, view.t) for c in ev.unexplained(best.board)}
         clear = all(since < view.moved_at for since in self._odd.values())
         moving = set(view.extra.get("moving") or ())
-        # with a hand still over part of the board, its still arm may lie over more: a
-        # ply is settled then only by twice the lead
-        settled = self.beliefs.settled(COMMIT * (2 if moving else 1)) if clear else 0
-        if moving:  # a ply whose cells are under a hand still moving waits for a clearer view
+        # a view a hand still moves over is no look of its own: only a decisive lead
+        # settles a ply then (its still arm may lie over more)
+        settled = self.beliefs.sure(ev, view.moved_at, still=not moving) if clear else 0
+        hidden = moving | set(view.extra.get("covered") or ())
+        if hidden:  # a ply whose cells are under a hand (moving or at rest) waits for a clearer view
             for n in range(settled):
                 after = self._states(best.actions[:n + 1])[-1]
                 before = self.game.board(self._states(best.actions[:n])[-1])
-                if any(c in moving for c, v in self.game.board(after).items() if before.get(c) != v):
+                if any(c in hidden for c, v in self.game.board(after).items() if before.get(c) != v):
                     settled = n
                     break
         if settled:
-            events.append(self._record(best.actions[:settled], best.seen[:settled], "camera", at=view.t))
+            events.append(self._record(best.actions[:settled], best.seen[:settled], "camera", at=view.t,
+                                       late=best.late[:settled]))
         if self.alarm is not None:
             self.alarm = None
             if not events:
@@ -614,11 +675,11 @@ class Referee:
     def _unexplained(self, view: BoardView, ev: Evidence, lines: list[Line]) -> Event | None:
         """No history kept explains the view: look deeper, then further back; else it is
         a wrong board (an alarm once it stays) or an unclear one (waited on)."""
-        events = self._look_further(view, ev, lines)
+        events = self._look_further(view, ev, lines, lost=True)
         if events is not None:
             return self._last_of(events)
         best = lines[0]
-        if view.extra.get("moving") or ev.unclear(best.board):
+        if view.extra.get("moving") or view.extra.get("covered") or ev.unclear(best.board):
             self._suspect = None
             self._wait_unsure(view, self._doubt_of(lines, unexplained=True))
             return None
@@ -638,8 +699,12 @@ class Referee:
                  "who": names[seat] if seat is not None and 0 <= seat < len(names) else None,
                  "fix": self.game.fix(state, seen),
                  "seen": {self.game.cell_name(c): ev.label(c) for c in sorted(differ, key=repr)}}
-        if self.alarm and self.alarm["reason"] == alarm["reason"]:
-            return None  # the same wrong board, already reported
+        if self.alarm and (self.alarm["reason"] == alarm["reason"] or self.alarm.get("went_on")):
+            return None  # the same wrong board, or play going on from it, already reported
+        if self.alarm and self.alarm["seen"].items() < alarm["seen"].items():
+            # the wrong change reported still stands and more changed since: play went on from it
+            alarm = {**alarm, "went_on": True, "reason": f"play went on after an illegal move; the record "
+                                                         f"stands at {self._record_at()}"}
         return self._confirm(view, "illegal", alarm)
 
     @staticmethod
@@ -647,29 +712,69 @@ class Referee:
         events = [e for e in events if e is not None]
         return events[-1] if events else None
 
-    def _look_further(self, view: BoardView, ev: Evidence, lines: list[Line]) -> list | None:
+    def _look_further(self, view: BoardView, ev: Evidence, lines: list[Line], lost: bool = False) -> list | None:
         """A history that explains the view from a recorded camera ply or a few back (a
         wrong ply taken as sure: taken back, in words, as its own event), when the
         histories without it explain every still view since overwhelmingly better than
         those with it; or else one found deeper than one view's actions from the lines
-        kept (quick play, a missed view, a restart). None when there is none (and
-        `_challenged` says whether a take-back explains the view, not yet surely)."""
+        kept (quick play, a missed view, a restart); or, `lost` (no line kept explains the
+        view), one from the sure position as long as the time and hands since allow
+        (`_lost`). None when there is none (and `_challenged` says whether a take-back
+        explains the view, not yet surely)."""
         self._challenged = None
-        if view.extra.get("moving") or ev.unclear(lines[0].board):
-            return None  # looking further needs a clear view
+        if view.extra.get("moving") or view.extra.get("covered") or ev.unclear(lines[0].board):
+            return None  # looking further needs a clear, uncovered view
         challenge = self._challenger(view, ev)
         if challenge is not None and challenge.steady and challenge.lead >= OVERWHELM:
             return self._take_back(challenge.k, challenge.lines, view, ev)
         depth = self.game.max_actions_per_view + DEEPER
         before = self.beliefs.before(view.moved_at)
-        found = self.beliefs.search(ev, [(line, 0) for line in before[:3]], depth, view.moved_at)
-        if found and found[0].score >= lines[0].score + FURTHER:
-            self.beliefs.adopt(found, view.moved_at)
+        motions = self.beliefs.motions(view.moved_at, view.extra.get("motions"))
+        if motions is not None:  # no deeper than the hands counted allow, and a quick reply
+            depth = min(depth, motions + 1)
+        found = self.beliefs.search(ev, [(line, 0, motions) for line in before[:3]], depth, view.moved_at, late=lost)
+        if found and found[0].score >= lines[0].score + FURTHER and not lost:
+            self.beliefs.adopt(found, view.moved_at, motions=view.extra.get("motions"))
+            self.awaiting_start = False
+            return [self._follow(view, ev)]
+        taking_back = challenge is not None and challenge.lead + RETRACT * challenge.k > 0
+        if lost and not found and not taking_back:
+            found = self._found_again(view, ev)
+        if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
+            self.beliefs.reset(self.sure)
+            # a re-read of this still board weighs them again (without this reading)
+            self.beliefs.lines = [replace(line, score=line.score - ev.score(line.board)) for line in found]
+            self.beliefs.adopt(found, view.moved_at, motions=view.extra.get("motions"))
             self.awaiting_start = False
             return [self._follow(view, ev)]
         if challenge is not None and challenge.lead + RETRACT * challenge.k > 0:
             self._challenged = challenge  # the views since favour it: a doubt, not an alarm, for now
         return None
+
+    def _found_again(self, view: BoardView, ev: Evidence) -> list[Line]:
+        """The camera lost the board (a bumped camera, a stretch of video lost, a hand
+        over it while play went on): the histories on from the lines kept (else from the
+        sure position), as long as
+        the hand motions counted since allow (one more: a quick reply), or else as the
+        time since allows (a ply a PLY_S at most), up to LOST_DEPTH plies, that explain
+        the view, each guided by the cells the view shows changed against its board.
+        Tried once per still view (a re-read of it finds nothing new)."""
+        if self._lost_at == view.moved_at:
+            return []
+        self._lost_at = view.moved_at
+        t, motions = self._since
+        plies = motions + 1 if motions is not None else 1 + int(max(0.0, view.moved_at - (t or view.moved_at)) / PLY_S)
+        most = min(LOST_DEPTH, plies)
+        if most <= self.game.max_actions_per_view + DEEPER and motions is None:
+            return []  # no deeper than the lines were searched already
+        # on from the lines kept first (what the views before showed stands), else from the sure position
+        for lines in (self.beliefs.before(view.moved_at)[:3], [Line((), self.sure, self.game.board(self.sure))]):
+            starts = [(line, len(line.actions), None if motions is None else max(0, motions - len(line.actions)))
+                      for line in lines if len(line.actions) < most]
+            found = self.beliefs.search(ev, starts, most, view.moved_at, most=most, late=True)
+            if found:
+                return found
+        return []
 
     def _keep_still(self, still: Still) -> None:
         """Keep a still view for weighing again (a re-read of the same still board, or
@@ -813,6 +918,9 @@ class Referee:
 
     def _raise(self, data: dict) -> Event:
         self.alarm = data
+        # what the views before settled stays: no take-back invents a legal path to a
+        # board the players reached illegally
+        self._past = []
         self._clear_doubt(None)
         return self._emit("illegal", source="camera", **data)
 

@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import CameraSettings, GameSettings
-from .events import Command, Corners, Enrol, Enter, Event, Kind, NewGame, RollDie, Settle, Tick, Undo, View
+from .events import (Command, Corners, Enrol, Enter, Event, Kind, NewGame, RollDie, SetPosition, Settle, Tick, Undo,
+                     View)
 from .games import load_game
 from .journal import RecordLost
 from .players import checked
@@ -165,7 +166,8 @@ class Table:
     # --- commands (the referee's thread) ----------------------------------------------
     def command(self, command: Command) -> Result:
         handler = {View: self._view, Tick: self._tick, Enter: self._move, RollDie: self._roll, NewGame: self._new_game,
-                   Enrol: self._enrol, Undo: self._undo, Corners: self._corners, Settle: self._settle}.get(type(command))
+                   Enrol: self._enrol, Undo: self._undo, SetPosition: self._set_position, Corners: self._corners,
+                   Settle: self._settle}.get(type(command))
         if handler is None:
             return Result.refused(f"unknown command {command!r}")
         lost = self.referee.record_lost
@@ -302,6 +304,20 @@ class Table:
         event = self.referee.undo(camera=self.watcher is not None)
         if event is None:
             return Result.refused("nothing to undo")
+        return self._said(event)
+
+    def _set_position(self, command: SetPosition) -> Result:
+        """The admin accepts the board as it stands (after an illegal move the players
+        played on from): refereeing goes on from the position given, which the camera
+        learns from the next still view."""
+        r = self.referee
+        if r.game is None:
+            return Result.refused("no game has been started")
+        try:
+            event = r.set_position(command.setup)
+        except (ValueError, TypeError, KeyError) as exc:  # a position the game cannot start from: say why
+            return Result.refused(f"set position: {exc}")
+        self.learn_position()
         return self._said(event)
 
     def _corners(self, command: Corners) -> Result:

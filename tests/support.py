@@ -87,26 +87,38 @@ class Camera:
     def __init__(self, referee):
         self.referee, self.t, self.events = referee, 0.0, []
 
-    def show(self, board, hold: float = 2.0, confidence: float = 0.95, since=None) -> None:
+    def show(self, board, hold: float = 2.0, confidence: float = 0.95, since=None,
+             motions: int | None = None, cells: dict | None = None) -> None:
         """`since`: a board the change is measured from (vision/change.py), each square
-        plainly as it was or plainly changed into what it now shows."""
+        plainly as it was or plainly changed into what it now shows; `motions`: the hand
+        motions the watcher counted before the board stood (None: not counted); `cells`:
+        readings that differ from the board's plain labels."""
         import chess
 
         from vision.view import BoardView
 
-        cells = {chess.square_name(s): (label(board.piece_at(s)), confidence) for s in chess.SQUARES}
+        cells = {**{chess.square_name(s): (label(board.piece_at(s)), confidence) for s in chess.SQUARES},
+                 **(cells or {})}
         extra = {}
         if since is not None:
             extra = {"change_from": {c: label(since.piece_at(chess.parse_square(c))) for c in cells},
                      "change": {c: ({lab: 0.0, **{other: -8.0 for other in ("empty", "p0", "p1") if other != lab}},
                                     None, 1.0) for c, (lab, _) in cells.items()}}
         moved_at = self.t + 0.1  # the hand leaves, then the board stands
-        for _ in range(int(hold / 0.25)):
+        for i in range(int(hold / 0.25)):
             self.t += 0.25
-            for event in (self.referee.observe(BoardView(cells, t=self.t, moved_at=moved_at, extra=extra)),
+            # the motions since the view before: the first reading of a still board says how
+            # many, the watcher's re-readings of it none
+            seen = {**extra, "motions": motions if i == 0 else 0} if motions is not None else extra
+            for event in (self.referee.observe(BoardView(cells, t=self.t, moved_at=moved_at, extra=seen)),
                           self.referee.tick(self.t, moved_at=moved_at)):
                 if event is not None:
                     self.events.append(event)
+
+    def lose(self, seconds: float) -> None:
+        """The camera sees nothing still for `seconds` (a bumped camera, a stretch of
+        video lost) while play goes on."""
+        self.t += seconds
 
 
 def chess_labels(fen: str) -> dict:

@@ -1,4 +1,4 @@
-"""The JSON API: the snapshot, the commands (moves, new game, undo, corners), the camera
+"""The JSON API: the snapshot, the commands (moves, new game, undo, set position, corners), the camera
 frame for calibration and the game records for download.
 
 Reading the game needs no token; a seat's hidden information needs that seat's player
@@ -12,7 +12,7 @@ import logging
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from controller.events import Corners, Enter, Event, Kind, NewGame, Undo
+from controller.events import Corners, Enter, Event, Kind, NewGame, SetPosition, Undo
 from controller.games import GAMES, game_class
 from controller.i18n import translator
 from controller.registry import ENTRIES
@@ -150,6 +150,18 @@ def undo():
     data = body()
     require_admin(data)
     return _result(service().submit(Undo(at=int_field(data, "position", required=False))))
+
+
+@api.post("/position")
+def set_position():
+    """The admin accepts the board as it stands (after an illegal move the players
+    played on from): {"setup": the position in the game's own terms (chess: {"fen": ...})}."""
+    data = body()
+    require_admin(data)
+    setup = data.get("setup")
+    if not isinstance(setup, dict):
+        raise ApiError(400, "field 'setup' is required: the position as a JSON object (chess: {\"fen\": ...})")
+    return _result(service().submit(SetPosition(setup)))
 
 
 @api.post("/corners")

@@ -36,7 +36,7 @@ def test_which_events_raise_and_clear_the_camera_alarm():
     assert Event(Kind.ILLEGAL, {"source": "camera"}).camera_alarm
     assert not Event(Kind.ILLEGAL, {"source": "page"}).camera_alarm  # a typo: the board is as it was
     assert {k for k in Kind if Event(k, {}).clears_alarm} == set(CLEARS_ALARM) == {
-        Kind.RESTORED, Kind.MOVE, Kind.UNDO, Kind.GAME_STARTED}
+        Kind.RESTORED, Kind.MOVE, Kind.UNDO, Kind.GAME_STARTED, Kind.POSITION_SET}
     # the page's script asks the event itself, from the stream's JSON
     page = Event(Kind.UNDO, {}).to_json(page=True)
     assert page["clears_alarm"] is True and page["camera_alarm"] is False

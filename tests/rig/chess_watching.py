@@ -5,7 +5,7 @@ import chess
 
 from controller.config import CameraSettings, GameSettings
 from controller.demo_rig.render_chess import Camera, Position, corners_in_frame, render_game
-from controller.events import Bus, Enter, NewGame
+from controller.events import Bus, Enter, NewGame, Settle
 from controller.journal import Journal
 from controller.referee import Referee
 from controller.table import Table
@@ -41,7 +41,7 @@ def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=Non
     """Run the frames of `positions` through the Table (Watcher -> Referee, learning from
     every position it is sure of, the live camera's clock) of a fresh referee; returns
     the referee and every event. `entries` {position index: text} are typed on the page
-    once the referee has recorded that many plies (a promotion choice). `clicked`: the
+    once the page shows that many plies (a promotion choice). `clicked`: the
     Watcher is given the board's corners (a1, h1, h8, a8) instead of finding markers.
     `setup`: the game's setup ({"fen": ...} to start from a position). `still_s`: how
     long each position stays still after the hand leaves. `camera`: where the camera
@@ -53,10 +53,19 @@ def watch(positions, style="mario", quick=(), seed=5, camera_seed=3, entries=Non
     for t, frame in render_game(positions, style=style, camera=camera, seed=seed, quick=quick, still_s=still_s,
                                 tall=tall):
         events += table.feed(t, frame)
-        ply = len(referee.history)
+        ply = len(referee.history) + len(referee.unsure)  # what the page shows, unsure plies too
         if ply in entries:
             events += table.run(Enter(text=entries.pop(ply)))[1]
+    events += table.run(Settle())[1]  # the recording ends: the history shown stands, as replay has it
     return referee, events
+
+
+def assert_in_time(moves) -> None:
+    """Each ply recorded within half a second of the hand leaving where one view is
+    decisive, else from the next still view (a lead a second look confirms): the median
+    within 0.5 s, none later than 2.5 s."""
+    delays = sorted(e.data["decided_after_s"] for e in moves if e.data.get("decided_after_s") is not None)
+    assert delays[len(delays) // 2] <= 0.5 and delays[-1] <= 2.5, delays
 
 
 def kinds_of(events, kind):

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from chess_watching import kinds_of, position, positions_of, table_at, watch
+from chess_watching import assert_in_time, kinds_of, position, positions_of, table_at, watch
 from controller.demo_rig.render_chess import Camera, Position, render
 from controller.events import Settle
 from shared_data import SHARED_DATA
@@ -28,8 +28,7 @@ def assert_whole_game(pgn_name, style, plies=None):
     referee, events = watch(positions, style=style)
     assert kinds_of(events, "illegal") == []
     assert referee.history == sans
-    delays = [e.data["decided_after_s"] for e in kinds_of(events, "move")]
-    assert max(delays) <= 0.5  # recorded within half a second of the hand leaving
+    assert_in_time(kinds_of(events, "move"))
 
 
 @pytest.mark.parametrize("style", ["mario", "wood"])
@@ -50,7 +49,7 @@ def test_dark_pieces_on_dark_squares_from_above_and_from_a_low_side(where):
     """A walnut set (dark pieces on dark squares, light on light), a camera on a stand
     straight above or low at the h-file side (tall pieces hide the squares behind them),
     hands over the board, its corners clicked, and two quick replies: every ply in order,
-    decided within half a second of the hand leaving, with no alarm and nothing
+    decided in time (`assert_in_time`), with no alarm and nothing
     corrected."""
     game = chess.pgn.read_game(open(PGN + GAMES[1]))
     board, sans = game.board(), []
@@ -62,7 +61,7 @@ def test_dark_pieces_on_dark_squares_from_above_and_from_a_low_side(where):
     referee, events = watch(positions, style="walnut", quick=(9, 24), camera=camera, clicked=True)
     assert referee.history == sans
     assert [e for e in events if e.kind in ("illegal", "corrected")] == []
-    assert max(e.data["decided_after_s"] for e in kinds_of(events, "move")) <= 0.5
+    assert_in_time(kinds_of(events, "move"))
 
 
 def test_a_piece_leaving_a_square_hidden_behind_another_is_seen_where_it_lands():

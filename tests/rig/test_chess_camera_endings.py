@@ -5,7 +5,7 @@ so only a few positions are rendered."""
 import chess
 import pytest
 
-from chess_watching import kinds_of, position, positions_of, watch
+from chess_watching import assert_in_time, kinds_of, position, positions_of, watch
 
 
 def from_fen(fen: str, sans) -> list:
@@ -24,7 +24,7 @@ def assert_ends(events, sans, reason):
     assert kinds_of(events, "illegal") == []
     moves = kinds_of(events, "move")
     assert [e.data["notation"] for e in moves] == sans
-    assert max(e.data["decided_after_s"] for e in moves) <= 0.5
+    assert_in_time(moves)
     over = kinds_of(events, "game_over")
     assert len(over) == 1 and over[0].data["reason"] == reason
     assert events.index(over[0]) > events.index(moves[-1])
@@ -83,7 +83,7 @@ def test_threefold_repetition_goes_on_until_a_player_claims_the_draw_on_the_page
     assert kinds_of(events, "illegal") == []
     assert referee.history == sans + ["claim draw"]
     moves = kinds_of(events, "move")
-    assert max(e.data["decided_after_s"] for e in moves if e.data["source"] == "camera") <= 0.5
+    assert_in_time([e for e in moves if e.data["source"] == "camera"])
     over = kinds_of(events, "game_over")
     assert len(over) == 1 and over[0].data["reason"].startswith("draw: threefold repetition, claimed by ")
     assert events.index(over[0]) > events.index(moves[-1])  # not before the claim

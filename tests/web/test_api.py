@@ -128,7 +128,7 @@ def test_malformed_requests_get_400_naming_the_field(client, service, path, body
 
 
 @pytest.mark.parametrize("method, path", [
-    ("post", "/api/new-game"), ("post", "/api/undo"), ("post", "/api/corners"),
+    ("post", "/api/new-game"), ("post", "/api/undo"), ("post", "/api/corners"), ("post", "/api/position"),
     ("get", "/api/player-links"), ("get", "/api/frame.jpg"),
 ])
 def test_controls_need_the_admin_token(client, service, method, path):
@@ -152,6 +152,24 @@ def test_new_game_with_variant_and_undo(client, service):
     assert nothing.status_code == 422 and nothing.get_json()["error"] == "nothing to undo"
     unknown = client.post("/api/new-game", json={"game": "connect4", "variant": "giant"}, headers=admin(service))
     assert unknown.status_code == 422 and "giant" in unknown.get_json()["error"]
+
+
+def test_the_admin_sets_the_position_the_board_stands_in_and_play_goes_on_from_it(client, service):
+    """After an illegal move the players played on from, the admin accepts the board as
+    it stands: journalled as its own event, the moves before it kept, refereed on."""
+    client.post("/api/new-game", json={"game": "chess"}, headers=admin(service))
+    client.post("/api/move", json={"text": "e4"}, headers=admin(service))
+    fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    reply = client.post("/api/position", json={"setup": {"fen": fen}}, headers=admin(service))
+    assert reply.status_code == 200 and reply.get_json()["event"]["type"] == "position_set"
+    snap = client.get("/api/state").get_json()
+    assert snap["state"]["fen"] == fen and snap["moves"] == ["e4"]
+    assert client.post("/api/move", json={"text": "Nf3"}, headers=admin(service)).status_code == 200
+    bad = client.post("/api/position", json={"setup": {"fen": "not a position"}}, headers=admin(service))
+    assert bad.status_code == 422 and "not a position" in bad.get_json()["error"]
+    missing = client.post("/api/position", json={"fen": fen}, headers=admin(service))
+    assert missing.status_code == 400 and "setup" in missing.get_json()["error"]
+    assert client.get("/api/state").get_json()["moves"] == ["e4", "Nf3"]
 
 
 def test_player_links_last_the_evening_with_a_qr_code_each(client, service):

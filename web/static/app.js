@@ -471,6 +471,8 @@
         refreshStatus();
         return;
       case "corrected":  // the camera took back a provisional reading: said once, then the state
+      case "recovered":  // plies found late after the camera lost the board: said once
+      case "position_set":  // the admin accepted the board as it stands
         page.notice = event.text || null;
         break;
       case "clock":  // a low-time warning, said once

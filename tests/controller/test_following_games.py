@@ -1,0 +1,53 @@
+"""The same beliefs follow every game the camera watches: plies need hands and a board
+seen again after a lost stretch is found from the sure position in Connect 4 as in chess
+(controller/beliefs.py, controller/referee.py)."""
+from controller.events import Bus
+from controller.journal import Journal
+from controller.referee import Referee
+from vision.view import BoardView
+
+# Mario, Luigi, Mario, Luigi, all in column 4 (in an order the board shows)
+DROPS = [((3, 0), "p0"), ((3, 1), "p1"), ((3, 2), "p0"), ((3, 3), "p1")]
+
+
+def connect4() -> tuple[Referee, list]:
+    events: list = []
+    bus = Bus()
+    bus.subscribe(events.append)
+    referee = Referee(Journal(":memory:"), bus)
+    referee.new_game("connect4", "classic")
+    return referee, events
+
+
+def seen(referee: Referee, chips, t: float, motions: int | None) -> BoardView:
+    """The board with `chips` dropped, read plainly, the hand gone 0.3 s before."""
+    cells = {c: (lab, 0.95) for c, lab in referee.game.board(referee.game.start({})).items()}
+    cells.update({c: (lab, 0.95) for c, lab in chips})
+    return BoardView(cells, t=t, moved_at=t - 0.3, extra={} if motions is None else {"motions": motions})
+
+
+def test_four_chips_after_one_hand_motion_are_refused_after_four_they_are_recovered_late():
+    referee, events = connect4()
+    referee.observe(seen(referee, [], 1.0, 0))
+    referee.observe(seen(referee, DROPS, 3.0, 1))
+    assert referee.history == [] and not [e for e in events if e.kind == "move"]
+
+    referee, events = connect4()
+    referee.observe(seen(referee, [], 1.0, 0))
+    referee.observe(seen(referee, DROPS, 9.0, 4))
+    assert referee.history == ["4", "4", "4", "4"]
+    recovered = [e for e in events if e.kind == "recovered"]
+    assert len(recovered) == 1 and recovered[0].data["notation"] == ["4", "4", "4", "4"]
+    assert [e for e in events if e.kind == "illegal"] == []
+
+
+def test_a_lost_stretch_is_found_from_the_time_since_when_motions_are_not_counted():
+    """No watcher counts motions: the time since the sure position bounds the search (a
+    ply a second at most): four chips eight seconds on are found, one second on not."""
+    referee, events = connect4()
+    referee.observe(seen(referee, [], 1.0, None))
+    referee.observe(seen(referee, DROPS, 2.0, None))
+    assert referee.history == []
+    referee.observe(seen(referee, DROPS, 9.0, None))
+    assert referee.history == ["4", "4", "4", "4"]
+    assert len([e for e in events if e.kind == "recovered"]) == 1

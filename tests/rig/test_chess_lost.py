@@ -1,0 +1,92 @@
+"""The camera loses the board for a few plies (a bumped camera, a stretch of video lost)
+and sees it again: the referee searches from the position it is sure of, as deep as the
+time since allows, guided by the squares that differ, re-anchors on the first legal
+history that explains the clear view and says once which plies it recovered late
+(controller/referee.py `_lost`), on the real chess-rectified photos and on renders."""
+import json
+
+import chess
+import chess.pgn
+import cv2
+
+from controller.config import CameraSettings, GameSettings
+from controller.demo_rig.render_chess import Camera, corners_in_frame, render_game
+from controller.events import Bus, NewGame, Settle
+from controller.journal import Journal
+from controller.referee import Referee
+from controller.table import Table
+from shared_data import SHARED_DATA
+from test_chess_camera import PGN, positions_of
+
+RECTIFIED = f"{SHARED_DATA}/chess-rectified"
+
+
+def follow(segments, corners: str) -> tuple[Referee, list]:
+    """Frames through a fresh chess Table, as `referee replay` runs them: `segments` are
+    (seconds the camera saw nothing before, frames as (t, image) from 0); settled at the end."""
+    referee = Referee(Journal(":memory:"), Bus())
+    table = Table(referee, GameSettings(name="chess"), CameraSettings(corners=corners))
+    events = table.run(NewGame(game="chess"))[1]
+    t0 = 0.0
+    for gap, frames in segments:
+        t0 += gap
+        last = t0
+        for t, image in frames:
+            last = t0 + t
+            events += table.feed(last, image)
+        t0 = last + 1 / 30
+    events += table.run(Settle())[1]
+    return referee, events
+
+
+def held(images, seconds: float):
+    n = round(seconds * 30)
+    return [(i / 30, image) for i, image in enumerate(image for image in images for _ in range(n))]
+
+
+def test_the_rectified_photos_seen_again_three_plies_on_are_followed():
+    """The real chess-rectified photos, each held 2 s: the start, then the camera sees
+    nothing for 4 s while d4 d5 c4 are played, then the board after c4 and the rest:
+    5/5 in order, no alarm, no doubt."""
+    labels = json.loads(open(f"{RECTIFIED}/labels.json").read())
+    names = labels["sequence"]["sequence"]
+    images = [cv2.imread(f"{RECTIFIED}/{n}") for n in names]
+    corners = " ".join(f"{x},{y}" for x, y in labels["photos"][names[0]]["corners_a1_h1_h8_a8"])
+    referee, events = follow([(0.0, held(images[:1], 2.0)), (4.0, held(images[3:], 2.0))], corners)
+    board, sans = chess.Board(), []
+    for uci in labels["sequence"]["moves"]:
+        sans.append(board.san(chess.Move.from_uci(uci)))
+        board.push_uci(uci)
+    assert referee.history == sans
+    assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+
+
+def test_a_rendered_game_seen_again_after_lost_stretches_is_followed():
+    """A master game rendered with hands, the camera at an angle: it loses the board for
+    5 plies after the 6th and for 8 after the 16th (2 s a ply), and sees it again: every
+    position it saw is reached (plies that no view showed may be recorded in another
+    order that reaches the same board), each stretch said once as recovered late, no
+    alarm."""
+    game = chess.pgn.read_game(open(PGN + "kasparov-deep-blue-1997-game1.pgn"))
+    board, sans = game.board(), []
+    for move in list(game.mainline_moves())[:28]:
+        sans.append(board.san(move))
+        board.push(move)
+    positions, _ = positions_of(sans)
+    camera = Camera(seed=3)
+    corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera))
+    cuts = [(0, 6), (11, 16), (24, 28)]  # the positions seen
+    segments = [(2.0 * (a - before), list(render_game(positions[a:b + 1], style="mario", camera=camera, seed=5)))
+                for (a, b), before in zip(cuts, [0, 6, 16])]
+    referee, events = follow(segments, corners)
+
+    def placement(plies):
+        b = chess.Board()
+        for san in plies:
+            b.push_san(san)
+        return b.board_fen()
+
+    assert len(referee.history) == len(sans)
+    assert all(placement(referee.history[:i]) == placement(sans[:i]) for a, b in cuts for i in range(a, b + 1))
+    assert len([e for e in events if e.kind == "recovered"]) == 2
+    assert [e for e in events if e.kind == "illegal"] == []
