@@ -9,6 +9,9 @@ from controller.events import Bus, Enter, NewGame, Settle
 from controller.journal import Journal
 from controller.referee import Referee
 from controller.table import Table
+from shared_data import SHARED_DATA
+
+PGN = f"{SHARED_DATA}/pgn/"  # real games, as PGN
 
 
 def position(board: chess.Board) -> Position:

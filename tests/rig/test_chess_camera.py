@@ -7,12 +7,10 @@ import cv2
 import numpy as np
 import pytest
 
-from chess_watching import assert_in_time, kinds_of, position, positions_of, table_at, watch
+from chess_watching import PGN, assert_in_time, kinds_of, position, positions_of, table_at, watch
 from controller.demo_rig.render_chess import Camera, Position, render
 from controller.events import Settle
-from shared_data import SHARED_DATA
 
-PGN = f"{SHARED_DATA}/pgn/"
 GAMES = ["kasparov-deep-blue-1997-game1.pgn", "kasparov-deep-blue-1997-game2.pgn",
          "nepomniachtchi-liren-2023-game1.pgn"]
 

@@ -16,7 +16,7 @@ from controller.journal import Journal
 from controller.referee import Referee
 from controller.table import Table
 from shared_data import SHARED_DATA
-from test_chess_camera import PGN, positions_of
+from chess_watching import PGN, positions_of
 
 RECTIFIED = f"{SHARED_DATA}/chess-rectified"
 
