@@ -52,8 +52,19 @@ def test_events_as_json_from_another_table_fold_alike_and_what_cannot_be_read_is
     assert record.plies[1].seat is None and record.plies[1].text == "?"
 
 
+def test_a_position_the_admin_set_keeps_the_plies_before_it_and_goes_on_from_its_setup():
+    """After an illegal move the players played on from, the admin sets the board as it
+    stands: the plies before stay as recorded, no undo or correction reaches behind it,
+    and the game goes on from the position set."""
+    fen = {"fen": "8/8/8/8/8/8/8/K1k5 w - - 0 1"}
+    record = fold([started(), move("4"), move("3", 1), Event(Kind.POSITION_SET, {"setup": fen, "text": "set"}),
+                   Event(Kind.UNDO, {}), Event(Kind.CORRECTED, {"retracted": ["3", "4"]}), move("5")])
+    assert record.setup == fen and record.base == 2
+    assert record.notations == ["4", "3", "5"] and record.notations[record.base:] == ["5"]
+
+
 def test_each_kind_that_changes_the_record_is_named_once():
-    assert set(STEPS) == {Kind.GAME_STARTED, Kind.MOVE, Kind.UNDO, Kind.CORRECTED}
+    assert set(STEPS) == {Kind.GAME_STARTED, Kind.MOVE, Kind.UNDO, Kind.CORRECTED, Kind.POSITION_SET}
     assert changes(Kind.CORRECTED) and changes("move") and not changes(Kind.ILLEGAL) and not changes("doubt")
 
 
