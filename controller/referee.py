@@ -215,7 +215,7 @@ class Referee:
         self._say_notices()
         if self.record_lost is not None and self.journal.commits > commits:
             self.record_lost = None
-            self.bus.publish(Event(Kind.RECORD, {"kept": True, "text": "the record is kept again"}))
+            self.bus.publish(Event(Kind.RECORD, {"kept": True, "text": self._("the record is kept again")}))
         for event in told:
             self.bus.publish(event)
 
@@ -231,15 +231,15 @@ class Referee:
 
     def _lost(self, exc: RecordLost) -> None:
         """The record cannot be kept: said once (the page, the buzzer) until it is again."""
-        if exc.args[0] != self.record_lost:
-            self.record_lost = exc.args[0]
+        if exc.said(self._) != self.record_lost:
+            self.record_lost = exc.said(self._)
             self.bus.publish(Event(Kind.RECORD, {"kept": False, "text": self.record_lost}))
 
     def _say_notices(self) -> None:
         """What happened to the journal's file (deleted, written again), to the page."""
         while self.journal.notices:
-            kept, text = self.journal.notices.pop(0)
-            self.bus.publish(Event(Kind.RECORD, {"kept": kept, "text": text}))
+            kept, message, params = self.journal.notices.pop(0)
+            self.bus.publish(Event(Kind.RECORD, {"kept": kept, "text": self._(message, **params)}))
 
     # --- games ---------------------------------------------------------------------
     def new_game(self, name: str, variant: str | None = None, settings: dict | None = None,
@@ -348,8 +348,9 @@ class Referee:
     def _legal(self, state, text: str, seat: int | None):
         action = self.game.parse(state, text if seat is None else self.game.said_by(state, text, seat))
         if seat is not None and self.game.is_roll(action):  # a player does not choose their own roll
-            raise IllegalAction(f"{text!r} is a roll: rolls come from the die (its button or the die module) "
-                                "or, with ordinary dice, from the referee's controls (admin), not a player's phone")
+            raise IllegalAction(self._("{text!r} is a roll: rolls come from the die (its button or the die module) "
+                                       "or, with ordinary dice, from the referee's controls (admin), not a player's "
+                                       "phone", text=text))
         # whose it is, before the rules: a seat's phone must not learn from the rules'
         # answer what another seat holds ("Luigi holds no Goomba card")
         actor = self.game.actor(state, action)
@@ -891,7 +892,7 @@ class Referee:
             "doubt": words(self.doubt),
             "outcome": words(outcome.to_json()) if outcome else None,
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
-            "clock": self.clock.snapshot(),  # None: a game without a clock
+            "clock": self.clock.snapshot(self._),  # None: a game without a clock
             "state": self.game.snapshot(seen, viewer),
         }
 

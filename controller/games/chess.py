@@ -256,7 +256,7 @@ class Chess(Game):
             fixed.append(Ruling("clock", control.text(), self._(
                 "Clock {control}: {words}. The move seen is the clock pressed; an illegal move costs what the "
                 "players rule (FIDE: two minutes added to the opponent; a second one in blitz loses).",
-                control=control.text(), words=control.words())))
+                control=control.text(), words=control.words(self._))))
         return [Ruling(k, self.setting(k), self._(text)) for k, (_, _, text) in self.SETTINGS.items()] + fixed
 
     # --- state ---------------------------------------------------------------------
