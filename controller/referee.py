@@ -156,7 +156,7 @@ class Referee:
         clock's time; None: now); its words name the players (controller/players.py)."""
         data = self.clock.stamp(self, kind, data, at)
         if self.players:
-            data = named_data(data, self.game.seats(self.sure), self.players)
+            data = named_data(data, self.game.seats(self.sure), self.players, self._)
         event = self.journal.append(Event(kind, data, self.game_id))
         self.record.take(event)
         if changes(event.kind):
@@ -251,7 +251,7 @@ class Referee:
         if setup is None:
             setup = game.new_setup(rng or random.Random(secrets.randbits(64)))
         state = game.start(setup)
-        players = checked(players, game.seats(state))
+        players = checked(players, game.seats(state), self._)
         names = {"players": players} if players else {}
         with self.journal.transaction():  # written first: a write that fails changes nothing
             if self.game_id is not None and self.game.outcome(self.sure) is None:
@@ -870,7 +870,7 @@ class Referee:
         seen = self.game.seen_by(self.state, viewer)
 
         def words(data):  # the players' names in the referee's words
-            return named_data(data, seats, self.players)
+            return named_data(data, seats, self.players, self._)
 
         prompt = self._prompt_json(seen)
         if self.players:
@@ -882,12 +882,12 @@ class Referee:
             "variant_title": self.game._(self.game.variant),  # the variant's name in the table's language
             "game_id": self.game_id,
             "position": self.position,  # a page answer names it: a stale one is refused (Enter.at)
-            "seats": labels(seats, self.players),  # "Léa (Mario's team)", or the seat's own words
+            "seats": labels(seats, self.players, self._),  # "Léa (Mario's team)", or the seat's own words
             "players": list(self.players),
             "prompt": prompt,
             "moves": list(self.history) + unsure,
             "unsure": len(unsure),
-            "record": self._record_json(labels(seats, self.players)),
+            "record": self._record_json(labels(seats, self.players, self._)),
             "alarm": words(self.alarm),
             "doubt": words(self.doubt),
             "outcome": words(outcome.to_json()) if outcome else None,

@@ -262,7 +262,7 @@ class Table:
         # the new-game button asks for none: the names stay for the same game
         players = command.players if command.players is not None else (r.players if game is None else None)
         try:  # refused now, not when the table has been read
-            checked(players, seats_of(load_game(name, variant, settings)))
+            checked(players, seats_of(load_game(name, variant, settings)), self.referee._)
         except ValueError as exc:
             return Result.refused(str(exc))
         self._players = players
