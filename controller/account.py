@@ -1,7 +1,7 @@
 """The demo's terminal: a readable account of the game as it is refereed (each move in
 words, each alarm with its fix, each doubt and correction, the result) and a summary at
 the end. It listens on the bus like the page; its words are the referee's (with the
-players' names), its own in controller/texts.py."""
+players' names), its own the catalogue's (controller/i18n.py), in the table's language."""
 from __future__ import annotations
 
 import sys
@@ -9,21 +9,24 @@ import threading
 
 from .events import Event, Kind
 from .games import game_class
-from .texts import say
-from .games.words import count
+from .i18n import translator
+
+INDENT = " " * 6  # an alarm's, a fix's, a doubt's line, under the move's
 
 
-def title(name) -> str:
-    """A game's printed title ("Mario chess"), or its name when this version lacks it."""
+def title(name, _) -> str:
+    """A game's printed title ("Mario chess") in the language of `_`, or its name when
+    this version lacks it."""
     try:
-        return game_class(name).title
+        return _(game_class(name).title)
     except (KeyError, ValueError):  # a game this version lacks: its name still says which
         return str(name)
 
 
 class Account:
-    def __init__(self, out=None):
+    def __init__(self, out=None, lang: str = "en"):
         self.out = out or sys.stdout
+        self._ = translator(lang)
         self.games = self.moves = self.alarms = 0
         self.results: list[str] = []
         self._lock = threading.Lock()  # the referee's thread and the voice's both publish
@@ -32,30 +35,34 @@ class Account:
         print(line, file=self.out, flush=True)
 
     def __call__(self, event: Event) -> None:
-        d = event.data
+        d, _ = event.data, self._
         with self._lock:
             if event.kind == Kind.GAME_STARTED:
                 names = ", ".join(p for p in d.get("players") or () if p)
-                self._print(say("demo.new_game", title=title(d.get("game")), variant=d.get("variant"))
-                            + (say("demo.players", names=names) if names else ""))
+                game = _("new game: {title} ({variant})", title=title(d.get("game"), _), variant=_(d.get("variant") or ""))
+                self._print(_("{game}, players {names}", game=game, names=names) if names else game)
             elif event.kind == Kind.MOVE:
                 self.moves += 1
-                self._print(say("demo.move", ply=d.get("ply", self.moves), text=d.get("text") or d.get("notation")))
+                self._print(f"{d.get('ply', self.moves):>4}. {d.get('text') or d.get('notation')}")
             elif event.kind == Kind.ILLEGAL and event.camera_alarm:
                 self.alarms += 1
-                self._print(say("demo.illegal", reason=d.get("reason", "")))
+                self._print(INDENT + _("alarm: {reason}", reason=d.get("reason", "")))
                 if d.get("fix"):
-                    self._print(say("demo.fix", fix=d["fix"]))
+                    self._print(INDENT + _("fix: {fix}", fix=d["fix"]))
             elif event.kind == Kind.DOUBT:
-                self._print(say("demo.doubt", text=d.get("text", "")))
+                self._print(INDENT + _("doubt: {text}", text=d.get("text", "")))
             elif event.kind == Kind.CORRECTED:
-                self._print(say("demo.corrected", text=d.get("text", "")))
+                self._print(INDENT + d.get("text", ""))
             elif event.kind == Kind.GAME_OVER:
                 self.games += 1
-                winner = f"{d['winner_name']} wins: " if d.get("winner_name") else ""
-                self.results.append(winner + d.get("reason", ""))
-                self._print(say("demo.result", reason=self.results[-1]))
+                reason = d.get("reason", "")
+                self.results.append(_("{who} wins: {reason}", who=d["winner_name"], reason=reason)
+                                    if d.get("winner_name") else reason)
+                self._print(_("result: {reason}", reason=self.results[-1]))
 
     def summary(self) -> str:
-        return say("demo.summary", games=count(self.games, "game"), moves=count(self.moves, "move"),
-                   alarms=count(self.alarms, "alarm"))
+        _ = self._
+        return _("summary: {games}, {moves}, {alarms}",
+                 games=_.n("{n} game played", "{n} games played", self.games),
+                 moves=_.n("{n} move recorded", "{n} moves recorded", self.moves),
+                 alarms=_.n("{n} alarm raised", "{n} alarms raised", self.alarms))

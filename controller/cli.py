@@ -16,7 +16,6 @@ from .events import Kind
 from .i18n import LANGUAGES, translator
 from .record import changes
 from .registry import FORMATS, SIMULATED
-from .texts import say
 
 MAX_SETUP = 1024 * 1024  # bytes of a --setup file (a Labyrinth setup, the largest, is about 1 KB)
 
@@ -194,7 +193,7 @@ def cmd_play(args) -> int:
     try:
         settings = with_clock(parse_settings(args.setting), args.clock)
         game = load_game(args.game, args.variant, settings)  # the settings' faults named as such
-        checked(args.players, seats_of(game))  # and the names' (--players)
+        checked(args.players, seats_of(game), referee._)  # and the names' (--players)
     except ValueError as exc:
         print(f"referee play: {exc}", file=sys.stderr)
         return 2
@@ -317,7 +316,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a fault nobody foresaw: a sentence, the trace only when asked for
         if os.environ.get("REFEREE_DEBUG"):
             raise
-        print(say("cli.failed", command=args.command, error=f"{exc}" or type(exc).__name__), file=sys.stderr)
+        _ = translator(getattr(args, "lang", None) or "en")
+        print(_("referee {command}: {error} (run with REFEREE_DEBUG=1 for the details)", command=args.command,
+                error=f"{exc}" or type(exc).__name__), file=sys.stderr)
         return 1
 
 

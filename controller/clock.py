@@ -190,16 +190,16 @@ class Clock:
             left[last.turn] = left[last.turn] - spent
         return [max(0.0, x) for x in left]
 
-    def snapshot(self) -> dict | None:
+    def snapshot(self, _) -> dict | None:
         """The clocks for the page: time left, whose clock runs (None: stopped), why it
-        stands, and the control in words."""
+        stands, and the control in words (in the language of the translator `_`)."""
         if self.control is None:
             return None
         last = self.readings[-1]
         running = None if self.over or self.stopped_at is not None else last.turn
-        why = ("game over" if self.over else "stopped while the board is put right" if self.stopped_at is not None
-               else "starts with the first move" if not any(last.made) else None)
-        return {"control": self.control.text(), "words": self.control.words(), "left": [round(x, 1) for x in self.left()],
+        why = (_("game over") if self.over else _("stopped while the board is put right")
+               if self.stopped_at is not None else _("starts with the first move") if not any(last.made) else None)
+        return {"control": self.control.text(), "words": self.control.words(_), "left": [round(x, 1) for x in self.left()],
                 "running": running, "stopped": why, "low": [self.control.low(0), self.control.low(1)]}
 
     def due(self) -> float | None:
@@ -239,16 +239,16 @@ class Clock:
         if seat is not None and seat not in self.warned and left[seat] <= self.control.low(seat):
             self.warned.add(seat)
             events.append(referee._emit("clock", seat=seat, left=round(left[seat], 1),
-                                        text=f"{names[seat]}: {_said(left[seat])} left on the clock"))
+                                        text=referee._("{who}: {time} left on the clock", who=names[seat],
+                                                              time=_said(left[seat], referee._))))
         return events
 
 
-def _said(seconds: float) -> str:
-    """A time left in words: "9 seconds", "1 minute", "2 minutes 5 seconds"."""
-    def unit(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
-
+def _said(seconds: float, _) -> str:
+    """A time left in words: "9 seconds", "1 minute", "2 minutes 5 seconds" (in the
+    language of the translator `_`)."""
     s = max(1, int(round(seconds)))  # a warning is said before the flag: never "0 seconds"
+    secs = _.n("{n} second", "{n} seconds", s % 60 if s >= 60 else s)
     if s >= 60:
-        return unit(s // 60, "minute") + (" " + unit(s % 60, "second") if s % 60 else "")
-    return unit(s, "second")
+        return _.n("{n} minute", "{n} minutes", s // 60) + (" " + secs if s % 60 else "")
+    return secs

@@ -35,7 +35,7 @@ from .registry import entry
 from .demo_rig.players import FPS, SIZE
 from .account import Account
 from .service import Service
-from .texts import say
+from .i18n import translator
 
 
 def demo_config(args) -> Config:
@@ -85,19 +85,23 @@ def run_demo(args, serve) -> int:
             shutil.rmtree(config.data.folder, ignore_errors=True)
         return 2
     table.attach(service)
-    account = service.bus.subscribe(Account())  # the game told on the terminal
-    print(say("demo.started", title=service.referee.game.title, folder=config.data.folder,
-              kept="" if args.data else say("demo.temporary")), flush=True)
+    _ = translator(config.table.language)
+    account = service.bus.subscribe(Account(lang=config.table.language))  # the game told on the terminal
+    folder = config.data.folder
+    print(_("demo: {title}, journal in {folder}; it runs until Ctrl-C", title=_(service.referee.game.title),
+            folder=folder) if args.data else
+          _("demo: {title}, journal in {folder} (a temporary folder, deleted at the end; --data FOLDER keeps it); "
+            "it runs until Ctrl-C", title=_(service.referee.game.title), folder=folder), flush=True)
     try:
         serve(service, config.web.host, config.web.port, config.web.threads,
               until=table.finished)  # set after --games / --turns, or when the table cannot go on
     finally:
         print(account.summary(), flush=True)
         if table.failed:
-            print(say("demo.failed", error=table.failure), file=sys.stderr, flush=True)
+            print(_("referee demo: the demo stopped: {error}", error=table.failure), file=sys.stderr, flush=True)
         if args.data:
-            print(say("demo.kept", folder=config.data.folder), flush=True)
+            print(_("demo: the game is kept in {folder} (referee export --data {folder})", folder=folder), flush=True)
         else:  # a folder the demo made for itself goes with it, and the demo says so
             shutil.rmtree(config.data.folder, ignore_errors=True)
-            print(say("demo.dropped"), flush=True)
+            print(_("demo: the game was in a temporary folder, now deleted; --data FOLDER keeps it"), flush=True)
     return 1 if table.failed else 0

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .events import Event
+from .i18n import N_
 from .record import fold
 
 SCHEMA_VERSION = 1
@@ -67,7 +68,17 @@ class JournalError(Exception):
 
 class RecordLost(JournalError):
     """A write the journal could not keep (a full disk, a file deleted or replaced): the
-    message says so in words, naming the file; nothing of it was written."""
+    message says so in words, naming the file; nothing of it was written. `message` and
+    `params`: the catalogue's message (controller/i18n.py) the referee says in the
+    table's language; str() is the English, for the log."""
+
+    def __init__(self, message: str, **params):
+        super().__init__(message.format(**params))
+        self.message, self.params = message, params
+
+    def said(self, _) -> str:
+        """The words in the language of the translator `_`."""
+        return _(self.message, **self.params)
 
 
 class Journal:
@@ -163,7 +174,7 @@ class Journal:
         try:
             return self._db.execute(sql, args)
         except sqlite3.OperationalError as exc:  # full, read-only, I/O error: said, never a traceback
-            raise RecordLost(f"the record cannot be kept: {exc} (journal {self.path})") from None
+            raise RecordLost(N_("the record cannot be kept: {why} (journal {path})"), why=exc, path=self.path) from None
 
     def check(self) -> None:
         """Between writes: the file is still the one open (as `_still_there`)."""
@@ -183,8 +194,8 @@ class Journal:
         if st is not None and (st.st_dev, st.st_ino) == self._file:
             return
         if st is not None:
-            raise RecordLost(f"the record cannot be kept: journal {self.path} was replaced by another file "
-                             "while serving; it is not written over (restart the referee to use it)")
+            raise RecordLost(N_("the record cannot be kept: journal {path} was replaced by another file while "
+                                "serving; it is not written over (restart the referee to use it)"), path=self.path)
         try:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             copy = sqlite3.connect(self.path + ".restoring")
@@ -198,10 +209,12 @@ class Journal:
             old.close()
         except (OSError, sqlite3.Error, JournalError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            raise RecordLost(f"the record cannot be kept: journal {self.path} was deleted or moved while "
-                             f"serving, and cannot be written again there ({reason})") from None
-        self.notices += [(False, f"journal {self.path} was deleted or moved while serving"),
-                         (True, f"journal {self.path} is written again from the copy kept open: nothing was lost")]
+            raise RecordLost(N_("the record cannot be kept: journal {path} was deleted or moved while serving, "
+                                "and cannot be written again there ({why})"), path=self.path, why=reason) from None
+        # (kept, the catalogue's message, its values): the referee says them in the table's language
+        self.notices += [(False, N_("journal {path} was deleted or moved while serving"), {"path": self.path}),
+                         (True, N_("journal {path} is written again from the copy kept open: nothing was lost"),
+                          {"path": self.path})]
 
     def start_game(self, game: str, variant: str, first: Event) -> Event:
         """A new game and its first event (game_started), in one transaction: a power

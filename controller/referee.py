@@ -163,7 +163,7 @@ class Referee:
         clock's time; None: now); its words name the players (controller/players.py)."""
         data = self.clock.stamp(self, kind, data, at)
         if self.players:
-            data = named_data(data, self.game.seats(self.sure), self.players)
+            data = named_data(data, self.game.seats(self.sure), self.players, self._)
         event = self.journal.append(Event(kind, data, self.game_id))
         self.record.take(event)
         if changes(event.kind):
@@ -222,7 +222,7 @@ class Referee:
         self._say_notices()
         if self.record_lost is not None and self.journal.commits > commits:
             self.record_lost = None
-            self.bus.publish(Event(Kind.RECORD, {"kept": True, "text": "the record is kept again"}))
+            self.bus.publish(Event(Kind.RECORD, {"kept": True, "text": self._("the record is kept again")}))
         for event in told:
             self.bus.publish(event)
 
@@ -238,15 +238,15 @@ class Referee:
 
     def _record_lost(self, exc: RecordLost) -> None:
         """The record cannot be kept: said once (the page, the buzzer) until it is again."""
-        if exc.args[0] != self.record_lost:
-            self.record_lost = exc.args[0]
+        if exc.said(self._) != self.record_lost:
+            self.record_lost = exc.said(self._)
             self.bus.publish(Event(Kind.RECORD, {"kept": False, "text": self.record_lost}))
 
     def _say_notices(self) -> None:
         """What happened to the journal's file (deleted, written again), to the page."""
         while self.journal.notices:
-            kept, text = self.journal.notices.pop(0)
-            self.bus.publish(Event(Kind.RECORD, {"kept": kept, "text": text}))
+            kept, message, params = self.journal.notices.pop(0)
+            self.bus.publish(Event(Kind.RECORD, {"kept": kept, "text": self._(message, **params)}))
 
     # --- games ---------------------------------------------------------------------
     def new_game(self, name: str, variant: str | None = None, settings: dict | None = None,
@@ -258,7 +258,7 @@ class Referee:
         if setup is None:
             setup = game.new_setup(rng or random.Random(secrets.randbits(64)))
         state = game.start(setup)
-        players = checked(players, game.seats(state))
+        players = checked(players, game.seats(state), self._)
         names = {"players": players} if players else {}
         with self.journal.transaction():  # written first: a write that fails changes nothing
             if self.game_id is not None and self.game.outcome(self.sure) is None:
@@ -388,8 +388,9 @@ class Referee:
     def _legal(self, state, text: str, seat: int | None):
         action = self.game.parse(state, text if seat is None else self.game.said_by(state, text, seat))
         if seat is not None and self.game.is_roll(action):  # a player does not choose their own roll
-            raise IllegalAction(f"{text!r} is a roll: rolls come from the die (its button or the die module) "
-                                "or, with ordinary dice, from the referee's controls (admin), not a player's phone")
+            raise IllegalAction(self._("{text!r} is a roll: rolls come from the die (its button or the die module) "
+                                       "or, with ordinary dice, from the referee's controls (admin), not a player's "
+                                       "phone", text=text))
         # whose it is, before the rules: a seat's phone must not learn from the rules'
         # answer what another seat holds ("Luigi holds no Goomba card")
         actor = self.game.actor(state, action)
@@ -977,7 +978,7 @@ class Referee:
         seen = self.game.seen_by(self.state, viewer)
 
         def words(data):  # the players' names in the referee's words
-            return named_data(data, seats, self.players)
+            return named_data(data, seats, self.players, self._)
 
         prompt = self._prompt_json(seen)
         if self.players:
@@ -989,17 +990,17 @@ class Referee:
             "variant_title": self.game._(self.game.variant),  # the variant's name in the table's language
             "game_id": self.game_id,
             "position": self.position,  # a page answer names it: a stale one is refused (Enter.at)
-            "seats": labels(seats, self.players),  # "Léa (Mario's team)", or the seat's own words
+            "seats": labels(seats, self.players, self._),  # "Léa (Mario's team)", or the seat's own words
             "players": list(self.players),
             "prompt": prompt,
             "moves": list(self.history) + unsure,
             "unsure": len(unsure),
-            "record": self._record_json(labels(seats, self.players)),
+            "record": self._record_json(labels(seats, self.players, self._)),
             "alarm": words(self.alarm),
             "doubt": words(self.doubt),
             "outcome": words(outcome.to_json()) if outcome else None,
             "rulings": [{"key": r.key, "value": r.value, "text": r.text} for r in self.game.rulings()],
-            "clock": self.clock.snapshot(),  # None: a game without a clock
+            "clock": self.clock.snapshot(self._),  # None: a game without a clock
             "state": self.game.snapshot(seen, viewer),
         }
 

@@ -178,9 +178,10 @@ class Table:
         except RecordLost as exc:  # a full disk, a deleted journal: refused in words, play goes on
             # a line for each input a person gave; the camera's views and ticks (a wrong
             # board it cannot record the alarm of, every frame) only the first time
-            if not isinstance(command, (View, Tick)) or lost != str(exc):
+            said = exc.said(self.referee._)  # the table's language; the log's line stays English
+            if not isinstance(command, (View, Tick)) or lost != said:
                 log.warning("journal: %s; %s refused", exc, type(command).__name__)
-            return Result.refused(str(exc))
+            return Result.refused(said)
         return result
 
     def _view(self, command: View) -> Result:
@@ -263,7 +264,7 @@ class Table:
         # the new-game button asks for none: the names stay for the same game
         players = command.players if command.players is not None else (r.players if game is None else None)
         try:  # refused now, not when the table has been read
-            checked(players, seats_of(load_game(name, variant, settings)))
+            checked(players, seats_of(load_game(name, variant, settings)), self.referee._)
         except ValueError as exc:
             return Result.refused(str(exc))
         self._players = players

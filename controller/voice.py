@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable
 
 from .events import Bus, Event, Kind
-from .texts import say
+from .i18n import N_, translator
 
 log = logging.getLogger("referee")
 
@@ -42,6 +42,7 @@ KEEP = 300  # WAVs kept in speech/ (a few KB each); older ones are deleted
 WAV = re.compile(r"[0-9]{6}\.wav")  # a kept announcement's file name (the page asks for these)
 PLAYERS = (["aplay", "-q"], ["paplay"], ["play", "-q"])  # the first found plays the WAVs
 SYNTH_TIMEOUT_S = 10
+FAILED = N_("the voice failed ({error}); the referee goes on without it")
 
 
 @dataclass
@@ -112,18 +113,20 @@ class Voice:
         self.folder = Path(self.folder) / "speech"
         self.espeak = shutil.which("espeak-ng")
         self.voice = VOICES.get(self.language, self.language)
+        self._ = translator(self.language)  # its own words, in the table's language (the catalogue's)
         self.said = 0
         self._told: set[str] = set()  # problems said once
         self._wake = threading.Condition()
         self._closed = False
         self._thread = None
         if self.espeak is None:
-            self._tell("voice.missing")
+            self._tell(N_("espeak-ng is not installed: the referee does not speak (apt install espeak-ng)"))
             return
         if self.player is None:
             self.player = next((p for p in PLAYERS if shutil.which(p[0])), [])
             if not self.player:
-                self._tell("voice.no_player", folder=self.folder)
+                self._tell(N_("no sound player (aplay, paplay or play) was found: the referee's words are "
+                              "written as WAV files in {folder} only"), folder=self.folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         names = sorted(p.name for p in self.folder.iterdir() if WAV.fullmatch(p.name))
         self._number = int(names[-1][:6]) + 1 if names else 0  # a restart never overwrites one a page plays
@@ -135,14 +138,14 @@ class Voice:
     def speaking(self) -> bool:
         return self._thread is not None
 
-    def _tell(self, key: str, **values) -> None:
-        """A problem of the voice, said once on the log and the page."""
-        if key in self._told:
+    def _tell(self, message: str, **values) -> None:
+        """A problem of the voice (a catalogue's message), said once: on the log in
+        English, on the page in the table's language."""
+        if message in self._told:
             return
-        self._told.add(key)
-        text = say(key, **values)
-        log.warning("voice: %s", text)
-        self.bus.publish(Event(Kind.NOTICE, {"text": text}))
+        self._told.add(message)
+        log.warning("voice: %s", message.format(**values))
+        self.bus.publish(Event(Kind.NOTICE, {"text": self._(message, **values)}))
 
     # --- on the bus's thread: words only --------------------------------------------------
     def words(self, event: Event) -> str | None:
@@ -151,9 +154,10 @@ class Voice:
             game = self.game()
             return game.spoken(d) if game is not None else d.get("text")
         if event.kind == Kind.ILLEGAL:
-            return say("voice.alarm", reason=d.get("reason", ""), fix=d["fix"]) if d.get("fix") else d.get("reason")
+            return self._("{reason}. {fix}", reason=d.get("reason", ""), fix=d["fix"]) if d.get("fix") \
+                else d.get("reason")
         if event.kind == Kind.GAME_OVER:
-            return say("voice.result", reason=d.get("reason", ""))
+            return self._("Game over: {reason}", reason=d.get("reason", ""))
         return d.get("text") if event.kind in HEARD else None
 
     def hear(self, event: Event) -> None:
@@ -184,7 +188,7 @@ class Voice:
             try:
                 self._say(item)
             except Exception as exc:  # the voice must never stop the referee
-                self._tell("voice.failed", error=f"{type(exc).__name__}: {exc}")
+                self._tell(FAILED, error=f"{type(exc).__name__}: {exc}")
 
     def _say(self, item: Announcement) -> None:
         if item.repeat and self.last is not None and self.last[1].exists():
@@ -203,12 +207,12 @@ class Voice:
                 proc = subprocess.Popen([*self.player, str(wav)], stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             except OSError as exc:
-                self._tell("voice.failed", error=exc)
+                self._tell(FAILED, error=exc)
                 return
             self.latencies.append(started - item.heard)
             _, err = proc.communicate()  # one at a time: announcements never talk over each other
             if proc.returncode != 0:
-                self._tell("voice.failed", error=f"{self.player[0]}: {err.decode(errors='replace').strip()[-200:]}")
+                self._tell(FAILED, error=f"{self.player[0]}: {err.decode(errors='replace').strip()[-200:]}")
 
     def _synthesise(self, text: str) -> Path | None:
         wav = self.folder / f"{self._number % 1_000_000:06d}.wav"
@@ -217,7 +221,7 @@ class Voice:
                                "-w", str(wav)], input=text.encode("utf-8"), capture_output=True,
                               timeout=SYNTH_TIMEOUT_S)
         if done.returncode != 0 or not wav.exists():
-            self._tell("voice.failed", error=f"espeak-ng: {done.stderr.decode(errors='replace').strip()[-200:]}")
+            self._tell(FAILED, error=f"espeak-ng: {done.stderr.decode(errors='replace').strip()[-200:]}")
             return None
         return wav
 

@@ -39,7 +39,6 @@ from typing import Iterable, Mapping
 import chess
 
 from ..i18n import N_
-from ..texts import say
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
 from .time_control import TimeControl
 
@@ -47,6 +46,9 @@ from .time_control import TimeControl
 TEAM = (N_("Mario's team"), N_("Bowser's team"))
 KING = ("Mario", "Bowser")
 COLOUR = (N_("red"), N_("green"))
+# the pieces as chess players name them, said after the Mario name ("Yoshi, knight, e5")
+KIND = {chess.PAWN: N_("pawn"), chess.KNIGHT: N_("knight"), chess.BISHOP: N_("bishop"),
+        chess.ROOK: N_("rook"), chess.QUEEN: N_("queen"), chess.KING: N_("king")}
 SQUARES = tuple(chess.SQUARE_NAMES)
 SIDES = {"red": 0, "white": 0, "mario": 0, "green": 1, "black": 1, "bowser": 1}
 # a move in SAN, as the journal records it (castling, or piece, from, capture, square, promotion)
@@ -256,7 +258,7 @@ class Chess(Game):
             fixed.append(Ruling("clock", control.text(), self._(
                 "Clock {control}: {words}. The move seen is the clock pressed; an illegal move costs what the "
                 "players rule (FIDE: two minutes added to the opponent; a second one in blitz loses).",
-                control=control.text(), words=control.words())))
+                control=control.text(), words=control.words(self._))))
         return [Ruling(k, self.setting(k), self._(text)) for k, (_, _, text) in self.SETTINGS.items()] + fixed
 
     # --- state ---------------------------------------------------------------------
@@ -551,17 +553,19 @@ class Chess(Game):
             return super().spoken(move)
         color = chess.WHITE if seat == 0 else chess.BLACK
         end = found["end"] or ""
-        tail = [say("chess.checkmate")] if end == "#" else [say("chess.check")] if end == "+" else []
+        tail = [self._("checkmate")] if end == "#" else [self._("check")] if end == "+" else []
         if found["castle"]:
-            side = say("chess.queenside" if found["castle"].count("O") == 3 else "chess.kingside")
-            return ", ".join([say("chess.castles", who=KING[seat], side=side), *tail])
+            who = KING[seat]
+            said = self._("{who}, castles queenside", who=who) if found["castle"].count("O") == 3 \
+                else self._("{who}, castles kingside", who=who)
+            return ", ".join([said, *tail])
         kind = chess.PIECE_SYMBOLS.index((found["piece"] or "p").lower())
         square = chess.parse_square(found["to"])
-        words = [piece_name(chess.Piece(kind, color), square), chess.piece_name(kind)]
-        words.append(f"{say('chess.takes')} {found['to']}" if found["takes"] else found["to"])
+        words = [self._piece(chess.Piece(kind, color), square), self._(KIND[kind])]
+        words.append(self._("takes {square}", square=found["to"]) if found["takes"] else found["to"])
         if found["promo"]:
             new = chess.Piece(chess.PIECE_SYMBOLS.index(found["promo"].lower()), color)
-            words.append(say("chess.promotes", piece=piece_name(new, square)))
+            words.append(self._("becomes {piece}", piece=self._piece(new, square)))
         return ", ".join(words + tail)
 
     def cell_name(self, cell) -> str:

@@ -46,14 +46,18 @@ class Period:
         return (f"{self.moves}/" if self.moves else "") + m + (f"{sign}{self.bonus:g}" if self.kind else
                                                                  ("" if self.moves else "+0"))
 
-    def words(self) -> str:
-        out = _duration(self.seconds) + (f" for {self.moves} moves" if self.moves else " for the game")
+    def words(self, _) -> str:
+        """The period in words, in the language of the translator `_` (controller/i18n.py)."""
+        time = _duration(self.seconds)
+        out = _.n("{time} for {n} move", "{time} for {n} moves", self.moves, time=time) if self.moves \
+            else _("{time} for the game", time=time)
+        bonus = f"{self.bonus:g}"
         if self.kind == "increment":
-            out += f", {self.bonus:g} s added after each move"
+            out += ", " + _("{bonus} s added after each move", bonus=bonus)
         elif self.kind == "bronstein":
-            out += f", Bronstein delay {self.bonus:g} s (the time used on a move given back, up to that)"
+            out += ", " + _("Bronstein delay {bonus} s (the time used on a move given back, up to that)", bonus=bonus)
         elif self.kind == "delay":
-            out += f", delay {self.bonus:g} s (the clock waits that long each move before it counts)"
+            out += ", " + _("delay {bonus} s (the clock waits that long each move before it counts)", bonus=bonus)
         return out
 
 
@@ -118,10 +122,13 @@ class TimeControl:
         white, black = (", ".join(p.text() for p in side) for side in self.sides)
         return white if white == black else f"{white} | {black}"
 
-    def words(self, names=("red", "green")) -> str:
-        said = ["; then ".join(p.words() for p in side) for side in self.sides]
+    def words(self, _, names=None) -> str:
+        """The control in words, in the language of the translator `_`; `names`: the two
+        sides' (the colours' by default), for a control with time odds."""
+        said = [("; " + _("then") + " ").join(p.words(_) for p in side) for side in self.sides]
         if said[0] == said[1]:
-            return said[0] + (", repeated" if self.sides[0][-1].moves else "")
+            return said[0] + (", " + _("repeated") if self.sides[0][-1].moves else "")
+        names = names or (_("red"), _("green"))
         return f"{names[0]}: {said[0]}; {names[1]}: {said[1]}"
 
     def start(self, seat: int) -> float:

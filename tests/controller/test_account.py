@@ -34,3 +34,18 @@ def test_the_account_tells_the_game_in_words():
         "result: Léa (Mario) wins: Léa (Mario) has four in a line",
     ]
     assert account.summary() == "summary: 1 game played, 7 moves recorded, 1 alarm raised"
+
+
+def test_the_account_speaks_the_table_s_language():
+    out = io.StringIO()
+    bus = Bus()
+    account = bus.subscribe(Account(out, lang="fr"))
+    referee = Referee(Journal(":memory:"), bus, lang="fr")
+    referee.new_game("connect4", players=["Léa", "Tom"])
+    for column in "1212121":
+        referee.enter(column)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "nouvelle partie : Puissance 4 (classique), joueurs Léa, Tom"
+    assert lines[1] == "   1. Léa (Mario) lâche un jeton dans la colonne 1"
+    assert lines[-1] == "résultat : Léa (Mario) gagne : Léa (Mario) aligne quatre jetons"
+    assert account.summary() == "bilan : 1 partie jouée, 7 coups notés, 0 alarme donnée"

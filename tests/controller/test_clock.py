@@ -45,6 +45,21 @@ def on_the_clock(control: str, journal=None, fen=None):
     return referee, now, events
 
 
+def test_the_warning_and_the_control_are_in_the_table_s_language():
+    bus = Bus()
+    referee = Referee(Journal(":memory:"), bus, lang="fr")
+    now = Time()
+    referee.clock.now = now
+    referee.new_game("chess", None, {"clock": "1+2"})
+    play(referee, now, [(0.0, "e4")])
+    assert referee.snapshot()["clock"]["words"] == "1 min pour la partie, 2 s ajoutées après chaque coup"
+    now.t = 52.0
+    warning = referee.clock.tick(referee)
+    assert warning[0].data["text"] == "Équipe Bowser : plus que 8 secondes à la pendule"
+    assert TimeControl.parse("40/90, 30").words(load_game("chess", lang="de")._) == \
+        "90 min für 40 Züge; dann 30 min für die Partie"
+
+
 def play(referee, now, timed_moves):
     """Moves typed at the given times: [(t, san), ...]; the move events."""
     out = []

@@ -204,3 +204,25 @@ def test_a_season_of_games_does_not_grow_the_journals_memory(tmp_path):
     play(500)  # about 1.5 MB more journal
     assert libc.mallinfo2().uordblks - in_use < 150_000
     journal.close()
+
+
+def test_the_record_s_troubles_are_said_in_the_table_s_language(tmp_path):
+    """The journal's words are catalogue messages: the page and the voice hear them in
+    the table's language; the log keeps the English."""
+    heard = []
+    bus = Bus()
+    bus.subscribe(heard.append)
+    path = tmp_path / "journal.sqlite"
+    referee = Referee(Journal(str(path)), bus, lang="de")
+    referee.new_game("connect4")
+    path.unlink()
+    referee.check_record()  # deleted: written again from the copy kept open, and said
+    assert [e.data["text"] for e in heard if e.kind == "record"] == [
+        f"das Journal {path} wurde während des Betriebs gelöscht oder verschoben",
+        f"das Journal {path} wird aus der offen gehaltenen Kopie neu geschrieben: nichts ging verloren"]
+    path.unlink()
+    path.write_bytes(b"another file")
+    referee.check_record()  # replaced: not written over
+    assert heard[-1].data == {"kept": False, "text": f"die Partie kann nicht mehr notiert werden: das Journal {path} "
+                              "wurde während des Betriebs durch eine andere Datei ersetzt; sie wird nicht "
+                              "überschrieben (den Schiedsrichter neu starten, um sie zu verwenden)"}

@@ -83,3 +83,11 @@ def test_the_cli_takes_names():
     run = subprocess.run([sys.executable, "-m", "controller.cli", "play", "--game", "chess", "--players", "a,b,c"],
                          input="", capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "3 names for 2 seats" in run.stderr
+
+
+def test_names_and_their_faults_are_in_the_table_s_language():
+    referee = Referee(Journal(":memory:"), Bus(), lang="de")
+    referee.new_game("chess", players=["Léa", "Tom"])
+    assert referee.snapshot()["seats"] == ["Léa (Team Mario)", "Tom (Team Bowser)"]
+    with pytest.raises(ValueError, match="3 Namen für 2 Plätze; höchstens ein Name pro Platz"):
+        referee.new_game("chess", players=["A", "B", "C"])

@@ -36,6 +36,29 @@ def test_chess_moves_are_said_as_people_say_them(san, seat, said):
     assert Chess().spoken({"notation": san, "seat": seat, "text": "words"}) == said
 
 
+@pytest.mark.parametrize("lang, san, seat, said", [
+    ("fr", "Nxe5+", 0, "Yoshi, cavalier, prend en e5, échec"),
+    ("fr", "exd8=Q#", 0, "Pièce, pion, prend en d8, devient Luigi, échec et mat"),
+    ("fr", "O-O", 1, "Bowser, roque côté roi"),
+    ("de", "Nxe5+", 1, "Birdo, Springer, schlägt auf e5, Schach"),
+    ("de", "e5", 1, "Grüner Panzer, Bauer, e5"),
+    ("de", "O-O-O", 0, "Mario, rochiert lang"),
+])
+def test_chess_is_said_in_the_table_s_language(lang, san, seat, said):
+    """The piece names are the catalogue's, as the game's written words use them."""
+    assert Chess(lang=lang).spoken({"notation": san, "seat": seat, "text": "words"}) == said
+
+
+def test_an_alarm_and_the_result_are_said_in_the_table_s_language(tmp_path):
+    voice = Voice(Bus(), tmp_path, language="de", player=[])
+    try:
+        assert voice.words(Event(Kind.GAME_OVER, {"reason": "Bowser ist schachmatt"}, 1)) == \
+            "Partie vorbei: Bowser ist schachmatt"
+        assert voice.words(Event(Kind.ILLEGAL, {"reason": "a", "fix": "b"}, 1)) == "a. b"
+    finally:
+        voice.close()
+
+
 def test_what_is_not_a_move_on_the_board_is_said_in_its_words():
     assert Chess().spoken({"notation": "resign green", "seat": 1, "text": "Bowser's team resigns"}) == \
         "Bowser's team resigns"
