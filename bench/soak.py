@@ -129,7 +129,7 @@ class Season:
         while self.played < self.args.games and not self.out_of_time():
             name = self.names[self.played % len(self.names)]
             args = argparse.Namespace(game=name, variant=None, data=self.folder, host="127.0.0.1", port=0,
-                                      seed=self.args.seed + self.played)
+                                      seed=self.args.seed + self.played, fast=True)
             config = demo_config(args)
             table = DemoTable(seed=args.seed, turns_each=self.args.turns, realtime=False,
                               colours=config.camera.colours, next_game=self.next_game)
