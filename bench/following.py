@@ -169,7 +169,7 @@ def _follow(frames, corners: str, expected: list[str]) -> dict:
             "ms_95": work[int(0.95 * (len(work) - 1))] if work else 0.0, "kept_max": max(kept, default=0)}
 
 
-def measure(renders: bool) -> dict:
+def measure(renders: bool, only: str | None = None) -> dict:
     import cv2
     import chess
     import chess.pgn
@@ -192,6 +192,8 @@ def measure(renders: bool) -> dict:
         from controller.demo_rig.render_chess import Camera, Position, corners_in_frame
 
         for name, (pgn, plies, where, seed, tall, unseen) in RENDERS.items():
+            if only is not None and only not in name:
+                continue
             game = chess.pgn.read_game(open(DATA / "pgn" / pgn))
             board, sans, positions = game.board(), [], []
             for move in [None] + list(game.mainline_moves())[:plies]:
@@ -209,9 +211,10 @@ def measure(renders: bool) -> dict:
 
 
 # --- running and printing -------------------------------------------------------------------
-def run_measure(code: Path, renders: bool) -> dict:
+def run_measure(code: Path, renders: bool, only: str | None = None) -> dict:
     env = {**os.environ, "PYTHONPATH": str(code), "REFEREE_SHARED_DATA": str(DATA)}
-    args = [sys.executable, str(Path(__file__).resolve()), "--measure"] + (["--renders"] if renders else [])
+    args = ([sys.executable, str(Path(__file__).resolve()), "--measure"] + (["--renders"] if renders else [])
+            + (["--only", only] if only else []))
     run = subprocess.run(args, cwd=code, env=env, capture_output=True, text=True, timeout=7200)
     if run.returncode != 0:
         raise SystemExit(f"following: measuring {code} failed:\n{run.stderr[-2000:]}")
@@ -232,11 +235,12 @@ def main() -> int:
     p.add_argument("--baseline", default=BASELINE, help="git revision measured beside this tree (default %(default)s)")
     p.add_argument("--no-baseline", action="store_true")
     p.add_argument("--renders", action="store_true", help="also the rendered walnut games (minutes)")
+    p.add_argument("--only", default=None, help="only the rendered games whose name holds this")
     p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # the child's job
     args = p.parse_args()
     if args.measure:
         sys.path[0] = os.getcwd()  # the code under test, not bench/
-        print(json.dumps(measure(args.renders)))
+        print(json.dumps(measure(args.renders, args.only)))
         return 0
     import cv2
     from real_boards import export  # bench/real_boards.py, beside this script: the baseline's code
@@ -244,10 +248,10 @@ def main() -> int:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
           f"{platform.python_version()}, OpenCV {cv2.__version__}, one thread")
     t0 = time.perf_counter()
-    runs = {"this tree": run_measure(ROOT, args.renders)}
+    runs = {"this tree": run_measure(ROOT, args.renders, args.only)}
     if not args.no_baseline:
         with tempfile.TemporaryDirectory() as tmp:
-            runs[f"baseline {args.baseline}"] = run_measure(export(args.baseline, Path(tmp)), args.renders)
+            runs[f"baseline {args.baseline}"] = run_measure(export(args.baseline, Path(tmp)), args.renders, args.only)
     for name in runs["this tree"]:
         print(f"\n{name}")
         for who, m in runs.items():

@@ -480,8 +480,7 @@ class Referee:
         with them."""
         if line is None or tuple(line.actions[:len(done)]) != tuple(done):
             return None
-        rest = line.actions[len(done):]
-        return Line(rest, line.state, line.board, line.score, line.seen[len(done):]) if rest else None
+        return line.after(len(done)) if len(line.actions) > len(done) else None
 
     def undo(self, camera: bool = False) -> Event | None:
         """Take back the last recorded action (the page's undo, admin only); nothing from
