@@ -170,6 +170,8 @@ def run_worker(args) -> None:
     rng = random.Random(first + 1)
     tables = [Table(folder, f"t{i:03d}", args.port, random.Random(rng.random())) for i in range(first, first + count)]
     while not (folder / "go").exists():
+        if not folder.exists():  # the main process ended without a run
+            return
         time.sleep(0.1)
     t0 = float((folder / "go").read_text())
     # this worker's tables take their turns among all tables' (each once a period)
@@ -178,7 +180,7 @@ def run_worker(args) -> None:
     paced(count, args.period, args.seconds - offset, lambda i: tables[i].move())
     journalled = sum(t.journal.events(t.referee.game_id)[-1].seq for t in tables)  # one game each, seq from 1
     (folder / f"worker-{first}.json").write_text(json.dumps({"journalled": journalled}))
-    while not (folder / "stop").exists():
+    while not (folder / "stop").exists() and folder.exists():
         time.sleep(0.2)
     for t in tables:
         t.close()

@@ -101,7 +101,8 @@ def test_a_state_forged_under_a_new_journal_id_does_not_take_the_card_over(tmp_p
         now = [t for t in hall.store.tables() if t["table"] == "t1"][0]
         assert now["journal"] == card["journal"] and now["state"]["moves"] == ["e4"]
         seat.referee.enter("e5")  # the real table goes on
-        wait_for(lambda: hall.store.tables()[0]["state"]["moves"] == ["e4", "e5"], "the real next state", 10)
+        wait_for(lambda: hall.store.tables()[0]["state"]["moves"] == ["e4", "e5"]
+                 and len(hall.store.events("t1")) == 3, "the real next move and state", 10)
         after = [t for t in hall.store.tables() if t["table"] == "t1"]
         assert len(after) == 1 and after[0]["journal"] == card["journal"]
         assert kinds(hall.store.events("t1")) == ["game_started", "e4", "e5"]
