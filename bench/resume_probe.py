@@ -30,7 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from controller.events import Kind  # noqa: E402
 from controller.games import GAMES  # noqa: E402
+from controller.games.monopoly import Monopoly  # noqa: E402
+from controller.games.smb import SuperMarioBros  # noqa: E402
 from controller.journal import open_journal  # noqa: E402
 from controller.referee import Referee  # noqa: E402
 
@@ -43,7 +46,7 @@ def journal_state(data: Path):
         if info is None:
             return 0, "no open game"
         events = journal.events(info["id"])
-        seen = sum(e.kind == "move" and e.data.get("source") == "camera" for e in events)
+        seen = sum(e.kind == Kind.MOVE and e.data.get("source") == "camera" for e in events)
         referee = Referee(journal)
         return seen, (where(referee) if referee.resume() else "unreadable")
     finally:
@@ -54,10 +57,10 @@ def where(referee) -> str:
     """The kind of moment the journal holds, for the report."""
     game, state = referee.game, referee.sure
     board = game.board(state)
-    if game.name == "smb":
+    if isinstance(game, SuperMarioBros):
         link = state.phase == "link"
         return "Mario on a link space" if link else "Mario on a World"
-    if game.name == "monopoly":
+    if isinstance(game, Monopoly):
         kinds = {game.b.spaces[i].kind for i, v in board.items() if v != "empty" and "p" in v}
         special = sorted(kinds & {"warp_pipe", "jail", "go_to_jail", "free_parking", "go"})
         return "a token on " + "/".join(special) if special else "tokens on streets"

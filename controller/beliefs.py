@@ -124,7 +124,9 @@ class Beliefs:
                     ext = replace(ext, score=line.score + ev.score(ext.board) - self.cost(len(seq), turns, motions))
                     self._keep(found, ext)
                     best = ext if best is None or ext.score > best.score else best
-                if rank >= EXPAND_DEEP or best is None or not ev.poorly_explained(best.board):
+                # deeper when no shorter history shows what the view shows changed (a move
+                # under a hand at rest, then the reply the view shows) or explains it well
+                if rank >= EXPAND_DEEP or (best is not None and not ev.poorly_explained(best.board)):
                     break
         return self._ranked(found)
 

@@ -240,11 +240,12 @@ class Evidence:
         look disagrees with what `board` keeps or changes since the known position; and,
         when some cell does, the cells a piece `board` puts in front mostly hides (a
         knight leaving b8 behind the bishop on c8 changes nothing the camera sees there;
-        where it went shows the move)."""
+        where it went shows the move) and those a hand at rest covers (a move made under
+        it, before the reply the view shows)."""
         seen = self._seen_changed(board)
         if not seen:
             return seen
-        return seen | {c for c in board if c not in self.moving and c not in self.covered and self.hidden(c, board)}
+        return seen | {c for c in board if c not in self.moving and (c in self.covered or self.hidden(c, board))}
 
     def unseen(self, before: dict, after: dict) -> bool:
         """Does going from `before` to `after` leave alone every cell the view shows

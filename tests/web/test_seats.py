@@ -118,7 +118,8 @@ def test_a_chess_side_resigns_from_its_phone_when_it_is_not_its_turn(tmp_path):
     with running_service(tmp_path / "data") as service:
         client = create_app(service).test_client()
         assert client.post("/api/new-game", json={"game": "chess"}, headers=admin(service)).status_code == 200
-        assert "resign" in service.snapshot(viewer=1)["prompt"]["anytime"]  # the phone's button
+        prompt = service.snapshot(viewer=1)["prompt"]
+        assert "resign green" in prompt["anytime"] and prompt["actors"]["resign green"] == 1  # the phone's button
         reply = client.post("/api/move", json={"text": "resign"}, headers=player(service, 1))
         assert reply.status_code == 200, reply.get_json()
         assert service.snapshot()["outcome"]["reason"] == "Bowser's team resigns"
