@@ -19,7 +19,7 @@ from controller.games.time_control import TimeControl
 from controller.journal import Journal
 from controller.pgn import export_pgn
 from controller.referee import Referee
-from support import Camera, referee_on
+from support import Camera, misread_then_corrected, referee_on
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -220,20 +220,13 @@ def test_a_ply_taken_back_by_later_views_puts_the_clocks_right():
     camera = Camera(referee)
     referee.clock.now = lambda: camera.t
     referee.new_game("chess", None, {"clock": "5+0"})
-    board = chess.Board()
-    camera.show(board)
-    board.push_san("e4")
-    camera.show(board)
-    misread = board.copy()
-    misread.push_san("h6")
-    camera.show(misread, hold=4.0)
-    assert referee.clock.left()[1] == 298.0 and referee.clock.left(7.0)[0] < 300.0  # h6's press: White's clock ran
-    board.push_san("f5")
-    for san in ("Nf3", "Nc6", "Bc4", "e6"):
-        board.push_san(san)
-        camera.show(board)
+
+    def h6_pressed():  # h6's press: White's clock ran
+        assert referee.clock.left()[1] == 298.0 and referee.clock.left(7.0)[0] < 300.0
+
+    game = misread_then_corrected(camera, h6_pressed)
     referee.settle()
-    assert referee.history == ["e4", "f5", "Nf3", "Nc6", "Bc4", "e6"]
+    assert referee.history == game
     moves = {e.data["notation"]: e.data for e in events if e.kind == "move"}
     assert [e.data["retracted"] for e in events if e.kind == "corrected"] == [["h6"]]
     assert moves["f5"]["clocks"] == [300.0, 294.0] and moves["Nf3"]["clocks"] == [300.0, 294.0]

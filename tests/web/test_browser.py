@@ -15,14 +15,6 @@ from web.payload import player_token
 
 
 @pytest.fixture
-def served(tmp_path):
-    with running_service(tmp_path / "data") as service:
-        s = Served(service, heartbeat_s=0.2)
-        yield s
-        s.close()
-
-
-@pytest.fixture
 def page(browser, served):
     context = browser.new_context(viewport={"width": 420, "height": 900})
     p = context.new_page()

@@ -6,15 +6,7 @@ import re
 import pytest
 
 from controller.events import Enter, NewGame
-from support import WAIT_MS, Served, running_service
-
-
-@pytest.fixture
-def served(tmp_path):
-    with running_service(tmp_path / "data") as service:
-        s = Served(service, heartbeat_s=0.2)
-        yield s
-        s.close()
+from support import WAIT_MS
 
 
 def digits_fit(page) -> list:
