@@ -106,7 +106,7 @@ def test_a_phone_may_choose_another_language_than_the_table_s(browser, served):
     try:
         assert page.evaluate("document.documentElement.lang") == "en"  # the browser's language first
         page.select_option("#lang", other)
-        page.wait_for_function(f"document.documentElement.lang === '{other}'", timeout=WAIT_MS)
+        page.wait_for_function(f"() => document.documentElement.lang === '{other}'", timeout=WAIT_MS)
         page.wait_for_selector("#live.on", timeout=WAIT_MS)
         assert page.locator("#controls summary").inner_text() == translator(other)("Referee controls")
         assert page.locator("#prompt").inner_text() == service.snapshot()["prompt"]["text"]  # the table's words
