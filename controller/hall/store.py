@@ -133,7 +133,10 @@ class HallStore:
                 if seq > known:
                     self._db.execute("UPDATE journals SET known_seq=? WHERE table_name=? AND journal=?",
                                      (seq, table, journal))
-                went_back = self._restored_at(table, sent, journal, last) if seq <= last else None
+                # a journal went back only where an event differs from the one kept with its
+                # seq (a resend after a restart says the same, whatever a late state says)
+                differs = seq <= last and self._kept_event(table, journal, seq, event) not in (None, True)
+                went_back = self._restored_at(table, sent, journal, last) if differs else None
                 if went_back is not None and seq > went_back:
                     self.went_back[table] = self._went_back(table, sent, journal, last, went_back)
                     journal, last = self._kept_as(table, sent), went_back
@@ -153,9 +156,8 @@ class HallStore:
     def _again(self, table: str, journal: str, seq: int, event: dict) -> str:
         """An event with a seq already kept: "duplicate" when it says the same, else
         "conflict" (recorded once, up to MAX_CONFLICTS a table)."""
-        row = self._db.execute("SELECT data, game_id FROM events WHERE table_name=? AND journal=? AND seq=?",
-                               (table, journal, seq)).fetchone()
-        if row is None or _content(json.loads(row[0])) == _content(event):
+        row = self._kept_event(table, journal, seq, event)
+        if row is None or row is True:
             return "duplicate"
         count = self._db.execute("SELECT COUNT(*) FROM conflicts WHERE table_name=?", (table,)).fetchone()[0]
         if count < MAX_CONFLICTS:
@@ -163,6 +165,15 @@ class HallStore:
                              "VALUES (?, ?, ?, ?, ?, ?)", (table, journal, seq, row[1], time.time(),
                                                            json.dumps(_content(event), sort_keys=True)))
         return "conflict"
+
+    def _kept_event(self, table: str, journal: str, seq: int, event: dict):
+        """The event kept with `seq`: None when there is none, True when it says the same
+        as `event`, else its row (data, game_id)."""
+        row = self._db.execute("SELECT data, game_id FROM events WHERE table_name=? AND journal=? AND seq=?",
+                               (table, journal, seq)).fetchone()
+        if row is None:
+            return None
+        return True if _content(json.loads(row[0])) == _content(event) else row
 
     def _keep(self, table: str, journal: str, seq: int, event: dict) -> None:
         kind, game_id = event["type"], event.get("game_id")
