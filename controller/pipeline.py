@@ -110,8 +110,8 @@ def cmd_replay(args) -> int:
             while (got := source.read()) is not None:
                 t, frame = got
                 events = table.feed(t, frame)
-                if record is not None and events:
-                    events += record.enter(table, events)
+                if record is not None:  # the page may show a ply with no event: checked each frame
+                    events += record.enter(table)
                 print_events(events, referee, args.json)
                 done += 1
                 progress.update(done, t, table.watcher.status)
@@ -148,15 +148,23 @@ class Record:
         self.plies = record.plies
         self.next = 0
 
-    def enter(self, table, events=()) -> list:
-        """The camera's moves in `events` pass their place in the record; then the
-        inputs that follow are entered. Returns the events they caused."""
-        if table.referee.game is None:
+    def enter(self, table) -> list:
+        """Each recorded input the camera cannot see is entered once the page shows every
+        ply before it (recorded, or shown unsure: an input is taken on the history the
+        page shows, which records those plies first, as at the table). Returns the events
+        they caused."""
+        referee = table.referee
+        if referee.game is None:
             return []
-        self.next += sum(e.kind == Kind.MOVE and e.data.get("source") in SEEN for e in events)
         out = []
-        while self.next < len(self.plies) and self.plies[self.next].source not in SEEN:
+        while self.next < len(self.plies):
+            shown = len(referee.history) + len(referee.unsure)
+            if shown > self.next:  # the camera's plies passed their place in the record
+                self.next = shown
+                continue
             ply = self.plies[self.next]
+            if shown < self.next or ply.source in SEEN:
+                break  # the camera has yet to show what comes first
             self.next += 1
             out += table.run(Enter(text=ply.notation, source=ply.source or "entry"))[1]
         return out
