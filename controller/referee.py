@@ -70,6 +70,14 @@ PLY_S = 1.0  # a ply takes a hand at least this long: the most plies since the s
 LOST_DEPTH = 10  # the deepest search from the sure position when the camera lost the board
 
 
+class Since(NamedTuple):
+    """When the hand left before the sure position stood (None: not yet seen), and the
+    hand motions the watcher counted since (None: not counted)."""
+
+    at: float | None
+    motions: int | None
+
+
 class Recorded(NamedTuple):
     """A camera ply recorded lately, which a clear view may still take back."""
 
@@ -130,9 +138,8 @@ class Referee:
         self._unsure: tuple | None = None  # (view, doubt data) of an undecided board, until said
         self._said: list = []  # each doubt said since the sure position last changed
         self._odd: dict = {}  # cell -> since when the view shows it otherwise than the best history
-        self._since: list = [None, 0]  # [when the hand left before the sure position stood, motions since]
+        self._since = Since(None, 0)  # the sure position stood from then, and the hand motions since
         self._lost_at: float | None = None  # the still view a search from the sure position was tried on
-        self._set_at = 0  # recorded plies before the position the admin last set (they stay as they are)
         self._recovered: list[str] = []  # plies found late recorded so far, said once the last is
         self.notes: list[str] = []  # what went wrong while resuming, for the page
         self.clock = Clock()  # the chess clock, pressed by the moves journalled (controller/clock.py)
@@ -281,7 +288,7 @@ class Referee:
         self.sure = state
         self.beliefs = Beliefs(self.game, state)
         self.shown, self._past, self._said, self._odd = None, [], [], {}
-        self._since, self._lost_at = [None, 0], None
+        self._since, self._lost_at = Since(None, 0), None
         self._stills, self._replays, self._challenges = [], {}, {}
         self.doubt, self._suspect, self._unsure = None, None, None
         self.put_back = None
@@ -322,7 +329,6 @@ class Referee:
         self.record, self.alarm = record, None
         state = self._replayed_moves(record.notations[record.base:])
         self._sure_of(state)
-        self._set_at = record.base
         self.clock.begin(self.game, events, state)
 
     def set_position(self, setup: dict) -> Event:
@@ -340,7 +346,7 @@ class Referee:
                                 f"(the record before it stands at {self._record_at()})")
         if was_over:
             self.journal.reopen_game(self.game_id)
-        self.setup, self.alarm, self._set_at = setup, None, len(self.history)
+        self.setup, self.alarm = setup, None  # the record's base: the plies before it stand
         self._sure_of(state)
         return event
 
@@ -452,9 +458,9 @@ class Referee:
         else:
             self.beliefs.reset(self.sure)
         # the sure position stood from when the hand left before the view that showed its last ply
-        motions = self._since[1]
-        self._since = [seen[len(actions) - 1] if len(seen) >= len(actions) else at,
-                       None if motions is None else max(0, motions - len(actions))]
+        motions = self._since.motions
+        self._since = Since(seen[len(actions) - 1] if len(seen) >= len(actions) else at,
+                            None if motions is None else max(0, motions - len(actions)))
         # plies a search found late: said once, when the last of them is recorded
         self._recovered += [self.history[start + i] for i, found in enumerate(late) if found]
         if self._recovered and not any(self.beliefs.best.late):
@@ -490,12 +496,12 @@ class Referee:
         event's `put_back`, standing as the doubt), and follows the camera again once it
         shows the position before that move (views until then record nothing and teach
         the camera nothing)."""
-        if len(self.history) <= self._set_at:
+        if len(self.history) <= self.record.base:
             return None  # nothing since the position last set
         was_over = self.game.outcome(self.sure) is not None
         last = self.history[-1]
         on_table = self.put_back["board"] if self.put_back else self.game.board(self.sure)
-        before = self._replayed_moves(self.history[self._set_at:-1]) if camera else None
+        before = self._replayed_moves(self.history[self.record.base:-1]) if camera else None
         board = self.game.board(before) if before is not None else on_table
         fix = self.game.fix(before, on_table) if board != on_table else None
         event = self._emit("undo", notation=last, **({"put_back": fix} if fix else {}))
@@ -540,9 +546,9 @@ class Referee:
             return self._put_back(view, ev, board)
         motions = view.extra.get("motions")
         self._keep_still(Still(view.moved_at, bool(ev.moving), ev, motions))
-        if self._since[0] is None:
-            self._since[0] = view.moved_at
-        self._since[1] = None if motions is None or self._since[1] is None else self._since[1] + motions
+        since = self._since
+        self._since = Since(view.moved_at if since.at is None else since.at,
+                            None if motions is None or since.motions is None else since.motions + motions)
         lines = self.beliefs.weigh(ev, view.moved_at, motions)
         if self.awaiting_start and ev.fits_the_start(board) and not (lines[0].actions and ev.explains(lines[0].board)):
             self.awaiting_start = False  # the start, as well as a cold read can tell: follow
@@ -762,7 +768,7 @@ class Referee:
         if self._lost_at == view.moved_at:
             return []
         self._lost_at = view.moved_at
-        t, motions = self._since
+        t, motions = self._since.at, self._since.motions
         plies = motions + 1 if motions is not None else 1 + int(max(0.0, view.moved_at - (t or view.moved_at)) / PLY_S)
         most = min(LOST_DEPTH, plies)
         if most <= self.game.max_actions_per_view + DEEPER and motions is None:

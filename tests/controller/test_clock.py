@@ -35,14 +35,21 @@ class Time:
 
 
 def on_the_clock(control: str, journal=None, fen=None):
-    events: list = []
-    bus = Bus()
-    bus.subscribe(events.append)
-    referee = Referee(journal or Journal(":memory:"), bus)
+    referee, events = referee_on(journal or Journal(":memory:"))
     now = Time()
     referee.clock.now = now
     referee.new_game("chess", None, {"clock": control}, setup={"fen": fen} if fen else None)
     return referee, now, events
+
+
+def under_the_camera(control: str = "5+0"):
+    """A chess game on `control` whose clock keeps the views' time: (referee, events,
+    the Camera showing it boards)."""
+    referee, events = referee_on(Journal(":memory:"))
+    camera = Camera(referee)
+    referee.clock.now = lambda: camera.t
+    referee.new_game("chess", None, {"clock": control})
+    return referee, events, camera
 
 
 def test_the_warning_and_the_control_are_in_the_table_s_language():
@@ -177,10 +184,7 @@ def test_a_ply_decided_late_stops_the_clock_when_the_hand_left():
     """The camera's views: the hand leaves White's e4 at 2.1 s, Black's e5 at 4.1 s; a
     view read four times a second decides each a moment later. A quick reply (e4 and
     e5 seen in one view) stops both at the one hand time the camera knows."""
-    referee, events = referee_on(Journal(":memory:"))
-    camera = Camera(referee)
-    referee.clock.now = lambda: camera.t
-    referee.new_game("chess", None, {"clock": "5+0"})
+    referee, events, camera = under_the_camera()
     board = chess.Board()
     camera.show(board)
     board.push_san("e4")
@@ -216,10 +220,7 @@ def test_a_ply_taken_back_by_later_views_puts_the_clocks_right():
     8.1), then more moves (as in test_beliefs): the correction takes h6's press back;
     Black is charged from e4 (2.1) to the view that showed f5 (8.1), White nothing for Nf3
     (the camera saw both in one view)."""
-    referee, events = referee_on(Journal(":memory:"))
-    camera = Camera(referee)
-    referee.clock.now = lambda: camera.t
-    referee.new_game("chess", None, {"clock": "5+0"})
+    referee, events, camera = under_the_camera()
 
     def h6_pressed():  # h6's press: White's clock ran
         assert referee.clock.left()[1] == 298.0 and referee.clock.left(7.0)[0] < 300.0
@@ -233,10 +234,7 @@ def test_a_ply_taken_back_by_later_views_puts_the_clocks_right():
 
 
 def test_an_alarm_stops_both_clocks_until_the_board_is_right():
-    referee, events = referee_on(Journal(":memory:"))
-    camera = Camera(referee)
-    referee.clock.now = lambda: camera.t
-    referee.new_game("chess", None, {"clock": "5+0"})
+    referee, events, camera = under_the_camera()
     board = chess.Board()
     camera.show(board)
     board.push_san("e4")
