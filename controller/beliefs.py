@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from .evidence import Evidence
 
@@ -83,6 +83,17 @@ class Line:
                     self.seen[n:], self.late[n:])
 
 
+class Last(NamedTuple):
+    """The last view the lines were weighed on: when its hand left, whether a hand still
+    moved over part of the board, the lines before it, the hand motions since the view
+    before it (None: not counted)."""
+
+    moved_at: float
+    partial: bool
+    lines: list
+    motions: int | None
+
+
 class Beliefs:
     """The beam of lines over one game since its sure point (see the module docstring)."""
 
@@ -94,8 +105,7 @@ class Beliefs:
         """Sure of `state`: one line, nothing since."""
         self.root, self._root_board = state, self.game.board(state)
         self.lines = [Line((), state, self._root_board)]
-        # (moved_at, partial, the lines before, hand motions since the view before) of the last view
-        self._last: tuple | None = None
+        self._last: Last | None = None
         self._agreed: dict = {}  # moved_at -> what was settled within COMMIT on that still view (the last two)
 
     @property
@@ -133,7 +143,7 @@ class Beliefs:
     def adopt(self, lines: list[Line], moved_at: float, partial: bool = False, motions: int | None = None) -> None:
         """The lines `weigh` (or `search`) gave for the view whose hand left at `moved_at`
         (`partial`: a hand still moved over part of the board; `motions` as for `weigh`)."""
-        self._last = (moved_at, partial, self.before(moved_at), self.motions(moved_at, motions))
+        self._last = Last(moved_at, partial, self.before(moved_at), self.motions(moved_at, motions))
         self.lines = lines
 
     def before(self, moved_at: float) -> list[Line]:
@@ -143,18 +153,18 @@ class Beliefs:
         again) or a board a hand still moved over (the readings while a hand comes and
         goes are not independent looks: a shadow next to the hand would count again and
         again). Then the lines before the last view are weighed again."""
-        return self._last[2] if self._replaces(moved_at) else self.lines
+        return self._last.lines if self._replaces(moved_at) else self.lines
 
     def motions(self, moved_at: float, motions: int | None) -> int | None:
         """The hand motions since the view the lines `before` were weighed on: this
         view's, and the last view's too when this one replaces it (None: not counted)."""
         if not self._replaces(moved_at):
             return motions
-        last = self._last[3]
+        last = self._last.motions
         return None if motions is None or last is None else last + motions
 
     def _replaces(self, moved_at: float) -> bool:
-        return self._last is not None and (self._last[0] == moved_at or self._last[1])
+        return self._last is not None and (self._last.moved_at == moved_at or self._last.partial)
 
     def _keep(self, found: dict, line: Line) -> None:
         key = self._key(line)

@@ -66,8 +66,8 @@ def shown(seconds: float) -> str:
 
 
 class Clock:
-    """The running clock of one game (`control` None: a game without a clock, where every
-    method does nothing)."""
+    """The running clock of one game (`control` None: a game without a clock, which
+    stamps nothing on the events and shows no clock: `snapshot` is None)."""
 
     def __init__(self, now: Callable[[], float] = time.monotonic):
         self.now = now
@@ -186,7 +186,7 @@ class Clock:
             t = self.now() if t is None else t
             period = self.control.period(last.turn, last.made[last.turn])
             used = self._used(last, t)
-            spent = used if period.kind != "delay" else max(0.0, used - period.bonus)
+            spent = charged(period, used) if period.kind == "delay" else used  # a delay is not yet spent
             left[last.turn] = left[last.turn] - spent
         return [max(0.0, x) for x in left]
 

@@ -111,6 +111,7 @@ def translator(lang: str = DEFAULT) -> Translator:
     return Translator(lang)
 
 
+@cache
 def page_texts(lang: str) -> dict:
     """What the page's scripts need of `lang`'s catalogue (the messages found in
     web/static): {"lang", "plural" (the catalogue's C plural expression), "messages"}."""
@@ -221,6 +222,7 @@ def update() -> list[str]:
         with open(po_path(lang), "wb") as f:
             write_po(f, cat, width=100, sort_output=False, include_previous=False)
         catalog.cache_clear()
+        page_texts.cache_clear()
     return todo
 
 

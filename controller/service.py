@@ -140,13 +140,8 @@ class Service:
 
             v = self.config.voice
             player = None if v.player == "auto" else [] if v.player == "off" else shlex.split(v.player)
-            self.voice = Voice(self.bus, Path(self.config.data.folder), language=self.language, volume=v.volume,
+            self.voice = Voice(self.bus, Path(self.config.data.folder), language=self.config.table.language, volume=v.volume,
                                speed=v.speed, player=player, game=lambda: self.referee.game)
-
-    @property
-    def language(self) -> str:
-        """The table's language ("en", "fr", "de"): [table] language where the config has it."""
-        return getattr(getattr(self.config, "table", None), "language", None) or "en"
 
     def _on_event(self, event: Event) -> None:
         if event.kind == Kind.LINK:

@@ -149,7 +149,6 @@ class Table:
 
     def feed(self, t: float, frame) -> list[Event]:
         """One frame, seen and decided at once (`referee replay`); the events it caused."""
-        self._frame = (t, None)
         step = self.see(t, frame)
         self._frame = (t, None)
         return self.run(step)[1] if step is not None else []

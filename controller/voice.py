@@ -114,7 +114,6 @@ class Voice:
         self.espeak = shutil.which("espeak-ng")
         self.voice = VOICES.get(self.language, self.language)
         self._ = translator(self.language)  # its own words, in the table's language (the catalogue's)
-        self.said = 0
         self._told: set[str] = set()  # problems said once
         self._wake = threading.Condition()
         self._closed = False
@@ -199,7 +198,6 @@ class Voice:
                 return
             self.last = (item, wav)
             self._tidy()
-        self.said += 1
         self.bus.publish(Event(Kind.SAID, {"text": item.text, "wav": wav.name, "repeat": item.repeat}))
         if self.player:
             started = self.clock()

@@ -23,7 +23,7 @@ with it (`covered`):
    as it, but for at most two read empty (the squares a move left): then what differs
    is the kept look (a hand rested there when the position was known, and has gone),
    refreshed there at the next known position (vision/watch.py);
-4. what covers the same cells view after view for STAYS_S is part of the table now (a
+4. what has covered any of its cells view after view for STAYS_S is part of the table now (a
    hand that lay there when the position was known and has gone from cells the known
    position had empty, a shadow, a cup): its look is kept from then on, and the cells
    are read again;
@@ -35,13 +35,16 @@ nothing but looks of the table seen at known positions, and noise measured in th
 itself: no colour of skin or sleeve is assumed.
 
 Work: one small warp of the frame (the playing area at half the reader's scale, and the
-table around it), some numpy over it and one connected-components pass, only when a still
-view is read (never on the per-frame path).
+table around it), some numpy over it and one connected-components pass, whenever a view
+is read (a still board, or the rest of it while a hand waits at the edge; never on every
+frame).
 """
 from __future__ import annotations
 
 import cv2
 import numpy as np
+
+from .view import SURE
 
 SCALE = 0.5  # the comparison runs on the playing area at this scale of the reader's plane
 AROUND = 1.0  # cells of the table around the playing area that are looked at too
@@ -51,17 +54,16 @@ COVER_AREA = 2.5  # cells' worth of the playing area a thing reaching in from ou
 CROSSED = 0.25  # ... over at least three cells it covers this share of (it crosses their borders)
 LOOSE_AREA = 6.0  # cells' worth of area that is a foreign object wherever it lies
 COVER_SHARE = 0.15  # a cell a hand covers this share of is unseen
-STAYS_S = 8.0  # a thing covering the same cells, view after view, this long is part of the table
-SURE = 0.6  # the referee's default confidence
+STAYS_S = 8.0  # a thing covering any of its cells, view after view, this long is part of the table
 LEFT = 2  # squares a move leaves empty at most (castling)
 
 
 class Cover:
     """The known position's look, kept small, and the cells a still hand covers."""
 
-    def __init__(self, reader, plane_size):
+    def __init__(self, reader):
         self.reader = reader
-        w, h = plane_size
+        w, h = reader.plane_size
         inner = (max(8, int(w * SCALE)), max(8, int(h * SCALE)))
         self.cells = list(reader.cells)
         # which cell each small pixel belongs to (-1: none), from the reader's outlines
@@ -120,7 +122,7 @@ class Cover:
         foreign = self._foreign(small)
         if not foreign.any():
             return []
-        n, parts, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+        n, parts = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=8)
         out = set()
         inside = self.cell_of >= 0
         for k in range(1, n):
@@ -134,7 +136,7 @@ class Cover:
             under = [self.cells[i] for i in np.flatnonzero(share >= COVER_SHARE)]
             if self._gone(under, cells):
                 continue  # what lay there when the look was kept has gone
-            if getattr(self.reader, "lines_move", False):
+            if self.reader.lines_move:
                 # a row of tiles pushed along is a move: only what reads unsurely is under a hand
                 under = [c for c in under if cells.get(c, ("", 0.0))[1] < SURE]
             first = min((since.get(c, t) for c in under), default=t)

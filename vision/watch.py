@@ -108,14 +108,15 @@ class Watcher:
         self._pending_learn: dict | None = None
         self.lessons = 0  # how many times the reader has learned (its looks are kept after each)
         self.change = CellChange(self.reader)  # per-cell change against the last known position
-        self.cover = Cover(self.reader, self.reader.plane_size)  # the cells a still hand lies over
+        self.cover = Cover(self.reader)  # the cells a still hand lies over
         self._cover_H: np.ndarray | None = None  # the homography the cover's reference was taken through
         self._motions = 0  # bursts of motion ended since the last view returned
         self._in_motion = False  # a burst of motion is going on
         self._moving = None  # the cells under motion in the last read (8x8), None when all still
-        self._learn_from: tuple | None = None  # (expected, plane, hidden, agree) to learn before the next frame
-        # (plane, hidden: the cells under a hand, {covered cell: label read surely}) of the
-        # last few views, by time
+        # (expected, plane, hidden, agree, around) to learn before the next frame
+        self._learn_from: tuple | None = None
+        # (plane, hidden: the cells under a hand, {covered cell: label read surely}, the
+        # table around the board) of the last few views, by time
         self._planes: dict[float, tuple] = {}
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
@@ -200,14 +201,14 @@ class Watcher:
         if at is not None:
             kept = self._planes.get(at)
             if kept is not None:
-                plane, moving, sure, around = kept
+                plane, hidden, sure, around = kept
                 if skip and self.change.grid:
                     left_out = np.array([c in skip for c in self.reader.cells]).reshape(np.shape(self.gate.block_at))
-                    moving = left_out if moving is None else (moving | left_out)
+                    hidden = left_out if hidden is None else (hidden | left_out)
                 elif skip:
                     return  # a reader of the whole board at once learns only from all of it
                 agree = {c for c, lab in sure.items() if expected.get(c) == lab and c not in skip}
-                self._learn_from = (dict(expected), plane, moving, agree, around)
+                self._learn_from = (dict(expected), plane, hidden, agree, around)
                 self._pending_learn = None  # a later known position replaces an earlier one
             return
         self._pending_learn = dict(expected)

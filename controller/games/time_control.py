@@ -122,13 +122,13 @@ class TimeControl:
         white, black = (", ".join(p.text() for p in side) for side in self.sides)
         return white if white == black else f"{white} | {black}"
 
-    def words(self, _, names=None) -> str:
-        """The control in words, in the language of the translator `_`; `names`: the two
-        sides' (the colours' by default), for a control with time odds."""
+    def words(self, _) -> str:
+        """The control in words, in the language of the translator `_` (each side named by
+        its colour, for a control with time odds)."""
         said = [("; " + _("then") + " ").join(p.words(_) for p in side) for side in self.sides]
         if said[0] == said[1]:
             return said[0] + (", " + _("repeated") if self.sides[0][-1].moves else "")
-        names = names or (_("red"), _("green"))
+        names = (_("red"), _("green"))
         return f"{names[0]}: {said[0]}; {names[1]}: {said[1]}"
 
     def start(self, seat: int) -> float:

@@ -135,13 +135,13 @@ class HallStore:
                                      (seq, table, journal))
                 # a journal went back only where an event differs from the one kept with its
                 # seq (a resend after a restart says the same, whatever a late state says)
-                differs = seq <= last and self._kept_event(table, journal, seq, event) not in (None, True)
-                went_back = self._restored_at(table, sent, journal, last) if differs else None
+                kept = self._kept_event(table, journal, seq, event) if seq <= last else None
+                went_back = self._restored_at(table, sent, journal, last) if kept not in (None, True) else None
                 if went_back is not None and seq > went_back:
                     self.went_back[table] = self._went_back(table, sent, journal, last, went_back)
                     journal, last = self._kept_as(table, sent), went_back
-                if seq <= last:
-                    verdict = self._again(table, journal, seq, event)
+                if seq <= last:  # (the same journal: one that went back numbers on from below seq)
+                    verdict = self._again(table, journal, seq, event, kept)
                 elif prev > last:
                     verdict = "gap"
                 else:
@@ -153,10 +153,9 @@ class HallStore:
                 raise
         return verdict
 
-    def _again(self, table: str, journal: str, seq: int, event: dict) -> str:
-        """An event with a seq already kept: "duplicate" when it says the same, else
-        "conflict" (recorded once, up to MAX_CONFLICTS a table)."""
-        row = self._kept_event(table, journal, seq, event)
+    def _again(self, table: str, journal: str, seq: int, event: dict, row) -> str:
+        """An event with a seq already kept (`row`, as `_kept_event` gives it): "duplicate"
+        when it says the same, else "conflict" (recorded once, up to MAX_CONFLICTS a table)."""
         if row is None or row is True:
             return "duplicate"
         count = self._db.execute("SELECT COUNT(*) FROM conflicts WHERE table_name=?", (table,)).fetchone()[0]
