@@ -322,5 +322,18 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def program() -> None:
+    """The `referee` command: `main`, then the exit. A service thread that outlived its
+    stop (controller/service.py OUTLIVED) would abort the interpreter's finalisation, so
+    the program then ends at once, its output flushed and its status kept."""
+    status = main()
+    service = sys.modules.get("controller.service")  # imported only by the commands that run one
+    if service is not None and service.OUTLIVED:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status or 0)
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    program()

@@ -33,7 +33,13 @@ from .table import Result, Table
 
 log = logging.getLogger("referee")
 
+# threads of a stopped service still running (see `Service.stop`): the program must then
+# end without the interpreter's finalisation, in which a thread still inside OpenCV's C++
+# aborts the process ("terminate called without an active exception", exit -6)
+OUTLIVED: list[str] = []
+
 CAMERA_FAILURES = 50  # vision faults in a row between two notices of them
+STOP_S = 15.0  # longest wait for a thread to finish its step (a frame, a command) at stop
 JOURNAL_CHECK_S = 5.0  # an idle referee checks this often that the journal's file is still there
 
 
@@ -158,13 +164,20 @@ class Service:
         t.start()
         self._threads.append(t)
 
+    @property
+    def stopping(self) -> bool:
+        """Set once `stop` began: whatever waits on the referee (the demo's table, a
+        command) gives up at once instead of waiting out its timeout."""
+        return self._stop.is_set()
+
     def stop(self) -> None:
         self._stop.set()
         self._inbox.put(None)
         for t in self._threads:
-            t.join(timeout=5)
-            if t.is_alive():
-                log.warning("service: the %s thread did not stop within 5 s", t.name)
+            t.join(timeout=STOP_S)
+            if t.is_alive():  # a camera read that hangs in its driver: the program exits without it
+                log.warning("service: the %s thread did not stop within %.0f s", t.name, STOP_S)
+                OUTLIVED.append(t.name)
         for part in (self.hall, self.voice, self.die, self.die_simulator, self.gpio_die, self.panel, self.camera):
             if part is not None:
                 part.close()
@@ -253,6 +266,8 @@ class Service:
     def submit(self, command: Command, wait: bool = True, timeout: float = 10.0) -> Result:
         """Run a command (controller/events.py) on the referee's thread; with `wait`,
         return its result."""
+        if self.stopping:  # the referee's thread takes no more commands
+            return Result.refused(f"{type(command).__name__}: the referee is stopping")
         future: Future | None = Future() if wait else None
         self._inbox.put((command, future))
         if future is None:

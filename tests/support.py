@@ -248,26 +248,33 @@ def served_hall(folder, broker, referee, table: str = "t1"):
 # --- the demo, run as a person runs it ---------------------------------------------------
 
 
+def start_demo(*args):
+    """`referee demo --port 0 ARGS` started: its process and its page's address, once
+    the page is up."""
+    import re
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "demo", "--port", "0", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in proc.stdout:
+        if m := re.search(r"status page: (http://\S+)/", line):
+            return proc, m[1]
+    proc.kill()
+    raise AssertionError(f"the demo's page never came up: {proc.stderr.read()[-2000:]}")
+
+
 def play_demo(tmp_path, *args, page_shows=None, timeout=150, told=None):
     """Run `referee demo --fast ARGS` to its end and return the game record that
     `referee export` writes from its journal; with `page_shows`, the status page must
     show that text while the demo runs; `told`, a list, gets the terminal's lines."""
     import json
-    import re
     import subprocess
     import sys
     import urllib.request
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "demo", "--fast", "--port", "0", "--data", str(tmp_path), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, url = start_demo("--fast", "--data", str(tmp_path), *args)
     try:
-        url = None
-        for line in proc.stdout:
-            if m := re.search(r"status page: (http://\S+)/", line):
-                url = m[1]
-                break
-        assert url, proc.stderr.read()
         if page_shows:
             assert page_shows in urllib.request.urlopen(url + "/", timeout=10).read().decode()
         rest, err = proc.communicate(timeout=timeout)

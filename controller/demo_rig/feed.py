@@ -25,6 +25,11 @@ TABLE_START_S = 30.0  # the same for a game read from the table (seen: over 8 s 
 
 
 # --- the table ---------------------------------------------------------------------------
+class _Stopped(Exception):
+    """The service is stopping (Ctrl-C, the page's server closing): the players leave the
+    table at once; nothing went wrong at it."""
+
+
 class DemoTable:
     """Simulated players at the table, seen through a simulated camera: `frames()` is the
     synthetic camera's feed. The players follow the referee's state as a person follows
@@ -58,6 +63,12 @@ class DemoTable:
         self.service = service
 
     # --- time -----------------------------------------------------------------------------
+    def _look(self) -> None:
+        """Before each frame: a stopping service ends the feed (its camera thread is
+        joined; a feed still waiting for the referee would outlive it)."""
+        if self.service.stopping:
+            raise _Stopped
+
     def _play(self, frames) -> Iterator[tuple[float, np.ndarray]]:
         """A film on the table's clock (in real time unless --fast)."""
         if self.realtime:
@@ -68,6 +79,7 @@ class DemoTable:
             t = self.clock + dt
             if self.realtime:
                 time.sleep(max(0.0, self._start + t - time.monotonic()))
+            self._look()
             self.last_frame = frame
             yield t, frame
         if last is not None:
@@ -80,6 +92,7 @@ class DemoTable:
             time.sleep(max(0.0, self._start + t - time.monotonic()))
         else:
             time.sleep(0.002)  # let the referee's thread run
+        self._look()
         return t, self.noise(self.last_frame)
 
     def _still(self, seconds: float):
@@ -125,6 +138,7 @@ class DemoTable:
         if result.ok:
             self.refused = 0
             return
+        self._look()  # refused because the service is stopping: not the players' fault
         log.warning("demo: the page refused %r from seat %s: %s", text, seat, result.error)
         self.refused += 1
         if self.refused >= 5:
@@ -148,6 +162,8 @@ class DemoTable:
         rather than leaving the service waiting for frames that never come."""
         try:
             yield from self._frames()
+        except _Stopped:
+            return
         except Exception as exc:  # said as a sentence (run_demo prints it); the trace only at debug
             self.failure = str(exc) or type(exc).__name__
             log.debug("demo: the simulated table failed", exc_info=True)

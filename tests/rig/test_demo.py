@@ -7,7 +7,7 @@ import sys
 import time
 import urllib.request
 
-from support import play_demo
+from support import play_demo, start_demo
 
 
 def test_demo_plays_a_whole_game_recognised_from_the_camera(tmp_path):
@@ -67,3 +67,32 @@ def test_the_demo_survives_new_game_on_the_page_and_leaves_no_folder(tmp_path):
         proc.kill()
     assert proc.returncode == 0, proc.stderr.read()[-3000:]
     assert not os.path.exists(folder)
+
+
+def test_ctrl_c_in_the_middle_of_a_game_stops_the_demo_at_once_and_blames_nobody(tmp_path):
+    """Ctrl-C while the players wait for the referee to see their move: the demo ends
+    within seconds with its summary, and does not report the referee as having failed to
+    record a move (the players left the table; nobody erred), nor does the process abort
+    (a camera thread that outlived the service died in OpenCV at exit: "terminate called
+    without an active exception")."""
+    import signal
+
+    proc, url = start_demo("--game", "chess", "--seed", "3", "--data", str(tmp_path))
+    try:
+        state = lambda: json.loads(urllib.request.urlopen(url + "/api/state", timeout=10).read())  # noqa: E731
+        deadline = time.monotonic() + 60
+        while not state()["moves"] and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert state()["moves"], "no move was played"
+        time.sleep(1.0)  # the players are moving or waiting for the next move to be seen
+        proc.send_signal(signal.SIGINT)
+        stopped = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - stopped
+    finally:
+        proc.kill()
+    assert proc.returncode in (0, 130), (proc.returncode, err[-2000:])
+    assert "terminate called" not in err and "Traceback" not in err, err[-2000:]
+    assert "did not record" not in err and "did not stop" not in err, err[-2000:]
+    assert "summary:" in out
+    assert took < 8.0, f"the demo took {took:.1f} s to stop"
