@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import logging
 import os
 import random
 import sys
+import threading
 
 from .bounded_json import JsonError, loads
 from .clock import shown
@@ -323,12 +325,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def program() -> None:
-    """The `referee` command: `main`, then the exit. A service thread that outlived its
-    stop (controller/service.py OUTLIVED) would abort the interpreter's finalisation, so
-    the program then ends at once, its output flushed and its status kept."""
+    """The `referee` command: `main`, then the exit. A thread still running then (a camera
+    read hung in its driver past the service's stop, a page's picture being encoded)
+    would abort the interpreter's finalisation inside OpenCV's C++ ("terminate called
+    without an active exception", exit -6), so the program then ends at once, its output
+    and logs flushed and its status kept."""
     status = main()
-    service = sys.modules.get("controller.service")  # imported only by the commands that run one
-    if service is not None and service.OUTLIVED:
+    if threading.active_count() > 1:
+        logging.shutdown()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(status or 0)

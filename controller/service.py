@@ -33,11 +33,6 @@ from .table import Result, Table
 
 log = logging.getLogger("referee")
 
-# threads of a stopped service still running (see `Service.stop`): the program must then
-# end without the interpreter's finalisation, in which a thread still inside OpenCV's C++
-# aborts the process ("terminate called without an active exception", exit -6)
-OUTLIVED: list[str] = []
-
 CAMERA_FAILURES = 50  # vision faults in a row between two notices of them
 STOP_S = 15.0  # longest wait for a thread to finish its step (a frame, a command) at stop
 JOURNAL_CHECK_S = 5.0  # an idle referee checks this often that the journal's file is still there
@@ -175,9 +170,8 @@ class Service:
         self._inbox.put(None)
         for t in self._threads:
             t.join(timeout=STOP_S)
-            if t.is_alive():  # a camera read that hangs in its driver: the program exits without it
+            if t.is_alive():  # a camera read that hangs in its driver: the program ends without it (cli.program)
                 log.warning("service: the %s thread did not stop within %.0f s", t.name, STOP_S)
-                OUTLIVED.append(t.name)
         for part in (self.hall, self.voice, self.die, self.die_simulator, self.gpio_die, self.panel, self.camera):
             if part is not None:
                 part.close()

@@ -135,3 +135,47 @@ def test_a_busy_referee_gets_one_tick_of_its_clock_at_a_time(tmp_path, monkeypat
     finally:
         release.set()
         service.stop()
+
+
+def test_a_camera_that_hangs_at_stop_does_not_abort_the_program(tmp_path, monkeypatch, caplog):
+    """A camera read that hangs in its driver outlives the service's stop; the service
+    says so and names the thread, and the `referee` program then ends with its status
+    instead of aborting in OpenCV's C++ at the interpreter's exit (seen: a demo stopped
+    with Ctrl-C exited -6, "terminate called without an active exception")."""
+    import threading
+
+    import numpy as np
+
+    from controller import service as service_module
+    from controller.config import Config
+    from controller.service import Service
+
+    config = Config(path="(test)")
+    config.data.folder = str(tmp_path / "data")
+    config.camera.source = "synthetic"
+    release = threading.Event()
+
+    def frames():
+        release.wait()  # the driver does not come back
+        yield 0.0, np.zeros((48, 64, 3), np.uint8)
+
+    monkeypatch.setattr(service_module, "STOP_S", 0.3)
+    service = Service(config, camera=SyntheticCamera(frames()), devices=False)
+    service.start()
+    service.stop()
+    assert "the camera thread did not stop within 0 s" in caplog.text
+    release.set()
+
+    # the program's end with a thread still inside OpenCV (as a hung camera thread would be)
+    script = ("import threading, numpy, cv2, sys\n"
+              "from controller import cli\n"
+              "img = numpy.zeros((1500, 1500, 3), numpy.uint8)\n"
+              "def spin():\n"
+              "    while True: cv2.GaussianBlur(img, (31, 31), 0)\n"
+              "for _ in range(2): threading.Thread(target=spin, daemon=True).start()\n"
+              "cli.main = lambda: print('done') or 3\n"
+              "cli.program()\n")
+    for _ in range(3):
+        run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+        assert (run.returncode, run.stdout) == (3, "done\n"), run.stderr[-500:]
+        assert "terminate called" not in run.stderr
