@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import threading
 
 import pytest
@@ -34,25 +33,6 @@ def test_state_is_the_referee_snapshot_and_follows_moves(client, service):
     assert state["moves"] == ["4"]
     assert bottom_row(state) == ["empty"] * 3 + ["p0"] + ["empty"] * 3
     assert state["prompt"]["seat"] == 1
-
-
-def test_page_carries_the_snapshot_and_is_phone_ready(client, service):
-    page = client.get("/")
-    html = page.get_data(as_text=True)
-    assert page.status_code == 200
-    assert 'name="viewport"' in html
-    assert "Mario to move" in html  # readable before any script runs
-    initial = re.search(r'<script id="initial" type="application/json">(.*?)</script>', html, re.S)
-    assert json.loads(initial[1])["snapshot"] == service.snapshot()
-    for asset in ("/static/app.js", "/static/style.css"):
-        assert client.get(asset).status_code == 200
-
-
-def test_the_page_uses_the_configured_chip_colours(client, service):
-    service.config.camera.colours = ["#e8c400", "#c81010"]  # a classic yellow and red set
-    html = client.get("/").get_data(as_text=True)
-    initial = re.search(r'<script id="initial" type="application/json">(.*?)</script>', html, re.S)
-    assert json.loads(initial[1])["colours"] == ["#e8c400", "#c81010"]
 
 
 def test_status_and_catalogue(client):
