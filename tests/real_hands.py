@@ -83,8 +83,10 @@ def hand(name: str) -> tuple[np.ndarray, np.ndarray]:
 def _placed(name: str, turn: int, over: str | None):
     """The cut-out turned by `turn` quarter turns (it reaches in from another edge) and,
     with `over`, moved so that its tip (the point of the hand furthest from the edge it
-    reaches in from) lies on that square's middle; the arm still reaches in from outside
-    (where it is moved away from its edge, its last row there is drawn on to the edge)."""
+    reaches in from) lies on that square's middle (or on a point (x, y) in squares from
+    a8's outer corner, x along rank 8, y down the a-file); the arm still reaches in from
+    outside (where it is moved away from its edge, its last row there is drawn on to the
+    edge)."""
     bgr, alpha = hand(name)
     if turn:
         bgr, alpha = np.rot90(bgr, turn).copy(), np.rot90(alpha, turn).copy()
@@ -97,7 +99,9 @@ def _placed(name: str, turn: int, over: str | None):
     far = {"top": ys, "bottom": -ys, "left": xs, "right": -xs}[side]
     k = int(np.argmax(far))
     tip = np.array([xs[k], ys[k]], float)
-    target = (np.array(["abcdefgh".index(over[0]), 8 - int(over[1])], float) + MARGIN + 0.5) * Q
+    at = (np.array(["abcdefgh".index(over[0]), 8 - int(over[1])], float) + 0.5 if isinstance(over, str)
+          else np.array(over, float))
+    target = (at + MARGIN) * Q
     shift = target - tip
     M = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
     return (cv2.warpAffine(bgr, M, (SIDE, SIDE), borderMode=cv2.BORDER_REPLICATE),
@@ -155,3 +159,60 @@ def rectified_with_hands(change=None, scale: float = 1.0, light: float = 1.0):
     for photo, (name, turn, square) in zip(photos[1:], RECTIFIED_HANDS):
         shots += [(paste(photo, corners, name, grey=True, turn=turn, over=square, light=light), 2.0), (photo, 2.0)]
     return shots, corners, sequence["moves"]
+
+
+# the way each cut-out reaches in unturned: from the rank-1 side (the bottom of its plane)
+# or from the rank-8 side (the top)
+FROM_TOP = {"sleeve", "fist"}
+BEYOND = 0.75  # squares the hand's tip lies past the middle of the cell it rests over
+TURN_FROM = {"bottom": 0, "right": 1, "top": 2, "left": 3}  # quarter turns (np.rot90) for a hand from rank 1
+
+
+def over_cell(watcher, cell, beyond: float = BEYOND) -> tuple[np.ndarray, tuple[float, float], str]:
+    """Where a hand lies over `cell` of any game's board the watcher has located: a square
+    "hand board" in the frame (corners a1, h1, h8, a8: a chess board's worth of the
+    reader's plane, as wide as the plane's shorter side, so a hand keeps its size against
+    the board), where its tip goes in its squares (`_placed`'s `over`: `beyond` squares
+    past the cell's middle, so the hand itself lies over the cell), and the side of the
+    plane the arm reaches in from (the nearest to the cell; the hand board lies along
+    it)."""
+    w, h = watcher.reader.plane_size
+    side = float(min(w, h))
+    cx, cy = np.float32(watcher.reader.cell_outline(cell)).mean(axis=0)
+    gaps = {"left": cx, "right": w - cx, "top": cy, "bottom": h - cy}
+    edge = min(gaps, key=gaps.get)
+    x0 = {"left": 0.0, "right": w - side}.get(edge, float(np.clip(cx - side / 2, 0, w - side)))
+    y0 = {"top": 0.0, "bottom": h - side}.get(edge, float(np.clip(cy - side / 2, 0, h - side)))
+    plane = np.float32([[x0, y0 + side], [x0 + side, y0 + side], [x0 + side, y0], [x0, y0]])
+    corners = cv2.perspectiveTransform(plane.reshape(-1, 1, 2), np.linalg.inv(watcher.H)).reshape(-1, 2)
+    dx, dy = {"left": (1, 0), "right": (-1, 0), "top": (0, 1), "bottom": (0, -1)}[edge]
+    return corners, ((cx - x0) / side * 8 + dx * beyond, (cy - y0) / side * 8 + dy * beyond), edge
+
+
+def paste_over_cell(frame: np.ndarray, watcher, cell, name: str, light: float = 1.0) -> np.ndarray:
+    """`frame` with the hand `name` resting over `cell` of any game's board, its arm
+    reaching in from the nearest side of the board (`over_cell`)."""
+    corners, at, edge = over_cell(watcher, cell)
+    turn = (TURN_FROM[edge] + (2 if name in FROM_TOP else 0)) % 4
+    return paste(frame, corners, name, turn=turn, over=at, light=light)
+
+
+def covered_cells(watcher, cell, name: str, cells, share: float = 0.3) -> set:
+    """The cells of `cells` the hand `paste_over_cell` puts over `cell` covers at least
+    `share` of (for the tests' asserts)."""
+    corners, at, edge = over_cell(watcher, cell)
+    turn = (TURN_FROM[edge] + (2 if name in FROM_TOP else 0)) % 4
+    _, alpha = _placed(name, turn, at)
+    a1, h1, h8, a8 = np.float32(corners)
+    lo, hi = MARGIN * Q, (MARGIN + 8) * Q
+    to_frame = cv2.getPerspectiveTransform(np.float32([[lo, hi], [hi, hi], [hi, lo], [lo, lo]]),
+                                           np.float32([a1, h1, h8, a8]))
+    w, h = watcher.reader.plane_size
+    on_plane = cv2.warpPerspective(alpha, watcher.H @ to_frame, (int(w), int(h)))
+    out = set()
+    for c in cells:
+        mask = np.zeros(on_plane.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(np.float32(watcher.reader.cell_outline(c))).astype(np.int32), 1)
+        if mask.any() and on_plane[mask > 0].mean() >= share:
+            out.add(c)
+    return out

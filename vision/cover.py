@@ -18,7 +18,10 @@ with it (`covered`):
    COVER_AREA cells' worth of the playing area; or when it covers more still
    (LOOSE_AREA) wherever it lies (a phone put down on the board). What one move changes
    (a castled king and rook, their tops leaning over the squares behind them) stays on
-   the board;
+   the board. A piece stands on its cell: what lies where no cell is (the table around
+   the board, where a hand at the edge mostly rests; between the spaces of a track:
+   Super Mario Bros., Monopoly's middle) is no piece, so that area counts towards the
+   thing's size too, each quarter cell's worth of it as a border crossed;
 3. unless every cell it lies over held a piece in the known position and reads surely
    as it, but for at most two read empty (the squares a move left): then what differs
    is the kept look (a hand rested there when the position was known, and has gone),
@@ -53,6 +56,7 @@ FOREIGN = 6.0  # a foreign pixel differs by this many times the view's noise fro
 COVER_AREA = 2.5  # cells' worth of the playing area a thing reaching in from outside covers to be a hand
 CROSSED = 0.25  # ... over at least three cells it covers this share of (it crosses their borders)
 LOOSE_AREA = 6.0  # cells' worth of area that is a foreign object wherever it lies
+WHOLE = 0.9  # a cell outlined as this share of the plane or more has no place of its own
 COVER_SHARE = 0.15  # a cell a hand covers this share of is unseen
 STAYS_S = 8.0  # a thing covering any of its cells, view after view, this long is part of the table
 LEFT = 2  # squares a move leaves empty at most (castling)
@@ -69,13 +73,18 @@ class Cover:
         # which cell each small pixel belongs to (-1: none), from the reader's outlines
         cell_of = np.full(inner[::-1], -1, np.int32)
         for k, cell in enumerate(self.cells):
-            outline = np.float32(reader.cell_outline(cell)) * SCALE
-            cv2.fillConvexPoly(cell_of, np.round(outline).astype(np.int32), int(k))
+            outline = np.float32(reader.cell_outline(cell))
+            if cv2.contourArea(outline) >= WHOLE * w * h:
+                continue  # a cell with no place of its own (a Labyrinth pawn) is outlined as the whole plane
+            cv2.fillConvexPoly(cell_of, np.round(outline * SCALE).astype(np.int32), int(k))
         counts = np.bincount(cell_of[cell_of >= 0].ravel(), minlength=len(self.cells))
         self.cell_area = float(np.median(counts[counts > 0])) if (counts > 0).any() else 1.0
         # the table around the playing area, AROUND cells wide, where an arm comes from
         self.pad = int(round(AROUND * np.sqrt(self.cell_area)))
         self.cell_of = np.pad(cell_of, self.pad, constant_values=-1)
+        # what no cell holds: the playing area between the cells (a track of spaces leaves
+        # room between them) and the table around it
+        self.between = self.cell_of < 0
         self.size = (inner[0] + 2 * self.pad, inner[1] + 2 * self.pad)
         self.to_small = np.array([[inner[0] / w, 0, self.pad], [0, inner[1] / h, self.pad], [0, 0, 1.0]])
         self.ref: np.ndarray | None = None  # the small plane at the last known position
@@ -129,9 +138,11 @@ class Cover:
             part = parts == k
             mine = part & inside
             share = np.bincount(self.cell_of[mine], minlength=len(self.cells)) / self.cell_area
-            over = float(share.sum())  # cells' worth of the playing area it covers
+            between = float((part & self.between).sum()) / self.cell_area  # cells' worth where no cell is
+            over = float(share.sum()) + between  # cells' worth it covers, on the board and around it
+            crossed = int((share >= CROSSED).sum() + between // CROSSED)
             from_outside = self._edge_of is not None and bool((part & self._edge_of[1]).any())
-            if not ((from_outside and over >= COVER_AREA and (share >= CROSSED).sum() >= 3) or over >= LOOSE_AREA):
+            if not ((from_outside and over >= COVER_AREA and crossed >= 3) or over >= LOOSE_AREA):
                 continue
             under = [self.cells[i] for i in np.flatnonzero(share >= COVER_SHARE)]
             if self._gone(under, cells):

@@ -74,6 +74,7 @@ SEARCH_EVERY_S = 0.5  # while no markers are in view
 REREAD_S = 1.0  # re-read a still board this often, in case a reading was unsure
 PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view moved
 KEEP_PLANES_S = 10.0  # a view's plane is kept this long, for learning once it is accepted
+SAME_PX = 2.0  # markers found again within this many frame pixels of where they were: the board has not moved
 PATIENCE_S = 3.0  # a "hand" still this long over the board's never-changing parts: read (covered cells marked)
 PARTIAL_SHARE = 0.25  # at most this share of a grid board may still move for a partial read
 
@@ -179,12 +180,18 @@ class Watcher:
         return False
 
     def _search(self, t: float, frame: np.ndarray) -> bool:
-        """Look for the board's markers; True when all four were found."""
+        """Look for the board's markers; True when all four were found. Found again where
+        they were (a hand over a marker's edge moves its corners a pixel), the board has
+        not moved: the geometry stays, or everything kept through it (the cover's look,
+        the change reference) would be dropped and a hand read as the board."""
         self._searched_at = t
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         pts = locate.find_markers(grey, self.marker_ids, self.detector)
         if pts is None:
             return False
+        if self.quad is not None and float(np.abs(np.float32(pts) - self.quad).max()) < SAME_PX:
+            self.patches = self._marker_patches(grey)
+            return True
         self._set_geometry(pts, self.plane_corners, grey)
         return True
 

@@ -1,8 +1,12 @@
 """The same beliefs follow every game the camera watches: plies need hands and a board
 seen again after a lost stretch is found from the sure position in Connect 4 as in chess
-(controller/beliefs.py, controller/referee.py)."""
+(controller/beliefs.py, controller/referee.py), and in Labyrinth, where a turn is a push
+and the pawn's walk, one hand."""
+import random
+
 from controller.events import Bus
 from controller.journal import Journal
+from controller.games.labyrinth import MovePawn, Push
 from controller.referee import Referee
 from vision.view import BoardView
 
@@ -51,3 +55,52 @@ def test_a_lost_stretch_is_found_from_the_time_since_when_motions_are_not_counte
     referee.observe(seen(referee, DROPS, 9.0, None))
     assert referee.history == ["4", "4", "4", "4"]
     assert len([e for e in events if e.kind == "recovered"]) == 1
+
+
+def labyrinth_turns(turns: int, seed: int = 3):
+    """A Labyrinth referee at the start, and the board after `turns` turns (a push, then
+    the pawn's walk where it goes anywhere), with the actions in notation."""
+    events: list = []
+    bus = Bus()
+    bus.subscribe(events.append)
+    referee = Referee(Journal(":memory:"), bus)
+    referee.new_game("labyrinth", rng=random.Random(seed))
+    game, state, rng, truth = referee.game, referee.state, random.Random(seed), []
+    for _ in range(turns):
+        push = rng.choice([a for a in [*game.legal_actions(state), *game.observable_actions(state)]
+                           if isinstance(a, Push)])
+        truth.append(game.notation(state, push))
+        state = game.apply(state, push)
+        walks = [a for a in game.legal_actions(state) if isinstance(a, MovePawn)
+                 and game.board(game.apply(state, a)) != game.board(state)]
+        if walks:
+            walk = rng.choice(walks)
+            truth.append(game.notation(state, walk))
+            state = game.apply(state, walk)
+    return referee, events, truth, game.board(state)
+
+
+def plain(board: dict, t: float, motions: int) -> BoardView:
+    return BoardView({c: (lab, 0.95) for c, lab in board.items()}, t=t, moved_at=t - 0.3, extra={"motions": motions})
+
+
+def test_labyrinth_three_turns_after_one_hand_motion_are_refused_after_three_they_are_recovered_late():
+    """Three turns (a push and a walk each; in this deal two pawns stay) seen at once:
+    after one hand motion no history is taken; after three they are found from the sure
+    position, recorded in order and said once."""
+    referee, events, truth, board = labyrinth_turns(3)
+    assert len(truth) == 4  # the pushes and the one walk this deal makes
+    start = referee.game.board(referee.state)
+    referee.observe(plain(start, 1.0, 0))
+    referee.observe(plain(board, 3.0, 1))
+    referee.observe(plain(board, 3.5, 0))
+    assert referee.history == [] and not [e for e in events if e.kind == "move"]
+
+    referee, events, truth, board = labyrinth_turns(3)
+    referee.observe(plain(start, 1.0, 0))
+    referee.observe(plain(board, 9.0, 3))
+    referee.observe(plain(board, 9.5, 0))
+    assert referee.history == truth
+    recovered = [e for e in events if e.kind == "recovered"]
+    assert len(recovered) == 1 and recovered[0].data["notation"] == truth
+    assert [e for e in events if e.kind in ("illegal", "doubt")] == []

@@ -121,6 +121,31 @@ def test_another_camera_s_rendering_of_the_same_photos_reads_as_well(config, cam
     assert [w for w in wrong if w[2][1] >= SURE] == [], camera
 
 
+def test_dim_light_with_sensor_noise_at_60_px_a_hole_reads_without_a_sure_wrong_hole(config):
+    """Issue 27's held-out conditions on these photos: holes of more than 60 px brought
+    to 60, 60% of the light, sensor noise. At least 99.5% of the holes stay right and
+    none is wrong surely (which would be a false alarm). (At half the light, in some
+    noise draws, the empty grid before a beige wall reads as orange chips surely: a
+    known limit, docs/following.md.)"""
+    rng = np.random.default_rng(5)
+    holes, wrong = 0, []
+    for name in sorted(LABELS):
+        image, points = cv2.imread(str(DATA / name)), np.float32(LABELS[name]["corners"])
+        pitch = (np.linalg.norm(points[1] - points[0]) + np.linalg.norm(points[2] - points[3])) / 2 / 6
+        if pitch > 60:
+            image = cv2.resize(image, None, fx=60 / pitch, fy=60 / pitch, interpolation=cv2.INTER_AREA)
+            points = points * (60 / pitch)
+        image = np.clip(image * 0.6 + rng.normal(0, 2.5, image.shape), 0, 255).astype(np.uint8)
+        w = entry("connect4").watcher(corners=" ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+                                      colours=load(config).camera.colours)
+        view = w.read_frame(image)
+        want = expected(name)
+        holes += len(want)
+        wrong += [(name, c, view.cells[c]) for c in want if view.cells[c][0] != want[c]]
+    assert 1 - len(wrong) / holes >= 0.995, wrong
+    assert [w for w in wrong if w[2][1] >= SURE] == []
+
+
 def test_a_colour_cast_does_not_make_one_player_s_chips_of_the_wall(config):
     """A camera with a warm cast (red x1.2, blue x0.8) tints the grey room behind the
     empty holes towards the orange chips. The rules allow the two players' chips to differ

@@ -34,6 +34,33 @@ def reads():
     return out
 
 
+def dim_at_60_px(image, corners, rng):
+    """The photo as a cheaper camera in a dimmer room gives it: scaled so a square is
+    about 60 px across, 45% of the light, sensor noise; the corners moved with it."""
+    corners = np.float32(corners)
+    side = np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]) / 8
+    scale = 60.0 / side
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return np.clip(small * 0.45 + rng.normal(0, 2.5, small.shape), 0, 255).astype(np.uint8), corners * scale
+
+
+def test_the_photos_read_cold_in_dim_light_at_60_px_a_square():
+    """Issue 27's held-out games were filmed in dim light with squares about 60 px: the
+    same photos made so (squares of 64 to 80 px brought to 60, 45% of the light, sensor
+    noise) still read cold at least 99% of squares right (measured 99.5%, as taken:
+    99.6%)."""
+    rng = np.random.default_rng(5)
+    right = 0
+    for name, label in sorted(LABELS.items()):
+        if name in MISLABELLED:
+            continue
+        image, corners = dim_at_60_px(cv2.imread(DATA + name), label["corners_a1_h1_h8_a8"], rng)
+        view = entry("chess").watcher(corners=" ".join(f"{x:.1f},{y:.1f}" for x, y in corners)).read_frame(image)
+        want = chess_labels(label["fen"] + " w - - 0 1")
+        right += sum(view.cells[sq][0] == want[sq] for sq in want)
+    assert right / (57 * 64) >= 0.99
+
+
 def test_the_photos_read_cold_square_by_square(reads):
     assert len(reads) == 59
     right = sum(view.cells[sq][0] == want[sq] for name, (view, want, _) in reads.items()
