@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from controller.games.base import IllegalAction, NotationError
-from controller.games.labyrinth import (ARROWS, OPPOSITE_ARROW, arrow_words, Labyrinth, MovePawn, Stay, Tile,
-                                        cell_index, cell_text, parse_tile, reachable, rotate,
-                                        sides_text)
+from controller.games.labyrinth.actions import MovePawn, Stay
+from controller.games.labyrinth.maze import (ARROWS, OPPOSITE_ARROW, Tile, cell_index, cell_text, parse_tile,
+                                             reachable, rotate, sides_text)
+from controller.games.labyrinth.rules import Labyrinth
+from controller.games.labyrinth.words import arrow_words
 
 ROOT = Path(__file__).resolve().parents[3]
 
