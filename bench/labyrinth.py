@@ -21,8 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
 
-from controller.games.labyrinth import (ARROWS, NEIGHBOURS, SIZE, Labyrinth, MovePawn,  # noqa: E402
-                                        Push, Tile, push_tiles, reachable)
+from controller.games.labyrinth.actions import MovePawn, Push  # noqa: E402
+from controller.games.labyrinth.maze import ARROWS, NEIGHBOURS, SIZE, Tile, push_tiles, reachable  # noqa: E402
+from controller.games.labyrinth.rules import Labyrinth  # noqa: E402
 from controller.journal import Journal  # noqa: E402
 from controller.referee import Referee  # noqa: E402
 from controller.registry import entry  # noqa: E402

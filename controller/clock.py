@@ -230,7 +230,7 @@ class Clock:
         names = referee.game.seats(referee.sure)
         for seat in (0, 1):
             if left[seat] <= FLAG_S:
-                # the chess rules' action (controller/games/chess.py): the only game with a clock
+                # the chess rules' action (controller/games/chess/actions.py): the only game with a clock
                 event = referee.enter(f"flag {('red', 'green')[seat]}", source="clock")
                 self.over = True  # entered once: a game whose rules refuse it is not asked again
                 return [event]

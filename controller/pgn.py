@@ -13,7 +13,8 @@ import time
 import chess
 import chess.pgn
 
-from .games.chess import TEAM, Chess
+from .games.chess.cast import TEAM
+from .games.chess.rules import Chess
 from .journal import Journal
 from .record import fold
 from .players import labels

@@ -109,9 +109,9 @@ class Entry:
 ENTRIES = {e.name: e for e in (
     Entry("connect4", "controller.games.connect4:Connect4", "vision.read_holes:HoleReader", (0, 1, 2, 3),
           "controller.demo_rig.players:Connect4Player"),
-    Entry("chess", "controller.games.chess:Chess", "vision.read_squares:SquareReader", (4, 5, 6, 7),
+    Entry("chess", "controller.games.chess.rules:Chess", "vision.read_squares:SquareReader", (4, 5, 6, 7),
           "controller.demo_rig.players:ChessPlayer", exports=(Export("pgn", "controller.pgn:export_pgn", "application/x-chess-pgn"),)),
-    Entry("labyrinth", "controller.games.labyrinth:Labyrinth", "vision.read_tiles:TileReader", (8, 9, 10, 11),
+    Entry("labyrinth", "controller.games.labyrinth.rules:Labyrinth", "vision.read_tiles:TileReader", (8, 9, 10, 11),
           "controller.demo_rig.players:LabyrinthPlayer", starts_from_table=True),
     Entry("smb", "controller.games.smb:SuperMarioBros", "vision.read_spaces:SmbSpaceReader", (12, 13, 14, 15),
           "controller.demo_rig.players:SmbPlayer", simulation="controller.simulations.smb:run"),

@@ -39,7 +39,7 @@ SHOWN_PX = 160  # a waiting picture's whole tile, as the page shows it to a pers
 
 def treasure_names() -> list[str]:
     """The 24 treasure names a picture may be given (the game's data file)."""
-    from .games.labyrinth import TILE_SET
+    from .games.labyrinth.maze import TILE_SET
 
     tiles = list(TILE_SET["fixed"].values()) + list(TILE_SET["movable"])
     return sorted(t.split(":", 1)[1] for t in tiles if ":" in t)

@@ -150,6 +150,35 @@ def misread_then_corrected(camera: Camera, misread_shown=lambda: None):
     return ["e4", "f5", "Nf3", "Nc6", "Bc4", "e6"]
 
 
+def labyrinth_ring(players=("red", "yellow"), targets=None, spare="EW") -> dict:
+    """A Labyrinth setup whose border is one closed ring; inside, straight tiles that never
+    join it. Star is on d1 (top edge, also open to the north, out of the maze), Moon on d7
+    (bottom edge) and Sun on g4 (right edge)."""
+    rows = []
+    for r in range(7):
+        row = []
+        for c in range(7):
+            corner = {(0, 0): "ES", (0, 6): "SW", (6, 6): "NW", (6, 0): "NE"}.get((r, c))
+            if corner:
+                row.append(corner)
+            elif r in (0, 6):
+                row.append("EW" + {(0, 3): ":Star", (6, 3): ":Moon"}.get((r, c), "") if (r, c) != (0, 3) else "NEW:Star")
+            elif c in (0, 6):
+                row.append("NS:Sun" if (r, c) == (3, 6) else "NS")
+            else:
+                row.append("NS")
+        rows.append(" ".join(row))
+    return {"players": list(players), "first": 0, "rows": rows, "spare": spare,
+            "targets": targets or {"red": ["Star"], "yellow": ["Moon"]}}
+
+
+def played(game, state, *texts):
+    """The state after each action written in `texts` (the game's notation) is played."""
+    for text in texts:
+        state = game.play(state, game.parse(state, text))
+    return state
+
+
 # --- a running service and its page ----------------------------------------------------
 WAIT_MS = 5000  # how long a browser test waits for what the page shows
 

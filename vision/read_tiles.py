@@ -26,7 +26,7 @@ seen there and how clearly no other cell holds it. Pawns sharing a cell are coun
 separately, colour by colour. When the light changes, the learned colours are scaled by
 how much the path's lightness changed.
 
-Labels match controller/games/labyrinth.py's `board`: ``tile:NES`` for cell (row, col),
+Labels match controller/games/labyrinth/camera.py's `board`: ``tile:NES`` for cell (row, col),
 and ``pawn:<colour>`` -> the cell's name (a-g from the left, 1-7 from the top), or
 ``unseen`` when the pawn is not found (a hand over it).
 """

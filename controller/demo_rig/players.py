@@ -214,12 +214,13 @@ class LabyrinthPlayer(Player):
 
     def picture_names(self, state, cells):
         """The treasure on each tile the referee shows (the players laid the maze out)."""
-        from ..games.labyrinth import cell_index
+        from ..games.labyrinth.maze import cell_index
 
         return {cell: state.tiles[cell_index(cell)].treasure for cell in cells}
 
     def hint(self, state, action):
-        from ..games.labyrinth import MovePawn, Push, cell_text
+        from ..games.labyrinth.actions import MovePawn, Push
+        from ..games.labyrinth.maze import cell_text
 
         if isinstance(action, Push):
             return ("push", action.arrow)
@@ -228,7 +229,7 @@ class LabyrinthPlayer(Player):
         return None
 
     def choose(self, state, prompt):
-        from ..games.labyrinth import MovePawn, Push
+        from ..games.labyrinth.actions import MovePawn, Push
 
         acts = self.game.legal_actions(state)
         pushes = [a for a in acts if isinstance(a, Push)]
@@ -242,7 +243,8 @@ class LabyrinthPlayer(Player):
 
     def wrong(self, state, action, after):
         """The pawn put down on a square its path does not reach."""
-        from ..games.labyrinth import MovePawn, cell_text, reachable
+        from ..games.labyrinth.actions import MovePawn
+        from ..games.labyrinth.maze import cell_text, reachable
 
         if not isinstance(action, MovePawn):
             return None

@@ -113,7 +113,7 @@ def test_a_game_started_from_a_position_exports_with_its_fen(tmp_path):
 def test_an_impossible_position_is_refused_with_the_reason():
     import pytest
 
-    from controller.games.chess import Chess
+    from controller.games.chess.rules import Chess
 
     with pytest.raises(ValueError, match="not a legal position"):
         Chess().start({"fen": "8/8/8/8/8/8/8/8 w - - 0 1"})

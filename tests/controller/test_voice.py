@@ -10,7 +10,7 @@ import pytest
 from controller.config import Config, ConfigError, parse
 from controller.demo_rig.module import SimulatedModule
 from controller.events import Bus, Enter, Event, Kind
-from controller.games.chess import Chess
+from controller.games.chess.rules import Chess
 from controller.journal import Journal
 from controller.referee import Referee
 from controller.service import Service

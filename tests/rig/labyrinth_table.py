@@ -14,7 +14,8 @@ import numpy as np
 
 from controller.config import default
 from controller.demo_rig import render_labyrinth as R
-from controller.games.labyrinth import Labyrinth, cell_text, tile_kind
+from controller.games.labyrinth.maze import cell_text, tile_kind
+from controller.games.labyrinth.rules import Labyrinth
 from controller.service import Service
 from support import admin
 from vision.camera import SyntheticCamera

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from controller.config import load
-from controller.games.labyrinth import Labyrinth
+from controller.games.labyrinth.rules import Labyrinth
 from controller.journal import Journal
 from controller.referee import Referee
 from controller.service import Service

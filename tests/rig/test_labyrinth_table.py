@@ -12,7 +12,8 @@ import pytest
 
 from controller.events import Enter
 from controller.config import default
-from controller.games.labyrinth import Labyrinth, cell_index, tile_text
+from controller.games.labyrinth.maze import cell_index, tile_text
+from controller.games.labyrinth.rules import Labyrinth
 from controller.service import Service
 from controller.table_start import treasure_names
 from controller.demo_rig import render_labyrinth as R

@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.games.labyrinth import Labyrinth, MovePawn, Push, Stay
+from controller.games.labyrinth.actions import MovePawn, Push, Stay
+from controller.games.labyrinth.rules import Labyrinth
 from controller.registry import entry
 from controller.journal import Journal
 from controller.referee import Referee

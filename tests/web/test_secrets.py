@@ -19,7 +19,7 @@ from dataclasses import replace
 from controller.devices.dice import roll
 from controller.events import NewGame
 from controller.games import load_game
-from controller.games.labyrinth import MovePawn
+from controller.games.labyrinth.actions import MovePawn
 from controller.games.words import printed
 from support import Listener, admin, read, serving
 from waiting import wait_for

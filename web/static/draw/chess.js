@@ -88,7 +88,7 @@ window.drawings.chess.seatMark = (name, seat) => GLYPH.k[seat];
 window.drawings.chess.pairedRecord = true;
 
 // Mario chess names by piece letter: [Mario's team (White), Bowser's team (Black)], each
-// said in the page's language (the same catalogue messages as controller/games/chess.py)
+// said in the page's language (the same catalogue messages as controller/games/chess/cast.py)
 const CHESS_NAMES = {
   k: [T("King Mario"), T("King Bowser")], q: [T("Queen Luigi"), T("Queen Bowser Jr.")],
   b: [T("Bishop Peach / Daisy"), T("Bishop Magikoopa")], n: [T("Knight Yoshi"), T("Knight Birdo")],

@@ -1,6 +1,6 @@
-"""Mario chess rules as a user meets them: moves typed into `referee play --game chess
---json` (a real subprocess), and the draw rules that need long games through the Game
-API directly."""
+"""Mario chess rules (controller/games/chess/rules.py) as a user meets them: moves typed
+into `referee play --game chess --json` (a real subprocess), and the draw rules that need
+long games through the Game API directly."""
 import json
 import random
 import subprocess
@@ -11,9 +11,6 @@ import chess
 import pytest
 
 from controller.games import load_game
-from controller.games.base import IllegalAction, NotationError
-from controller.journal import Journal
-from controller.referee import Referee
 
 
 def play(*lines: str) -> list[dict]:
@@ -64,36 +61,6 @@ def test_prompt_announces_check_and_whose_turn():
     events = play("e4", "f5", "Qh5")
     assert last_state(events)["prompt"]["text"] == "Bowser's team to move (green); Bowser is in check"
     assert last_state(events)["prompt"]["seat"] == 1
-
-
-@pytest.mark.parametrize("lines, reason", [
-    (["b1b4"], "Yoshi cannot move from b1 to b4: a knight moves in an L, two squares one way and one to the side"),
-    (["e4", "d2d4"], "it is Bowser's team's turn: Coin cannot move now"),
-    (["a1a3"], "Toad cannot move from a1 to a3: Coin on a2 is in the way"),
-    (["e1e2"], "Mario cannot move from e1 to e2: Mario's team's own Coin stands there"),
-    (["e2e5"], "Coin cannot move from e2 to e5: a pawn moves one square forward (two from its starting square) or one diagonally to capture"),
-    (["e4", "e5", "Nf3", "Nf6", "Bc4", "Bc5", "d3", "Ng4", "h3", "Bxf2+", "O-O"], "Mario cannot castle out of check"),
-    (["e4", "b6", "g3", "Ba6", "Nf3", "Nc6", "Bh3", "Nf6", "O-O"],
-     "Mario cannot castle through check: f1 is attacked by Magikoopa on a6"),
-    (["g4", "h5", "gxh5", "Rxh5", "Nf3", "Rg5", "Bh3", "d6", "O-O"],
-     "Mario cannot castle into check: g1 is attacked by Goomba on g5"),
-    (["O-O"], "Mario cannot castle kingside: Daisy on f1 is in the way"),
-    (["d4", "e6", "Bd2", "Bb4", "d2e3"], "Peach is pinned: moving her would leave Mario in check"),
-    (["e4", "f5", "Qh5", "g8f6"], "Bowser is in check: moving Birdo from g8 to f6 does not get him out of it"),
-    (["e4", "d5", "Bb5", "e8d7"], "Bowser cannot move into check on d7: d7 is attacked by Daisy on b5"),
-    (["Nb4"], "no Yoshi of Mario's team can move to b4"),
-    (["claim draw"], "no draw can be claimed: the position has occurred 1 time (a claim needs three) and "
-                     "the last capture or pawn move was 0 moves ago (a claim needs 50)"),
-    (["accept draw"], "there is no draw offer to accept ('offer draw' first, or 'draw agreed' when both players agree)"),
-    (["promote n"], "'promote' changes a promoted piece only right after the promotion, before the next move"),
-])
-def test_illegal_moves_say_which_piece_which_squares_and_which_rule(lines, reason):
-    """Through the referee, as `referee play` does (one subprocess below covers the CLI)."""
-    referee = Referee(Journal(":memory:"))
-    referee.new_game("chess")
-    events = [referee.enter(text) for text in lines]
-    assert [e.kind for e in events] == ["move"] * (len(lines) - 1) + ["illegal"]
-    assert events[-1].data["reason"].startswith(reason)
 
 
 def test_illegal_input_through_the_cli_changes_nothing():
@@ -225,50 +192,6 @@ def test_settings_choose_the_rulings_and_bad_ones_are_named():
         load_game("chess", settings={"claimable_draws": "never"})
     with pytest.raises(ValueError, match="chess has no setting 'colour'"):
         load_game("chess", settings={"colour": "red"})
-
-
-def test_the_camera_sees_red_on_ranks_one_and_two_and_every_legal_move_once():
-    game = load_game("chess")
-    state = game.start()
-    board = game.board(state)
-    assert len(board) == 64
-    assert {board[f"{f}{r}"] for f in "abcdefgh" for r in "12"} == {"p0"}
-    assert {board[f"{f}{r}"] for f in "abcdefgh" for r in "78"} == {"p1"}
-    assert {board[f"{f}{r}"] for f in "abcdefgh" for r in "3456"} == {"empty"}
-    # after a promotion is possible, the camera is offered only the queen
-    for san in "a4 b5 axb5 h6 b6 h5 bxc7 h4".split():
-        state = game.play(state, game.parse(state, san))
-    promos = [m for m in game.observable_actions(state) if m.promotion]
-    assert sorted(m.uci() for m in promos) == ["c7b8q", "c7d8q"]
-    with pytest.raises(NotationError):
-        game.parse(state, "c7c8p")
-    with pytest.raises(IllegalAction, match="no Coin of Mario's team can move to c6"):
-        game.parse(state, "c6")
-
-
-def seen_after(game, state, edit):
-    """What the camera would see with pieces moved by hand: {square: label}."""
-    return {**game.board(state), **edit}
-
-
-def test_explain_puts_a_view_no_move_explains_into_words():
-    game = load_game("chess")
-    state = game.start()
-    for san in "e4 e5 Nf3 Nc6 Bc4 Bc5".split():
-        state = game.play(state, game.parse(state, san))
-    # the king steps two squares but the rook stays: half a castling
-    half = game.explain(state, seen_after(game, state, {"e1": "empty", "g1": "p0"}))
-    assert half.reason == "Mario stepped from e1 to g1: castling moves the rook to f1 too"
-    # a legal move and then an illegal reply in one view
-    quick = seen_after(game, state, {"d2": "empty", "d3": "p0", "c6": "empty", "c4": "p1"})
-    reply = game.explain(state, quick)
-    assert reply.reason == ("after d3: Birdo cannot move from c6 to c4: a knight moves in an L, "
-                            "two squares one way and one to the side")
-    assert set(reply.cells) == {"c6", "c4"}
-    # a piece from nowhere
-    extra = game.explain(state, seen_after(game, state, {"h4": "p1"}))
-    assert extra.reason == "board does not match: h4 shows a green piece where an empty square should be"
-    assert extra.cells == ("h4",)
 
 
 def test_the_promoter_picks_the_piece_from_their_own_phone():

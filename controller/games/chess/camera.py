@@ -1,0 +1,126 @@
+"""What the camera sees of a chess board, and words for a view no legal move explains.
+The camera tells colours, not pieces: each square reads "empty", "p0" (red) or "p1"
+(green), and the cells are square names ("e4"). So a promotion is seen as the default
+piece, and a view is read as a move attempt (a piece left a square, its colour appeared
+on another) to say which rule it breaks (controller/games/chess/illegal.py)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Mapping
+
+import chess
+
+from ..base import IllegalAction
+from .actions import PROMOTION
+from .cast import COLOUR, piece_words, seat_of
+from .illegal import why
+from .state import SQUARES, ChessState
+
+if TYPE_CHECKING:
+    from .rules import Chess
+
+
+def observable_actions(game: Chess, state: ChessState, changed: set | None = None) -> list[chess.Move]:
+    """Every legal move, each promotion once (as the default piece): the camera sees
+    colours, not which piece a pawn became. With `changed`, only moves from a changed
+    square (a move always empties its from-square; so does each ply of a quick reply)."""
+    promo = PROMOTION[game.setting("default_promotion")]
+    return [m for m in state.board.legal_moves if m.promotion in (None, promo)
+            and (changed is None or SQUARES[m.from_square] in changed)]
+
+
+def explain(game: Chess, state: ChessState, seen: Mapping) -> IllegalAction:
+    """Put a stable view that no legal move explains into words.
+
+    The changed squares are read as a move attempt: a piece left a square and its
+    colour appeared on another (a capture changes a colour, castling moves two pieces).
+    If that attempt is a move of the side to move after a legal first move (a quick
+    reply), the reply is judged from the position after it.
+    """
+    _ = game._
+    over = game.outcome(state)
+    now = state.cells
+    changed = [sq for sq in SQUARES if seen.get(sq, now[sq]) != now[sq]]
+    if over and changed:
+        return IllegalAction(_("the game is over: {reason}", reason=over.reason), changed)
+    attempt = _attempt(game, state.board, now, seen, changed)
+    if attempt is not None:
+        return attempt
+    for move in observable_actions(game, state):
+        after = state.after(move)
+        moved = [sq for sq in SQUARES if after.cells[sq] != now[sq]]
+        if moved and all(seen.get(sq) == after.cells[sq] for sq in moved):
+            rest = [sq for sq in SQUARES if seen.get(sq, after.cells[sq]) != after.cells[sq]]
+            reply = _attempt(game, after.board, after.cells, seen, rest)
+            if reply is not None:
+                return IllegalAction(_("after {move}: {reason}", move=state.board.san(move),
+                                       reason=reply.reason), reply.cells)
+    return _mismatch(_, state.board, now, seen, changed)
+
+
+def fix(_, state: ChessState, seen: Mapping) -> str:
+    """Put each wrongly seen square back: "put Luigi (red) back on d1; clear e3"."""
+    now = state.cells
+    back, clear = [], []
+    for sq in SQUARES:
+        if seen.get(sq, now[sq]) == now[sq]:
+            continue
+        piece = state.board.piece_at(chess.parse_square(sq))
+        if piece is None:
+            clear.append(sq)
+        else:
+            back.append(_("put {piece} ({colour}) back on {square}", piece=piece_words(_, piece, chess.parse_square(sq)),
+                          colour=_(COLOUR[seat_of(piece.color)]), square=sq))
+    parts = back + ([_("clear {squares}", squares=", ".join(clear))] if clear else [])
+    return "; ".join(parts) or _("put the board back as it was")
+
+
+def _attempt(game: Chess, board: chess.Board, now: Mapping, seen: Mapping, changed: list) -> IllegalAction | None:
+    """The illegal move that `changed` shows, if it shows one piece's move."""
+    _ = game._
+    left = [sq for sq in changed if seen[sq] == "empty"]
+    arrived = [sq for sq in changed if seen[sq] != "empty"]
+    if not left or not arrived:
+        return None
+    for kind in (chess.KING, None):  # castling first: the king's two-square step
+        for frm in left:
+            piece = board.piece_at(chess.parse_square(frm))
+            if kind and piece.piece_type != kind:
+                continue
+            for to in arrived:
+                if seen[to] != f"p{seat_of(piece.color)}":
+                    continue
+                move = chess.Move(chess.parse_square(frm), chess.parse_square(to))
+                if kind:  # the king's step of two files is an attempt to castle
+                    if abs(chess.square_file(move.to_square) - chess.square_file(move.from_square)) != 2:
+                        continue
+                elif len(left) + len(arrived) > 3:
+                    continue  # more changed than one move (with a capture en passant) explains
+                if piece.piece_type == chess.PAWN and chess.square_rank(move.to_square) in (0, 7):
+                    move.promotion = PROMOTION[game.setting("default_promotion")]
+                if board.is_legal(move):
+                    if kind:
+                        rook_to = "f" if chess.square_file(move.to_square) == 6 else "d"
+                        return IllegalAction(_("{piece} stepped from {frm} to {to}: castling moves the rook "
+                                               "to {square} too", piece=piece_words(_, piece), frm=frm, to=to,
+                                               square=rook_to + to[1]), [frm, to])
+                    continue
+                return why(_, board, move)
+    return None
+
+
+def _mismatch(_, board: chess.Board, now: Mapping, seen: Mapping, changed: list) -> IllegalAction:
+    """Nothing sensible explains the view (a knocked-over piece, a hand left behind)."""
+    def what(sq):
+        piece = board.piece_at(chess.parse_square(sq))
+        if not piece:
+            return _("an empty square")
+        return f"{piece_words(_, piece, chess.parse_square(sq))} ({_(COLOUR[seat_of(piece.color)])})"
+
+    def looks(label):
+        if label == "empty":
+            return _("empty")
+        return _("a red piece") if label == "p0" else _("a green piece")
+
+    parts = [_("{square} shows {seen} where {piece} should be", square=sq, seen=looks(seen[sq]), piece=what(sq))
+             for sq in changed]
+    return IllegalAction(_("board does not match: {cells}", cells="; ".join(parts)), changed)

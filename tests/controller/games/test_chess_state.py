@@ -1,0 +1,54 @@
+"""A chess position as a value (controller/games/chess/state.py): made lazily from its
+parent and a move, yet the same as python-chess's board; repetition and automatic ends."""
+import random
+
+import chess
+
+from controller.games.chess.state import ChessState, first_move, position_key
+
+
+def test_a_state_made_by_moves_sees_what_a_fresh_board_sees():
+    """The camera's squares come from the parent and the move (castling, en passant,
+    promotion included); they must equal a board built from scratch."""
+    rng = random.Random(3)
+    for _ in range(4):
+        state = ChessState()
+        for _ply in range(120):
+            moves = list(state.board.legal_moves)
+            if not moves:
+                break
+            state = state.after(rng.choice(moves))
+            fresh = ChessState(fen=state.board.fen())
+            assert state.cells == fresh.cells
+        assert chess.Board().fen() != state.board.fen()
+
+
+def test_a_draw_offer_stands_until_the_other_side_moves():
+    state = ChessState(draw_offer=0)
+    after = state.after(chess.Move.from_uci("e2e4"))  # the offerer moves: the offer stands
+    assert after.draw_offer == 0 and after.moves == ("e2e4",)
+    assert after.after(chess.Move.from_uci("e7e5")).draw_offer is None  # the other side moved instead
+
+
+def test_repetitions_count_the_same_position_and_a_capture_starts_afresh():
+    state = ChessState()
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8"] * 2:
+        state = state.after(chess.Move.from_uci(uci))
+    assert state.repetitions == 3
+    assert state.after(chess.Move.from_uci("e2e4")).keys == (position_key(state.after(chess.Move.from_uci("e2e4")).board),)
+
+
+def test_positions_differ_by_a_capturable_en_passant_square_only():
+    plain = chess.Board("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1")
+    capturable = chess.Board("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1")
+    idle = chess.Board("4k3/8/8/3p4/8/8/8/4K3 w - d6 0 1")  # no pawn can take: the same as none
+    assert position_key(plain) != position_key(capturable)
+    assert position_key(idle) == position_key(chess.Board("4k3/8/8/3p4/8/8/8/4K3 w - - 0 1"))
+
+
+def test_ends_that_need_no_claim_and_the_first_move_of_a_set_position():
+    mate = ChessState(fen="7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    assert mate.automatic_end[0] == 0 and mate.automatic_end[2] == {"king": "Bowser"}
+    assert ChessState(fen="7k/8/6K1/8/8/8/8/8 b - - 0 1").automatic_end[1].startswith("draw: dead position")
+    assert ChessState().automatic_end is None
+    assert first_move(None) == (1, "white") and first_move("4k3/8/8/8/8/8/8/4K3 b - - 0 30") == (30, "black")
