@@ -4,8 +4,9 @@ state, then dice decide; every step checks that no coin was made or lost."""
 import pytest
 
 from controller.games.base import IllegalAction, NotationError
-from controller.games.monopoly import Monopoly, roll_result
-from controller.games.monopoly_board import DECK_NAMES, DECKS, load_board
+from controller.games.monopoly.board import DECK_NAMES, DECKS, load_board
+from controller.games.monopoly.rules import Monopoly
+from controller.games.monopoly.turn import roll_result
 
 B = load_board()
 GO, JAIL = B.first("go"), B.first("jail")
