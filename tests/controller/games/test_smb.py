@@ -5,7 +5,8 @@ from dataclasses import replace
 import pytest
 
 from controller.games.base import IllegalAction, NotationError
-from controller.games.smb import UNKNOWN, SuperMarioBros
+from controller.games.smb.rules import SuperMarioBros
+from controller.games.smb.state import UNKNOWN
 from support import deck_with
 
 
