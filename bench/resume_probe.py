@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 from controller.events import Kind  # noqa: E402
 from controller.games import GAMES  # noqa: E402
-from controller.games.monopoly import Monopoly  # noqa: E402
-from controller.games.smb import SuperMarioBros  # noqa: E402
+from controller.games.monopoly.rules import Monopoly  # noqa: E402
+from controller.games.smb.rules import SuperMarioBros  # noqa: E402
 from controller.journal import open_journal  # noqa: E402
 from controller.referee import Referee  # noqa: E402
 

@@ -113,9 +113,9 @@ ENTRIES = {e.name: e for e in (
           "controller.demo_rig.players:ChessPlayer", exports=(Export("pgn", "controller.pgn:export_pgn", "application/x-chess-pgn"),)),
     Entry("labyrinth", "controller.games.labyrinth.rules:Labyrinth", "vision.read_tiles:TileReader", (8, 9, 10, 11),
           "controller.demo_rig.players:LabyrinthPlayer", starts_from_table=True),
-    Entry("smb", "controller.games.smb:SuperMarioBros", "vision.read_spaces:SmbSpaceReader", (12, 13, 14, 15),
+    Entry("smb", "controller.games.smb.rules:SuperMarioBros", "vision.read_spaces:SmbSpaceReader", (12, 13, 14, 15),
           "controller.demo_rig.players:SmbPlayer", simulation="controller.simulations.smb:run"),
-    Entry("monopoly", "controller.games.monopoly:Monopoly", "vision.read_monopoly:MonopolyReader", (16, 17, 18, 19),
+    Entry("monopoly", "controller.games.monopoly.rules:Monopoly", "vision.read_monopoly:MonopolyReader", (16, 17, 18, 19),
           "controller.demo_rig.players:MonopolyPlayer", simulation="controller.simulations.monopoly:run"),
 )}
 

@@ -379,7 +379,7 @@ def read(payload: str):
 def deck_with(hands, top=(), players=None):
     """A Super Mario Bros. deck (setup order) that deals `hands` (seat -> 3 kinds) and then
     `top` first."""
-    from controller.games.smb import SuperMarioBros
+    from controller.games.smb.rules import SuperMarioBros
     game = SuperMarioBros()
     rest = game.worlds.deck()
     n = players or len(hands)

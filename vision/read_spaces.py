@@ -227,7 +227,7 @@ class SmbSpaceReader(SpaceReader):
     "empty", "mario" and "hazard" on each of its spaces (ids as in the board file)."""
 
     def __init__(self, world: Mapping, colours=None, scale: float = PX_PER_UNIT):
-        """`world`: one World's plain board data (controller/games/smb_board.world_data),
+        """`world`: one World's plain board data (controller/games/smb/board.world_data),
         handed in by the referee's side: vision opens no game file."""
         data = world
         w, h = data["size"]

@@ -365,7 +365,7 @@ class SmbPlayer(TrackPlayer):
 
     def _board(self, world: int) -> tuple:
         if world not in self.boards:
-            from ..games.smb_board import world_data
+            from ..games.smb.board import world_data
             from .render_track import render_smb_world, with_markers
 
             data = world_data(world, self.game.settings["board"] or None)
@@ -418,7 +418,7 @@ class SmbPlayer(TrackPlayer):
     def before_roll(self, state):
         """Now and then an opponent plays a hazard card on the page (the token then goes
         on the table)."""
-        from ..games.smb import Card
+        from ..games.smb.actions import Card
 
         cards = [a for a in self.game.legal_actions(state) if isinstance(a, Card)]
         if cards and self.rng.random() < CARD_CHANCE:

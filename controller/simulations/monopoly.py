@@ -22,8 +22,10 @@ import time
 
 import numpy as np
 
-from controller.games.monopoly import Bid, Choose, Items, Monopoly, Offer, Roll, roll_result
-from controller.games.monopoly_board import SPACES, Board, load_board
+from controller.games.monopoly.actions import Bid, Choose, Items, Offer, Roll
+from controller.games.monopoly.board import SPACES, Board, load_board
+from controller.games.monopoly.rules import Monopoly
+from controller.games.monopoly.turn import roll_result
 
 CHAIN_TURNS = 1_000_000
 GAME_TURNS = 1000

@@ -16,7 +16,9 @@ import time
 from collections import Counter
 
 from controller.devices import dice
-from controller.games.smb import Buy, Card, Fireball, Move, Roll, SMBState, SuperMarioBros
+from controller.games.smb.actions import Buy, Card, Fireball, Move, Roll
+from controller.games.smb.rules import SuperMarioBros
+from controller.games.smb.state import SMBState
 
 PLAYERS = 4
 MAX_ROLLS = 20000  # far beyond any real game: reaching it is reported as an error

@@ -9,7 +9,7 @@ import sys
 import textwrap
 
 from controller.events import Bus
-from controller.games.monopoly import Monopoly
+from controller.games.monopoly.rules import Monopoly
 from controller.journal import Journal
 from controller.referee import Referee
 from controller.simulations.monopoly import random_action

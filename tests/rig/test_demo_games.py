@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from controller.games.smb_board import world_data
+from controller.games.smb.board import world_data
 from support import play_demo
 
 # game, turns shown on the table, seed, what a move on the table looks like in notation

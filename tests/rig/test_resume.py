@@ -132,7 +132,7 @@ def test_mario_resumed_on_a_link_space_is_seen_on_the_next_worlds_start(tmp_path
     """Stopped while Mario waits on World 1's link space (the camera saw him step on it):
     after the restart the players lay out World 2 with Mario on its START, and the camera
     sees it (it had learned START as empty, Mario's look unknown to the new sheet)."""
-    from controller.games.smb_board import world_data
+    from controller.games.smb.board import world_data
 
     links = {s["id"] for s in world_data(1)["spaces"] if "link" in s.get("features", ())}
 

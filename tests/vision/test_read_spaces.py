@@ -9,7 +9,7 @@ import pytest
 
 from controller.journal import Journal
 from controller.referee import Referee
-from controller.games.smb_board import world_data
+from controller.games.smb.board import world_data
 from vision.read_spaces import SmbSpaceReader, SpaceReader
 from controller.demo_rig.render_track import TrackSpace, render_smb_world, render_track
 from controller.demo_rig.synth import photograph, tilted
@@ -242,7 +242,7 @@ def test_the_watcher_looks_for_the_markers_of_the_world_in_play():
     watcher built for it reads that World's spaces and looks for its own markers."""
     import random
 
-    from controller.games.smb import SuperMarioBros
+    from controller.games.smb.rules import SuperMarioBros
     from controller.registry import entry
 
     game = SuperMarioBros()

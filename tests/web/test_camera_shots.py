@@ -9,7 +9,7 @@ import pytest
 
 from controller.demo_rig import render_connect4 as rc
 from controller.events import Bus, Event
-from controller.games.smb_board import world_data
+from controller.games.smb.board import world_data
 from controller.registry import ENTRIES
 from controller.registry import entry
 from web.camera import CameraShots, view_box

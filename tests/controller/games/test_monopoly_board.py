@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from controller.games.monopoly_board import (BOARD_FILE, CARDS_FILE, EFFECTS, BoardDataError, load_board,
+from controller.games.monopoly.board import (BOARD_FILE, CARDS_FILE, EFFECTS, BoardDataError, load_board,
                                              parse_board)
 
 BOARD = json.loads(BOARD_FILE.read_text())
@@ -78,7 +78,7 @@ def test_unreadable_files_are_named(tmp_path):
 
 
 def test_corrected_files_are_used_by_the_game(tmp_path):
-    from controller.games.monopoly import Monopoly
+    from controller.games.monopoly.rules import Monopoly
     board = copy.deepcopy(BOARD)
     board["spaces"][1]["price"] = 9
     path = tmp_path / "printed.json"

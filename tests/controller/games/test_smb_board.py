@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from controller.games.smb_board import DEFAULT_PATH, BoardError, build_worlds, load_worlds, validate
+from controller.games.smb.board import DEFAULT_PATH, BoardError, build_worlds, load_worlds, validate
 
 
 @pytest.fixture
@@ -102,7 +102,7 @@ def test_a_broken_file_is_a_clear_error(tmp_path):
 
 
 def test_a_traced_board_is_used_by_the_game(tmp_path, data):
-    from controller.games.smb import SuperMarioBros
+    from controller.games.smb.rules import SuperMarioBros
     space(data, "w1-01")["features"] = ["mushroom"]
     path = tmp_path / "traced.json"
     path.write_text(json.dumps(data))
@@ -114,7 +114,7 @@ def test_a_traced_board_is_used_by_the_game(tmp_path, data):
 
 
 def test_the_check_command_lists_problems(tmp_path, data, capsys):
-    from controller.games.smb_board import main
+    from controller.games.smb.board import main
     assert main([str(DEFAULT_PATH)]) == 0
     assert "ok (World 1: 35 spaces" in capsys.readouterr().out
     space(data, "w2-03")["next"] = ["w2-05"]

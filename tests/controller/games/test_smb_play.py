@@ -57,7 +57,7 @@ def test_one_thousand_games_without_a_rule_error():
 
 def test_the_simulator_finds_a_broken_rule(monkeypatch):
     """The audit is a real check: a rule that leaks a card is reported, not missed."""
-    from controller.games.smb import SuperMarioBros
+    from controller.games.smb.rules import SuperMarioBros
     real = SuperMarioBros._draw
 
     def leaky(self, state, seat):
@@ -86,7 +86,7 @@ def test_every_face_of_the_referees_die_is_a_roll_the_game_takes():
     from collections import Counter
 
     from controller.devices import dice
-    from controller.games.smb import SuperMarioBros
+    from controller.games.smb.rules import SuperMarioBros
     game = SuperMarioBros()
     state = game.start({"players": 2, "deck": None})
     faces = dice.die_set("smb").dice[0].faces

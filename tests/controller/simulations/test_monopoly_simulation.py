@@ -9,8 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from controller.games.monopoly import Monopoly
-from controller.games.monopoly_board import load_board
+from controller.games.monopoly.rules import Monopoly
+from controller.games.monopoly.board import load_board
 from controller.simulations import monopoly as sim
 
 B = load_board()

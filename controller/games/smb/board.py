@@ -41,10 +41,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..i18n import N_, translator
+from ...i18n import N_, translator
 
 FORMAT = "smb-worlds/1"
-DEFAULT_PATH = Path(__file__).with_name("data") / "smb_worlds.json"
+DEFAULT_PATH = Path(__file__).parents[1] / "data" / "smb_worlds.json"  # controller/games/data
 COLOURS = ("red", "yellow")
 FEATURES = ("start", "mushroom", "coins_inside", "coin_on_top", "question_block", "water",
             "fire_bar", "link", "king_bowser", "princess")
@@ -465,11 +465,11 @@ def _on_cycle(spaces: Mapping[str, Mapping]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m controller.games.smb_board FILE`: check a traced board file."""
+    """`python -m controller.games.smb.board FILE`: check a traced board file."""
     import sys
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m controller.games.smb_board WORLDS.json", file=sys.stderr)
+        print("usage: python -m controller.games.smb.board WORLDS.json", file=sys.stderr)
         return 2
     try:
         worlds = load_worlds(args[0])

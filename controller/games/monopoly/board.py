@@ -1,7 +1,7 @@
 """Monopoly The Super Mario Bros. Movie: the board and the two card decks, as data.
 
 The rule text has neither the printed spaces nor the card texts (shared/RULINGS.md
-section 5), so both live in JSON files beside this module and are checked here before a
+section 5), so both live in JSON files (controller/games/data) and are checked here before a
 game starts: a wrong file is refused with a message naming the file and the entry.
 
 THE BUNDLED VALUES ARE A STAND-IN (the files say so in their "stand_in" key): space
@@ -44,9 +44,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..i18n import N_
+from ...i18n import N_
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"  # controller/games/data, beside the other games' files
 BOARD_FILE = DATA / "monopoly_board.json"
 CARDS_FILE = DATA / "monopoly_cards.json"
 

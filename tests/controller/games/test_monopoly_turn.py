@@ -1,79 +1,15 @@
-"""Monopoly The Super Mario Bros. Movie rules (RULINGS.md section 5), driven through the
-same text inputs the referee journals. Positions and deeds are arranged on a copy of a
-state, then dice decide; every step checks that no coin was made or lost."""
+"""How a Monopoly turn runs (controller/games/monopoly/turn.py): the movement rules, every
+kind of space, both decks, Game Over deeds, Bowser and his battles, doubles, and both
+endings (RULINGS.md section 5), driven through the same text inputs the referee journals.
+Positions and deeds are arranged on a copy of a state, then dice decide; every step
+checks that no coin was made or lost."""
 import pytest
 
-from controller.games.base import IllegalAction, NotationError
-from controller.games.monopoly import Monopoly, roll_result
-from controller.games.monopoly_board import DECK_NAMES, DECKS, load_board
-
-B = load_board()
-GO, JAIL = B.first("go"), B.first("jail")
-FREE_PARKING, GO_TO_JAIL = B.first("free_parking"), B.first("go_to_jail")
-
-
-def spaces(kind):
-    return [s.index for s in B.spaces if s.kind == kind]
-
-
-PIPES = spaces("warp_pipe")
-LOC = [i for i in B.locations if i not in range(31, 40)]  # locations reached without passing GO
-
-
-def card_index(deck, effect):
-    return next(c.index for c in B.cards[deck] if c.effect == effect)
-
-
-def new(players=4, first=None, **settings):
-    """A game with tokens confirmed automatically; `first` = (deck, effect) on top."""
-    game = Monopoly(settings={"confirm_tokens": False, "players": players, "bowser": False, **settings})
-    decks = {d: list(range(16)) for d in DECKS}
-    if first:
-        deck, effect = first
-        i = card_index(deck, effect)
-        decks[deck] = [i] + [k for k in range(16) if k != i]
-    return game, game.start({"decks": decks})
-
-
-def arrange(game, s, run: bool = False, **fields):
-    """`s` with fields replaced (lists given per seat or per space); with `run`, the
-    rules then run on to the next input they need."""
-    d = s.draft()
-    for name, value in fields.items():
-        setattr(d, name, value)
-    d.table = game._expected(d)
-    if run:
-        game._run(d)
-    return d.freeze()
-
-
-def play(game, s, *inputs):
-    for text in inputs:
-        s = game.play(s, game.parse(s, text))
-        assert game.coins_ok(s), f"coins made or lost after {text!r}"
-    return s
-
-
-def settle(game, s):
-    """Answer what a test is not about (no buying, no bids, red die 1) until the next
-    roll of the pair."""
-    while game.prompt(s).kind != "roll" or s.need[0] != "roll":
-        p = game.prompt(s)
-        if p.kind == "roll":
-            text = "roll 1"
-        else:
-            text = next(o for o in ("auction", "close", "done") if o in p.options)
-        s = play(game, s, text)
-    return s
-
-
-def owner(s, **owned):
-    """owner list from {seat: [spaces]}"""
-    own = list(s.owner)
-    for seat, where in owned.items():
-        for i in where:
-            own[i] = int(seat[1:])
-    return own
+from controller.games.base import IllegalAction
+from controller.games.monopoly.board import DECK_NAMES, DECKS
+from controller.games.monopoly.turn import roll_result
+from monopoly_table import (FREE_PARKING, GO, GO_TO_JAIL, JAIL, LOC, PIPES, B, arrange, card_index, new, owner, play,
+                            settle, spaces)
 
 
 def test_roll_result_doubles_triples_and_jail():
@@ -369,32 +305,6 @@ def test_bowser_waits_on_go_until_every_player_has_had_one_more_turn():
     assert s.bowser == 3
 
 
-def test_rulings_that_are_settings():
-    # a lone winner may be paid as two players
-    game, s = new(players=2, bowser=True, cards=False, solo_battle_reward=4)
-    s = arrange(game, s, bowser=10 - 3, pos=[10 - 7, JAIL], jail=[-1, 0])
-    s = play(game, s, "roll 3 4", "roll 6 1")
-    assert list(s.coins) == [34, 30]
-    # the other reading of "every player completes their next turn": the mover's own next
-    # turn is not waited for
-    game, s = new(bowser=True, cards=False, bowser_waits_for_mover=False)
-    s = arrange(game, s, bowser=21, pos=[6, 24, 5, 6])
-    s = settle(game, play(game, s, "roll 3 1", "partner p2", "roll 6 1"))
-    for roll in ("roll 1 2", "roll 2 1", "roll 1 3"):
-        s = settle(game, play(game, s, roll))
-    assert list(s.wait) == [] and game.prompt(s).seat == 0
-    s = play(game, s, "roll 2 1")
-    assert s.bowser == 2
-    # doubles out of Jail with another turn
-    game, s = new(jail_doubles_extra_turn=True)
-    s = arrange(game, s, pos=[JAIL, 0, 0, 0], jail=[0, -1, -1, -1], need=None, agenda=[], run=True)
-    s = settle(game, play(game, s, "try", "roll 2 2"))
-    assert s.turn == 0 and game.prompt(s).kind == "roll"
-    names = {r.key: r.value for r in game.rulings()}
-    assert names["jail_doubles_extra_turn"] is True and names["solo_battle_reward"] == 2
-    with pytest.raises(ValueError, match="solo_battle_reward is 2 or 4"):
-        Monopoly(settings={"solo_battle_reward": 3})
-
 
 # --- doubles and Jail -----------------------------------------------------------------------
 def test_doubles_give_another_turn_and_the_third_doubles_go_to_jail_without_bowser():
@@ -406,132 +316,6 @@ def test_doubles_give_another_turn_and_the_third_doubles_go_to_jail_without_bows
     where, bowser = s.pos[0], s.bowser
     s = play(game, s, "roll 3 3")
     assert s.pos[0] == JAIL and s.jail[0] == 0 and s.bowser == bowser and where != JAIL
-    assert game.prompt(s).seat == 1
-
-
-def jailed(coins=30, cards=None, attempts=0):
-    game, s = new()
-    s = arrange(game, s, pos=[JAIL, 0, 0, 0], jail=[attempts, -1, -1, -1], coins=[coins, 30, 30, 30],
-                bank=s.bank + 30 - coins, cards=[cards or [], [], [], []], need=None, agenda=[], run=True)
-    return game, s
-
-
-def test_jail_pay_one_coin_then_roll():
-    game, s = jailed()
-    assert game.prompt(s).options == ("pay", "try")
-    s = play(game, s, "pay", "roll 2 1")
-    assert s.coins[0] == 29 and s.pos[0] == JAIL + 3 and s.jail[0] == -1
-
-
-def test_jail_card_goes_back_under_its_deck():
-    i = card_index("question_block", "jail_card")
-    game, s = jailed(cards=[i])
-    s = arrange(game, s, decks={"question_block": [k for k in range(16) if k != i], "bowser_fury": list(range(16))})
-    assert game.prompt(s).options == ("pay", "card", "try")
-    s = play(game, s, "card", "roll 1 2")
-    assert s.decks["question_block"][-1] == i and list(s.cards[0]) == [] and s.pos[0] == JAIL + 3 and s.coins[0] == 30
-
-
-def test_jail_rolling_doubles_gets_out_without_an_extra_turn():
-    game, s = jailed()
-    s = play(game, s, "try", "roll 1 2")
-    assert s.pos[0] == JAIL and s.jail[0] == 1 and game.prompt(s).seat == 1
-    game, s = jailed(attempts=1)
-    s = play(game, s, "try", "roll 2 2")
-    assert s.pos[0] == JAIL + 4 and s.jail[0] == -1
-    assert settle(game, s).turn == 1  # no extra turn for those doubles
-
-
-def test_jail_third_failed_roll_pays_and_moves():
-    game, s = jailed(attempts=2)
-    s = play(game, s, "try", "roll 2 1")
-    assert s.coins[0] == 29 and s.pos[0] == JAIL + 3 and s.jail[0] == -1
-
-
-# --- auctions, trades, bankruptcy ----------------------------------------------------------------
-def test_auction_with_several_bidders():
-    game, s = new()
-    a = LOC[4]
-    s = play(game, arrange(game, s, pos=[a - 7, 0, 0, 0], coins=[30, 30, 30, 4], bank=s.bank + 26),
-             "roll 3 4", "auction")
-    p = game.prompt(s)
-    assert p.seat is None and p.options == ("bid p0 1", "bid p1 1", "bid p2 1", "bid p3 1", "close")
-    s = play(game, s, "bid p1 1", "bid p3 3", "bid p2 5")
-    for bad, why in (("bid p1 5", "at least 6"), ("bid p3 6", "only 4 coins")):
-        with pytest.raises(IllegalAction, match=why):
-            game.check(s, game.parse(s, bad))
-    s = play(game, s, "bid p1 8", "close")
-    assert s.owner[a] == 1 and s.coins[1] == 22 and s.ledger[-1][4] == "auction"
-
-
-def test_auction_with_no_bid_leaves_the_deed_with_the_bank():
-    game, s = new()
-    a = LOC[4]
-    s = play(game, arrange(game, s, pos=[a - 7, 0, 0, 0]), "roll 3 4", "auction", "close")
-    assert s.owner[a] is None and list(s.coins) == [30] * 4 and "Bank keeps" in " ".join(s.news)
-
-
-def test_a_trade_offered_and_accepted_completes_a_set_for_free():
-    game, s = new()
-    a = LOC[4]
-    b = B.partner(a)
-    s = arrange(game, s, owner=owner(s, p0=[a], p2=[b]), flipped=[i == a for i in range(40)])
-    with pytest.raises(IllegalAction, match="Get Out of Jail Free"):
-        game.check(s, game.parse(s, f"offer p0>p2 card for s{b}"))
-    s = play(game, s, f"offer p0>p2 5c for s{b}")
-    p = game.prompt(s)
-    assert p.kind == "choice" and p.seat == 2 and p.options == ("accept", "decline")
-    with pytest.raises(IllegalAction, match="accept or decline"):
-        game.check(s, game.parse(s, "roll 1 2"))
-    declined = play(game, s, "decline")
-    assert declined.owner[b] == 2 and game.prompt(declined).kind == "roll"
-    s = play(game, s, "accept")
-    assert s.owner[b] == 0 and s.coins[0] == 25 and s.coins[2] == 35 and not s.flipped[a]
-    assert game.prompt(s).kind == "roll" and game.prompt(s).seat == 0
-
-
-def test_raising_coins_by_selling_a_deed():
-    game, s = new()
-    a, rent_space = LOC[0], LOC[6]
-    s = arrange(game, s, pos=[rent_space - 7, 0, 0, 0], coins=[0, 30, 30, 30], bank=s.bank + 30,
-                owner=owner(s, p0=[a], p1=[rent_space]))
-    s = play(game, s, "roll 3 4")
-    p = game.prompt(s)
-    assert p.seat == 0 and p.options == (f"sell {a}",)  # the sale covers it: no bankruptcy
-    s = play(game, s, f"sell {a}")
-    assert s.owner[a] is None and s.coins[0] == B.spaces[a].price - B.spaces[rent_space].rent
-    assert s.coins[1] == 30 + B.spaces[rent_space].rent
-
-
-def test_bankruptcy_to_a_player_hands_over_deeds_and_offers_continue():
-    game, s = new()
-    a, rent_space = LOC[0], LOC[8]
-    i = card_index("question_block", "jail_card")
-    s = arrange(game, s, pos=[rent_space - 7, 0, 0, 0], coins=[0, 30, 30, 30], bank=s.bank + 30,
-                owner=owner(s, p0=[a], p1=[rent_space]), flipped=[k == a for k in range(40)], cards=[[i], [], [], []],
-                decks={"question_block": [k for k in range(16) if k != i], "bowser_fury": list(range(16))})
-    s = play(game, s, "roll 3 4")
-    assert game.prompt(s).options == (f"sell {a}", "bankrupt")
-    s = play(game, s, "bankrupt")
-    assert s.out[0] and s.owner[a] == 1 and s.coins[1] == 30 and list(s.cards[1]) == [i] and s.flipped[a]
-    p = game.prompt(s)
-    assert p.seat == 1 and p.options == (f"continue {a}", "done")
-    s = play(game, s, f"continue {a}")
-    assert not s.flipped[a] and game.prompt(s).seat == 1 and game.prompt(s).kind == "roll"
-    assert game._expected(s)["p0"] is None  # the token leaves the board
-
-
-def test_bankruptcy_to_the_bank_returns_deeds_and_cards():
-    game, s = new()
-    plant, a = spaces("piranha_plant")[1], LOC[0]
-    i = card_index("bowser_fury", "jail_card")
-    s = arrange(game, s, pos=[plant - 7, 0, 0, 0], coins=[0, 30, 30, 30], bank=s.bank + 30,
-                owner=owner(s, p0=[a]), flipped=[i2 == a for i2 in range(40)], cards=[[16 + i], [], [], []],
-                decks={"question_block": list(range(16)), "bowser_fury": [k for k in range(16) if k != i]})
-    s = play(game, s, "roll 3 4", "roll 6")
-    assert game.prompt(s).options == (f"sell {a}", "bankrupt")
-    s = play(game, s, "bankrupt")
-    assert s.out[0] and s.owner[a] is None and s.flipped[a] and s.decks["bowser_fury"][-1] == i
     assert game.prompt(s).seat == 1
 
 
@@ -554,24 +338,3 @@ def test_bowser_wins_when_all_sixteen_deeds_are_game_over():
     s = play(game, s, "roll 2 5")
     o = game.outcome(s)
     assert o.winner is None and o.winner_name == "Bowser" and "all 16" in o.reason
-
-
-# --- notation and bad input --------------------------------------------------------------------
-def test_bad_inputs_are_refused_with_reasons():
-    game, s = new()
-    for text in ("roll 7 1", "bid 3", "sell 55", "offer p0>p1 3x for -", "put mario@3", "hello"):
-        with pytest.raises(NotationError):
-            game.parse(s, text)
-    with pytest.raises(IllegalAction, match="not the time"):
-        game.check(s, game.parse(s, "buy"))
-    with pytest.raises(IllegalAction, match="both dice"):
-        game.check(s, game.parse(s, "roll 3"))
-    for text in ("roll 3 4", "buy", "bid p2 5", "partner p1", "offer p0>p2 s6+3c+card for -", "put bowser@15 p2@off"):
-        assert game.notation(s, game.parse(s, text)) == text
-
-
-def test_setup_and_settings_errors_name_the_problem():
-    with pytest.raises(ValueError, match="players must be 2 to 6"):
-        Monopoly(settings={"players": 7}).start({})
-    with pytest.raises(ValueError, match="decks.question_block"):
-        Monopoly().start({"decks": {"question_block": [1, 1], "bowser_fury": list(range(16))}})

@@ -1,30 +1,15 @@
-"""Super Mario Bros. board game: every sentence of the rule text and every ruling of
-RULINGS section 4, on the bundled stand-in Worlds (their space ids are quoted here)."""
+"""Super Mario Bros. board game (controller/games/smb/rules.py): every sentence of the rule
+text on setting up, moving Mario, coins, cards, lives, King Bowser and who plays a card,
+and every ruling of RULINGS section 4, on the bundled stand-in Worlds (their space ids
+are quoted here)."""
 from dataclasses import replace
 
 import pytest
 
-from controller.games.base import IllegalAction, NotationError
-from controller.games.smb import UNKNOWN, SuperMarioBros
+from controller.games.smb.rules import SuperMarioBros
+from controller.games.smb.state import UNKNOWN
+from smb_table import illegal, new, play
 from support import deck_with
-
-
-def new(players=2, hands=(), top=(), settings=None, **changes):
-    game = SuperMarioBros(settings={"players": players, **(settings or {})})
-    state = game.start({"players": players, "deck": deck_with(hands, top, players), "seed": 7})
-    return game, replace(state, **changes)
-
-
-def play(game, state, *texts):
-    for text in texts:
-        state = game.play(state, game.parse(state, text))
-    return state
-
-
-def illegal(game, state, text) -> str:
-    with pytest.raises(IllegalAction) as err:
-        game.play(state, game.parse(state, text))
-    return err.value.reason
 
 
 # --- game setup --------------------------------------------------------------------
@@ -100,16 +85,6 @@ def test_red_yellow_roll_offers_the_ground_and_the_pipe_top():
     assert {"move w1-12", "move w1-13"} <= set(game.prompt(s).options)
     assert play(game, s, "move w1-12").mario == "w1-12"
     assert play(game, s, "move w1-13").mario == "w1-13"
-
-
-def test_wrong_destination_is_worded():
-    game, s = new(mario="w1-11")
-    s = play(game, s, "roll yellow")
-    why = illegal(game, s, "move w1-13")
-    assert why.startswith("a yellow roll goes to the next yellow space: space 12 on the pipe top")
-    assert "not space 13 (that space is red)" in why
-    assert "not the nearest" in illegal(game, s, "move w1-19")
-    assert "roll the die first" in illegal(game, play(game, s, "move w1-12"), "move w1-15")
 
 
 def test_a_block_cannot_be_walked_through():
@@ -194,83 +169,7 @@ def test_physical_deck_keeps_counts_and_checks_the_mix():
     assert "holds no Goomba card" in illegal(game, s, "card 2 goomba")
 
 
-def test_snapshot_shows_counts_to_all_and_a_hand_only_to_its_owner():
-    game, s = new(hands=[["goomba", "koopa", "fireball"]])
-    snap = game.snapshot(s, viewer=None)
-    assert snap["cards"] == {"Player 1": 3, "Player 2": 3} and snap["hand"] is None
-    assert game.snapshot(s, viewer=0)["hand"] == ["Goomba", "Koopa", "Fireball"]  # as printed
-
-
-# --- playing hazard cards ----------------------------------------------------------
-def moved_once(players=3, **kw):
-    """Seat 0 has rolled and moved once (to w1-01); seats 1 and 2 hold hazards."""
-    game, s = new(players=players, hands=[["fireball"], ["goomba", "blooper", "koopa"],
-                                          ["goomba", "hammer_bro", "piranha"]], **kw)
-    s = play(game, s, "roll red")
-    return game, play(game, s, f"move {s.targets[0]}")
-
-
-def test_hazard_cards_wait_until_the_player_has_rolled_and_moved():
-    game, s = new(players=3, hands=[[], ["goomba"]])
-    assert "rolled the die and moved at least once" in illegal(game, s, "card 2 goomba")
-    game, s = moved_once()
-    s = play(game, s, "card 2 goomba")
-    assert s.phase == "token" and game.prompt(s).seat == 1 and s.discard == ("goomba",)
-    s = play(game, s, "token w1-05")
-    assert s.tokens == (("w1-05", "goomba"),) and game.board(s)["w1-05"] == "hazard"
-
-
-def test_one_card_per_player_per_roll_but_several_players_may_play():
-    game, s = moved_once()
-    s = play(game, s, "card 2 goomba", "token w1-05")
-    assert "one card per player per roll" in illegal(game, s, "card 2 koopa")
-    s = play(game, s, "card 3 goomba", "token w1-06")
-    assert len(s.tokens) == 2
-    s = play(game, s, "roll red", "move w1-03")  # passes w1-02 only
-    assert play(game, s, "card 2 koopa", "token w1-09").token_at("w1-09") == "koopa"
-
-
-def test_no_hazard_card_on_ones_own_turn():
-    game, s = moved_once()
-    s = replace(s, hands=(("goomba",),) + s.hands[1:])
-    assert "own turn" in illegal(game, s, "card 1 goomba")
-
-
-@pytest.mark.parametrize("space,why", [
-    ("w1-01", "the space Mario is on"),
-    ("w1-00", "a link space or a start space"),
-    ("w1-33", "a link space or a start space"),
-    ("w1-05", "already has a hazard token"),
-    ("w2-03", "on World 2; the token goes on the World 1 board"),
-])
-def test_hazard_token_placement_restrictions(space, why):
-    game, s = moved_once(tokens=(("w1-05", "koopa"),))
-    s = play(game, s, "card 2 goomba")
-    assert why in illegal(game, s, f"token {space}")
-
-
-def test_no_token_on_the_princess_or_king_bowser():
-    game, s = moved_once(world=4, mario="w4-20")
-    s = play(game, s, "card 3 hammer_bro")
-    for space in ("w4-24", "w4-25"):
-        assert "Princess space or the King Bowser space" in illegal(game, s, f"token {space}")
-    assert play(game, s, "token w4-23").token_at("w4-23") == "hammer_bro"
-
-
-def test_world_only_hazards_only_on_their_world():
-    game, s = moved_once()
-    assert "only on the World 3 board" in illegal(game, s, "card 2 blooper")
-    assert "only on the World 4 board" in illegal(game, s, "card 3 hammer_bro")
-    game, s = moved_once(world=3, mario="w3-00")
-    assert play(game, s, "card 2 blooper").pending == (1, "blooper")
-
-
-def test_a_hazard_needs_a_matching_token_left():
-    tokens = (("w1-10", "goomba"), ("w1-11", "goomba"), ("w1-12", "goomba"))
-    game, s = moved_once(tokens=tokens)
-    assert "all Goomba tokens" in illegal(game, s, "card 2 goomba")
-
-
+# --- hazard tokens on the path -------------------------------------------------
 def test_landing_on_a_hazard_loses_a_life_returns_the_token_and_pays_nothing():
     # a token on the mushroom space w1-10: no coins there
     game, s = new(mario="w1-09", tokens=(("w1-10", "goomba"),), coins=(1, 0))
@@ -289,25 +188,6 @@ def test_passing_over_a_token_returns_it_and_the_turn_goes_on():
     game, s = new(mario="w1-03", tokens=(("w1-05", "goomba"), ("w1-20", "koopa")))
     s = play(game, s, "roll yellow", "move w1-06")
     assert s.tokens == (("w1-20", "koopa"),) and s.turn == 0 and "jumped over" in s.note
-
-
-# --- Fireball ----------------------------------------------------------------------
-def test_fireball_before_a_roll_removes_the_chosen_token():
-    game, s = new(hands=[["fireball", "fireball"]], tokens=(("w1-05", "goomba"), ("w1-09", "koopa")))
-    s = play(game, s, "fireball w1-09")
-    assert s.tokens == (("w1-05", "goomba"),) and s.discard == ("fireball",)
-    assert "one Fireball per die roll" in illegal(game, s, "fireball w1-05")
-    s = play(game, s, "roll red")
-    assert "before rolling" in illegal(game, s, "fireball w1-05")
-    s = play(game, s, "move w1-01", "fireball w1-05")  # a second one, on the next roll
-    assert s.tokens == ()
-
-
-def test_fireball_needs_a_token_and_the_card_and_not_king_bowser():
-    game, s = new(hands=[["fireball"], ["koopa"]], tokens=(("w1-05", "goomba"),))
-    assert "no hazard token on" in illegal(game, s, "fireball w1-06")
-    assert "no effect on the King Bowser" in illegal(game, replace(s, world=4, mario="w4-20"), "fireball w4-24")
-    assert "holds no Fireball" in illegal(game, replace(s, turn=1), "fireball w1-05")
 
 
 # --- losing a life and extra lives -------------------------------------------------
@@ -387,62 +267,7 @@ def test_king_bowser_red_roll_setting_rolls_again():
     assert any(r.key == "bowser_red" and r.value == "rolls_again" for r in game.rulings())
 
 
-def test_no_hazard_cards_in_the_king_bowser_phase():
-    game, s = new(world=4, mario="w4-24", bowser=True, moved=True, hands=[[], ["goomba"]])
-    assert "between rolls, not now" in illegal(game, s, "card 2 goomba")
-
-
-# --- notation ----------------------------------------------------------------------
-@pytest.mark.parametrize("text", ["roll blue", "move", "move w9-99", "card 9 goomba", "card 2 fireball",
-                                  "card 2 bowser", "jump", "buy now"])
-def test_bad_notation_says_what_is_expected(text):
-    game, s = new()
-    with pytest.raises(NotationError):
-        game.parse(s, text)
-
-
-def test_notation_round_trips():
-    game, s = moved_once()
-    for text in ["roll red/yellow", "card 2 goomba", "fireball w1-05", "pass", "buy"]:
-        assert game.notation(s, game.parse(s, text)) == text
-    assert game.parse(s, "  ROLL   Red ") == game.parse(s, "roll red")
-
-
-# --- the camera's words for a board that no action explains -------------------------
-def seen(game, s, **labels):
-    board = game.board(s)
-    board.update({k.replace("_", "-"): v for k, v in labels.items()})
-    return game.explain(s, board)
-
-
-def test_a_token_taken_away_for_no_reason_and_a_missing_mario():
-    game, s = new(tokens=(("w1-05", "goomba"),))
-    assert "only passing over it or a Fireball" in seen(game, s, w1_05="empty").reason
-    assert seen(game, s, w1_00="empty").reason == "Mario is missing from START"
-
-
-def test_mario_on_his_roll_target_is_not_blamed_for_something_else_on_the_board():
-    """Issue 28 #5: Mario put rightly on space 2 after a red roll, while the camera sees
-    something on START, was refused "a red roll goes to the next red space: space 2, not
-    space 2": the wrong thing is on START, and the words say so."""
-    game, s = new()
-    s = play(game, s, "roll red")
-    target = s.targets[0]
-    reason = seen(game, s, w1_00="hazard", **{target.replace("-", "_"): "mario"}).reason
-    assert "not space" not in reason and "START" in reason, reason
-
-
-def test_a_token_the_fireball_or_a_jump_sent_back_must_leave_the_board():
-    game, s = new(hands=[["fireball"]], tokens=(("w1-05", "goomba"), ("w1-09", "koopa")))
-    s = play(game, s, "fireball w1-09")
-    assert seen(game, s, w1_09="hazard").reason == "the hazard token on space 9 went back to the pile: take it off the board"
-    s = play(game, replace(s, mario="w1-03"), "roll yellow", "move w1-06")  # typed on the page
-    assert s.returned == ("w1-05",)
-    assert "space 5 went back to the pile" in seen(game, s, w1_05="hazard").reason
-    s = play(game, s, "roll red")
-    assert s.returned == ()
-
-
+# --- who plays a card ------------------------------------------------------------
 def test_an_opponent_plays_a_hazard_card_from_their_own_phone_and_nobody_else_can():
     """Through the referee, as the page sends it: the sender's seat is checked against
     who performs the action (Game.actor), not against whose turn it is."""
