@@ -126,11 +126,13 @@ def build_parser(_=None) -> argparse.ArgumentParser:
     sp.add_argument("--corners", default=None, help=_("the board's four corners \"x,y\" when it has no markers"))
     sp.add_argument("--json", action="store_true", help=_("each cell as JSON"))
     sp.add_argument("--config", default=None, help=_("a referee.toml whose [camera] and [table] settings apply"))
+    lang_arg(sp, N_("[table] language of --config, else en"))
 
     sp = sub.add_parser("markers", help=_("print the marker sheet for a board"))
     sp.add_argument("--game", choices=list(GAMES), required=True, help=_("the game: {games}", games=", ".join(GAMES)))
     sp.add_argument("--world", type=int, default=None, help=_("smb: the World board (1-4)"))
     sp.add_argument("--out", required=True, help=_("the picture to write (.png)"))
+    lang_arg(sp, N_("en"))
 
     sp = sub.add_parser("export", help=_("write a game's record"))
     sp.add_argument("game_id", type=int, nargs="?", help=_("default: the newest game"))
@@ -150,6 +152,7 @@ def build_parser(_=None) -> argparse.ArgumentParser:
 
     sp = sub.add_parser("selftest", help=_("check camera, pins and the die module link"))
     sp.add_argument("--config", default="referee.toml", help=_("the settings file (default %(default)s)"))
+    lang_arg(sp, N_("[table] language of the config, else en"))
 
     sp = sub.add_parser("simulate", help=_("play whole games with random legal choices"))
     sp.add_argument("--game", choices=list(SIMULATED), required=True, help=_("the games that have a simulation"))

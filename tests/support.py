@@ -248,10 +248,12 @@ def served_hall(folder, broker, referee, table: str = "t1"):
 # --- the demo, run as a person runs it ---------------------------------------------------
 
 
-def play_demo(tmp_path, *args, page_shows=None, timeout=150, told=None):
+def play_demo(tmp_path, *args, page_shows=None, timeout=150, told=None, watch=None):
     """Run `referee demo --fast ARGS` to its end and return the game record that
     `referee export` writes from its journal; with `page_shows`, the status page must
-    show that text while the demo runs; `told`, a list, gets the terminal's lines."""
+    show that text while the demo runs; `told`, a list, gets the terminal's lines (from
+    the first); `watch(url)` is called once the page is served (the address printed in
+    the table's language)."""
     import json
     import re
     import subprocess
@@ -262,17 +264,20 @@ def play_demo(tmp_path, *args, page_shows=None, timeout=150, told=None):
         [sys.executable, "-m", "controller.cli", "demo", "--fast", "--port", "0", "--data", str(tmp_path), *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        url = None
+        url, first = None, []
         for line in proc.stdout:
-            if m := re.search(r"status page: (http://\S+)/", line):
+            first.append(line.rstrip("\n"))
+            if m := re.search(r"(http://\S+)/", line):
                 url = m[1]
                 break
         assert url, proc.stderr.read()
         if page_shows:
             assert page_shows in urllib.request.urlopen(url + "/", timeout=10).read().decode()
+        if watch is not None:
+            watch(url)
         rest, err = proc.communicate(timeout=timeout)
         if told is not None:
-            told += rest.splitlines()
+            told += first + rest.splitlines()
     finally:
         proc.kill()
     assert proc.returncode == 0, err[-3000:]
