@@ -107,3 +107,13 @@ def test_markers_and_read_speak_the_language_asked_for(tmp_path, capsys):
     assert main(["markers", "--game", "connect4", "--out", str(tmp_path / "no" / "such.png"), "--lang", "de"]) == 2
     assert capsys.readouterr().err == (f"referee markers: {tmp_path / 'no' / 'such.png'} kann nicht geschrieben werden "
                                        "(gibt es den Ordner, und ist die Endung ein Bildtyp wie .png?)\n")
+
+
+def test_a_new_game_with_a_clock_that_is_not_one_is_refused_in_the_table_s_language(tmp_path):
+    """The page's new-game form (the table's command): the refusal the page shows."""
+    from controller.events import NewGame
+    from support import running_service
+
+    with running_service(tmp_path, language="de") as service:
+        result = service.submit(NewGame(game="chess", clock="5 x3"))
+    assert not result.ok and result.error.startswith("Bedenkzeit '5 x3': '5 x3' ist keine Periode;"), result.error

@@ -24,8 +24,8 @@ import pytest
 from english_check import english
 from support import play_demo
 
-# game, turns shown on the table, seed (the seeds of test_demo_games.py: each game plays
-# its deliberate mistake within these turns)
+# game, turns shown on the table, seed (the seeds of test_demo_games.py; a few turns keep
+# each run to seconds, most with the deliberate mistake and its alarm in words)
 GAMES = [("connect4", 4, 1), ("smb", 3, 3), ("monopoly", 3, 5), ("chess", 4, 3), ("labyrinth", 3, 3)]
 NAMES = ("Léa", "Jürgen")
 
