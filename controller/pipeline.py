@@ -43,8 +43,9 @@ def _watcher(args, camera, options=None):
 class Progress:
     """A one-line progress bar on stderr, with the camera's status when it is not ok."""
 
-    def __init__(self, total: int | None, _, stream=sys.stderr, width: int = 30):
-        self.total, self._, self.stream, self.width = total, _, stream, width
+    def __init__(self, total: int | None, _, stream=None, width: int = 30):
+        # stderr as it is now (a default bound at import would keep a stream since replaced)
+        self.total, self._, self.stream, self.width = total, _, stream or sys.stderr, width
         self.shown = -1
 
     def update(self, done: int, t: float, status: str) -> None:
