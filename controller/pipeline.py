@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from .cli import failed, words
-from .events import Bus, Enter, Kind, NewGame, Settle
+from .events import Bus, Enter, NewGame, Settle
 from .i18n import N_
 from .journal import Journal
 from .record import fold
