@@ -18,9 +18,12 @@ from pathlib import Path
 
 from vision.view import STILL_S
 
+from .i18n import N_, Said, language
 
-class ConfigError(Exception):
-    """A config problem; the message names the file and the key."""
+
+class ConfigError(Said):
+    """A config problem; the message names the file and the key. `said(_)` words it in a
+    language (controller/i18n.py), str() in English."""
 
 
 @dataclass
@@ -28,6 +31,9 @@ class GameSettings:
     name: str = "connect4"
     variant: str = ""  # empty: the game's first variant
     rulings: dict = field(default_factory=dict)  # per-game rulings that are settings
+    # the players' names by seat (["Léa", "Tom"]): the first game's, kept by the next ones
+    # until a new game names others (controller/players.py)
+    players: list = field(default_factory=list)
 
 
 @dataclass
@@ -142,20 +148,25 @@ class Config:
     path: str = "(defaults)"
 
 
-def _type_name(tp) -> str:
-    return {int: "an integer", float: "a number", str: "a string", bool: "true or false",
-            list: "a list", dict: "a table"}.get(tp, str(tp))
+# a value of the wrong type, per the type the key takes
+WRONG_TYPE = {int: N_("{where}: expected an integer, got {value!r}"),
+              float: N_("{where}: expected a number, got {value!r}"),
+              str: N_("{where}: expected a string, got {value!r}"),
+              bool: N_("{where}: expected true or false, got {value!r}"),
+              list: N_("{where}: expected a list, got {value!r}"),
+              dict: N_("{where}: expected a table, got {value!r}")}
 
 
 def _coerce(value, tp, where: str):
     if tp is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if tp is int and isinstance(value, bool) or not isinstance(value, tp):
-        raise ConfigError(f"{where}: expected {_type_name(tp)}, got {value!r}")
+        raise ConfigError(WRONG_TYPE[tp], where=where, value=value)
     if tp is float and not math.isfinite(value):  # TOML allows nan and inf
-        raise ConfigError(f"{where}: expected a finite number, got {value!r}")
+        raise ConfigError(N_("{where}: expected a finite number, got {value!r}"), where=where, value=value)
     if tp is str and "\0" in value:  # a path or a name with one was "embedded null byte", no key named
-        raise ConfigError(f"{where}: contains a NUL character (\\u0000); expected text without one")
+        raise ConfigError(N_("{where}: contains a NUL character (\\u0000); expected text without one"),
+                          where=where)
     return value
 
 
@@ -173,14 +184,15 @@ HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?
 
 def _section(cls, raw, path: str, name: str):
     if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: [{name}] must be a table")
+        raise ConfigError(N_("{path}: [{section}] must be a table"), path=path, section=name)
     hints = typing.get_type_hints(cls)
     known = {f.name for f in fields(cls)}
     out = cls()
     for key, value in raw.items():
         where = f"{path}: [{name}] {key}"
         if key not in known:
-            raise ConfigError(f"{path}: unknown key [{name}] {key}; expected one of {', '.join(sorted(known))}")
+            raise ConfigError(N_("{path}: unknown key [{section}] {key}; expected one of {keys}"), path=path,
+                              section=name, key=key, keys=", ".join(sorted(known)))
         setattr(out, key, _coerce(value, hints[key], where))
     return out
 
@@ -189,13 +201,14 @@ def parse(text: str, path: str = "referee.toml") -> Config:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
+        raise ConfigError(N_("{path}: not valid TOML ({error})"), path=path, error=exc) from exc
     hints = typing.get_type_hints(Config)
     sections = [f.name for f in fields(Config) if f.name != "path"]
     config = Config(path=path)
     for name, value in raw.items():
         if name not in sections:
-            raise ConfigError(f"{path}: unknown section [{name}]; expected one of {', '.join(sections)}")
+            raise ConfigError(N_("{path}: unknown section [{section}]; expected one of {sections}"), path=path,
+                              section=name, sections=", ".join(sections))
         setattr(config, name, _section(hints[name], value, path, name))
     validate(config)
     return config
@@ -206,15 +219,28 @@ def load(path: str | Path) -> Config:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such config file (copy referee.example.toml to start)") from None
+        raise ConfigError(N_("{path}: no such config file (copy referee.example.toml to start)"),
+                          path=path) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot be read ({exc})") from exc
+        raise ConfigError(N_("{path}: cannot be read ({error})"), path=path, error=exc) from exc
     return parse(text, str(path))
+
+
+def file_language(path: str | Path) -> str | None:
+    """The [table] language a config file names, if the file reads as TOML and names one
+    this version speaks; None otherwise. The commands say what they print in it, the
+    file's own errors too (before the file is checked)."""
+    try:
+        table = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("table")
+        return language(table.get("language"), "") if isinstance(table, dict) else None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError):
+        return None
 
 
 def _one_of(path, key, value, allowed):
     if value not in allowed:
-        raise ConfigError(f"{path}: {key} is {value!r}; expected one of {', '.join(map(repr, allowed))}")
+        raise ConfigError(N_("{path}: {key} is {value!r}; expected one of {allowed}"), path=path, key=key,
+                          value=value, allowed=", ".join(map(repr, allowed)))
 
 
 def validate(config: Config) -> None:
@@ -222,29 +248,36 @@ def validate(config: Config) -> None:
     p = config.path
     from .games import GAMES, game_class  # late: games are loaded only when named
 
-    from .i18n import language
-
     try:
         config.table.language = language(config.table.language, "[table] language")
     except ValueError as exc:
-        raise ConfigError(f"{p}: {exc}") from None
+        raise ConfigError(N_("{path}: {error}"), path=p, error=exc) from None
     _one_of(p, "[game] name", config.game.name, list(GAMES))
     variants = game_class(config.game.name).variants
     if config.game.variant:
         _one_of(p, "[game] variant", config.game.variant, list(variants))
     try:
-        game_class(config.game.name)(config.game.variant or None, config.game.rulings)
+        game = game_class(config.game.name)(config.game.variant or None, config.game.rulings, config.table.language)
     except ValueError as exc:
-        raise ConfigError(f"{p}: [game] rulings: {exc}") from None
+        raise ConfigError(N_("{path}: [game] rulings: {error}"), path=p, error=exc) from None
+    if config.game.players:
+        from .players import checked
+        from .table import seats_of  # late: the table brings in vision
+
+        try:
+            config.game.players = checked(config.game.players, seats_of(game), game._)
+        except ValueError as exc:
+            raise ConfigError(N_("{path}: [game] players: {error}"), path=p, error=exc) from None
     pins: dict[int, str] = {}
     for f in fields(GpioSettings):
         value = getattr(config.gpio, f.name)
         if f.type in ("int", int) and not isinstance(value, bool):
             if not 0 <= value <= 27:
-                raise ConfigError(f"{p}: [gpio] {f.name} is {value}; expected a BCM pin number 0-27")
+                raise ConfigError(N_("{path}: [gpio] {key} is {value}; expected a BCM pin number 0-27"),
+                                  path=p, key=f.name, value=value)
             if value in pins:
-                raise ConfigError(f"{p}: [gpio] {f.name} uses pin {value}, which [gpio] {pins[value]} "
-                                  "already uses; expected a pin of its own")
+                raise ConfigError(N_("{path}: [gpio] {key} uses pin {value}, which [gpio] {other} already uses; "
+                                     "expected a pin of its own"), path=p, key=f.name, value=value, other=pins[value])
             pins[value] = f.name
     _one_of(p, "[gpio] factory", config.gpio.factory, ["auto", "mock"])
     _one_of(p, "[gpio] buzzer_kind", config.gpio.buzzer_kind, ["tonal", "active"])
@@ -257,54 +290,59 @@ def validate(config: Config) -> None:
             live = config.camera.source == "picamera2" or config.camera.source.isdigit()
             parse_corners(config.camera.corners, (config.camera.width, config.camera.height) if live else None)
         except CornersError as exc:
-            raise ConfigError(f"{p}: [camera] {exc}") from None
+            raise ConfigError(N_("{path}: [camera] {error}"), path=p, error=exc) from None
     for (section, key), (low, high, low_allowed) in LIMITS.items():
         value = getattr(getattr(config, section), key)
         if value < low or (value == low and not low_allowed) or value > high:
-            span = f"{low} to {high}" if low_allowed else f"more than {low}, at most {high}"
-            raise ConfigError(f"{p}: [{section}] {key} is {value}; expected {span}")
+            raise ConfigError(N_("{path}: [{section}] {key} is {value}; expected {low} to {high}") if low_allowed
+                              else N_("{path}: [{section}] {key} is {value}; expected more than {low}, at most {high}"),
+                              path=p, section=section, key=key, value=value, low=low, high=high)
     _check_web(config.web, p)
     try:
         player = shlex.split(config.voice.player)
     except ValueError as exc:  # an unclosed quote
         player = exc
     if not isinstance(player, list) or not player:
-        raise ConfigError(f"{p}: [voice] player is {config.voice.player!r}; expected \"auto\", \"off\" "
-                          "or a command such as \"aplay -q\"")
+        raise ConfigError(N_("{path}: [voice] player is {value!r}; expected \"auto\", \"off\" or a command such "
+                             "as \"aplay -q\""), path=p, value=config.voice.player)
     _validate_hall(config.hall, p)
     colours = config.camera.colours
     if not 2 <= len(colours) <= 3 or not all(
             isinstance(c, str) and len(c) == 7 and c[0] == "#" and all(h in "0123456789abcdefABCDEF" for h in c[1:])
             for c in colours):
-        raise ConfigError(f"{p}: [camera] colours is {colours!r}; expected two or three \"#rrggbb\" "
-                          "colours: first player, second player, and optionally the blocker")
+        raise ConfigError(N_("{path}: [camera] colours is {value!r}; expected two or three \"#rrggbb\" colours: "
+                             "first player, second player, and optionally the blocker"), path=p, value=colours)
     from .devices.link import parse_usb_id  # late: the link module brings in pyserial
 
     try:
         parse_usb_id(config.die_module.usb_id)
     except ValueError as exc:
-        raise ConfigError(f"{p}: [die_module] {exc}") from None
+        raise ConfigError(N_("{path}: [die_module] {error}"), path=p, error=exc) from None
 
 
 def _check_web(web: WebSettings, p: str) -> None:
     if not 0 <= web.port <= 65535:
-        raise ConfigError(f"{p}: [web] port is {web.port}; expected 1-65535 (0: any free port)")
+        raise ConfigError(N_("{path}: [web] port is {value}; expected 1-65535 (0: any free port)"), path=p,
+                          value=web.port)
     try:
         ipaddress.ip_address(web.host)
     except ValueError:
         # a name (localhost, the Pi's name) is fine; digits and dots are an address
         if re.fullmatch(r"[0-9.]+", web.host) or not HOSTNAME.fullmatch(web.host):
-            raise ConfigError(f"{p}: [web] host is {web.host!r}; expected an IP address of this machine "
-                              "(\"0.0.0.0\": every network, \"127.0.0.1\": this machine only) or a host name") from None
+            raise ConfigError(N_("{path}: [web] host is {value!r}; expected an IP address of this machine "
+                                 "(\"0.0.0.0\": every network, \"127.0.0.1\": this machine only) or a host name"),
+                              path=p, value=web.host) from None
     token = web.admin_token
     if token and (len(token) < MIN_TOKEN or not token.isprintable() or token != token.strip()):
-        raise ConfigError(f"{p}: [web] admin_token is {len(token)} characters; expected at least {MIN_TOKEN} "
-                          "printable characters without spaces at the ends (a short token is soon guessed; "
-                          "leave it out and a new one is made and printed at each start)")
+        raise ConfigError(N_("{path}: [web] admin_token is {length} characters; expected at least {most} "
+                             "printable characters without spaces at the ends (a short token is soon guessed; "
+                             "leave it out and a new one is made and printed at each start)"),
+                          path=p, length=len(token), most=MIN_TOKEN)
     if not token.isascii():  # the page sends it in the Authorization header, which carries no other
-        raise ConfigError(f"{p}: [web] admin_token holds {', '.join(repr(c) for c in dict.fromkeys(token) if not c.isascii())}"
-                          "; expected ASCII letters, digits and punctuation only (the page sends the token in an "
-                          "HTTP header, where a browser refuses any other character)")
+        raise ConfigError(N_("{path}: [web] admin_token holds {characters}; expected ASCII letters, digits and "
+                             "punctuation only (the page sends the token in an HTTP header, where a browser refuses "
+                             "any other character)"), path=p,
+                          characters=", ".join(repr(c) for c in dict.fromkeys(token) if not c.isascii()))
 
 
 TABLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -312,20 +350,22 @@ TABLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 def _validate_hall(hall: HallSettings, p: str) -> None:
     if not 1 <= hall.port <= 65535:
-        raise ConfigError(f"{p}: [hall] port is {hall.port}; expected 1-65535")
+        raise ConfigError(N_("{path}: [hall] port is {value}; expected 1-65535"), path=p, value=hall.port)
     if hall.table and not TABLE_NAME.fullmatch(hall.table):
-        raise ConfigError(f"{p}: [hall] table is {hall.table!r}; expected 1-64 letters, digits, - or _ "
-                          "(it is a part of the MQTT topic)")
+        raise ConfigError(N_("{path}: [hall] table is {value!r}; expected 1-64 letters, digits, - or _ "
+                             "(it is a part of the MQTT topic)"), path=p, value=hall.table)
     if hall.password and not hall.username:
-        raise ConfigError(f"{p}: [hall] password is set but username is not; expected both or neither")
+        raise ConfigError(N_("{path}: [hall] password is set but username is not; expected both or neither"),
+                          path=p)
     if hall.ca_file and not Path(hall.ca_file).is_file():
-        raise ConfigError(f"{p}: [hall] ca_file {hall.ca_file!r}: no such file")
+        raise ConfigError(N_("{path}: [hall] ca_file {value!r}: no such file"), path=p, value=hall.ca_file)
     if hall.ca_file and not hall.tls:
-        raise ConfigError(f"{p}: [hall] ca_file is set but tls is false; expected tls = true")
+        raise ConfigError(N_("{path}: [hall] ca_file is set but tls is false; expected tls = true"), path=p)
     if hall.enabled:
         for key in ("broker", "table"):
             if not getattr(hall, key):
-                raise ConfigError(f"{p}: [hall] {key} is empty; expected it set when [hall] enabled = true")
+                raise ConfigError(N_("{path}: [hall] {key} is empty; expected it set when [hall] enabled = true"),
+                                  path=p, key=key)
 
 
 def default() -> Config:

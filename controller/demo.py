@@ -24,7 +24,7 @@ import shutil
 import sys
 import tempfile
 
-from .cli import with_clock
+from .cli import failed, with_clock
 from .config import Config, ConfigError, load, validate
 from vision.camera import SyntheticCamera
 
@@ -35,7 +35,7 @@ from .registry import entry
 from .demo_rig.players import FPS, SIZE
 from .account import Account
 from .service import Service
-from .i18n import translator
+from .i18n import said, translator
 
 
 def demo_config(args) -> Config:
@@ -48,14 +48,19 @@ def demo_config(args) -> Config:
     config.gpio.factory = "mock"
     config.die_module.port = "sim"
     config.data.folder = args.data or tempfile.mkdtemp(prefix="referee-demo-")
-    config.voice.enabled = not args.fast  # a fast demo plays faster than anyone could listen
+    # a fast demo plays faster than anyone could listen: its words are only written (the
+    # WAVs the page may play; the announcements the game overtook are dropped)
+    config.voice.player = "off" if args.fast else "auto"
     config.web.host, config.web.port = args.host, args.port
     config.table.language = getattr(args, "lang", None) or "en"
     if getattr(args, "config", None):  # a demo table in a hall: the file's [hall] only
         config.hall = load(args.config).hall
     if getattr(args, "clock", None) is not None:
         config.game.rulings = with_clock(config.game.rulings, args.clock)
-        validate(config)  # a control that is not one, or a game without a clock: said before the start
+    if getattr(args, "players", None):  # the names by seat, kept by the games after the first
+        config.game.players = args.players.split(",")
+    # a control that is not one, a game without a clock, a name too long: said before the start
+    validate(config)
     return config
 
 
@@ -71,8 +76,7 @@ def run_demo(args, serve) -> int:
     try:
         config = demo_config(args)
     except ConfigError as exc:
-        print(f"referee demo: {exc}", file=sys.stderr)
-        return 2
+        return failed(args, exc)
     turns = getattr(args, "turns", 0) or 0
     table = DemoTable(seed=args.seed, games=args.games, turns=turns, realtime=not args.fast,
                       press_new_game=lambda: press_button(config.gpio.new_game_button),
@@ -80,10 +84,10 @@ def run_demo(args, serve) -> int:
     try:
         service = demo_service(config, table)
     except Exception as exc:  # a game or a camera reader that is not available: say which
-        print(f"referee demo: cannot start {config.game.name}: {exc}", file=sys.stderr)
         if not args.data:
             shutil.rmtree(config.data.folder, ignore_errors=True)
-        return 2
+        _ = translator(config.table.language)
+        return failed(args, _("cannot start {game}: {error}", game=config.game.name, error=said(exc, _)))
     table.attach(service)
     _ = translator(config.table.language)
     account = service.bus.subscribe(Account(lang=config.table.language))  # the game told on the terminal

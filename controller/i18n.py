@@ -44,13 +44,38 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+class Said(Exception):
+    """An error whose words are a catalogue message: str() is the English (for the log),
+    `said(_)` the words in the language of the translator `_`. A parameter that is itself
+    such an error (a config key's bad time control) is worded in the same language.
+    Subclassed with the kind of error it is (`class ConfigError(Said)`, `class
+    ControlError(Said, ValueError)`); the message is marked with `N_` for the extractor."""
+
+    def __init__(self, message: str, **params):
+        super().__init__(message.format(**params))
+        self.message, self.params = message, params
+
+    def said(self, _) -> str:
+        return _(self.message, **{k: said(v, _) if isinstance(v, BaseException) else v
+                                  for k, v in self.params.items()})
+
+
+def said(error: BaseException, _) -> str:
+    """An error's words in the language of `_`: a `Said`'s translated, any other's as it is."""
+    return error.said(_) if isinstance(error, Said) else str(error)
+
+
+class LanguageError(Said, ValueError):
+    """A language this version does not speak."""
+
+
 def language(code: str | None, what: str = "language") -> str:
-    """A supported language's code from 'fr', 'FR', 'fr-CH' or 'de_DE'; ValueError naming
-    `what` (a key, an option) and the languages there are otherwise."""
+    """A supported language's code from 'fr', 'FR', 'fr-CH' or 'de_DE'; LanguageError (a
+    ValueError) naming `what` (a key, an option) and the languages there are otherwise."""
     text = str(code or "").strip().replace("_", "-").split("-")[0].lower()
     if text not in LANGUAGES:
-        raise ValueError(f"{what} is {code!r}; expected one of {', '.join(LANGUAGES)} "
-                         f"({', '.join(f'{k}: {v}' for k, v in LANGUAGES.items())})")
+        raise LanguageError(N_("{what} is {code!r}; expected one of {codes} ({names})"), what=what, code=code,
+                            codes=", ".join(LANGUAGES), names=", ".join(f"{k}: {v}" for k, v in LANGUAGES.items()))
     return text
 
 

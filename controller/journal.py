@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .events import Event
-from .i18n import N_
+from .i18n import N_, Said
 from .record import fold
 
 SCHEMA_VERSION = 1
@@ -66,19 +66,11 @@ class JournalError(Exception):
     """A journal file that cannot be used; the message names the file and why."""
 
 
-class RecordLost(JournalError):
+class RecordLost(Said, JournalError):
     """A write the journal could not keep (a full disk, a file deleted or replaced): the
-    message says so in words, naming the file; nothing of it was written. `message` and
-    `params`: the catalogue's message (controller/i18n.py) the referee says in the
-    table's language; str() is the English, for the log."""
-
-    def __init__(self, message: str, **params):
-        super().__init__(message.format(**params))
-        self.message, self.params = message, params
-
-    def said(self, _) -> str:
-        """The words in the language of the translator `_`."""
-        return _(self.message, **self.params)
+    message says so in words, naming the file; nothing of it was written. The referee
+    says it in the table's language (`said(_)`, controller/i18n.py); str() is the
+    English, for the log."""
 
 
 class Journal:

@@ -8,7 +8,9 @@ import json
 import sys
 from pathlib import Path
 
-from .events import Bus, Enter, Kind, NewGame, Settle
+from .cli import failed, words
+from .events import Bus, Enter, NewGame, Settle
+from .i18n import N_
 from .journal import Journal
 from .record import fold
 from .referee import MIN_CONFIDENCE, Referee
@@ -24,7 +26,7 @@ def _config(args):
     try:
         return load(args.config)
     except ConfigError as exc:
-        print(f"referee {args.command}: {exc}", file=sys.stderr)
+        failed(args, exc)
         return None
 
 
@@ -34,15 +36,16 @@ def _watcher(args, camera, options=None):
     try:
         return make_watcher(args.game, camera, corners=args.corners or camera.corners or None, options=options)
     except ValueError as exc:  # bad corners (quoted in the message), no reader
-        print(f"referee {args.command}: {exc}", file=sys.stderr)
+        failed(args, exc)
         return None
 
 
 class Progress:
     """A one-line progress bar on stderr, with the camera's status when it is not ok."""
 
-    def __init__(self, total: int | None, stream=sys.stderr, width: int = 30):
-        self.total, self.stream, self.width = total, stream, width
+    def __init__(self, total: int | None, _, stream=None, width: int = 30):
+        # stderr as it is now (a default bound at import would keep a stream since replaced)
+        self.total, self._, self.stream, self.width = total, _, stream or sys.stderr, width
         self.shown = -1
 
     def update(self, done: int, t: float, status: str) -> None:
@@ -53,9 +56,9 @@ class Progress:
             filled = int(self.width * done / self.total)
             bar = f"[{'#' * filled}{'.' * (self.width - filled)}] {100 * done // self.total:3d}% {done}/{self.total}"
         else:
-            bar = f"{done} frames"
+            bar = self._.n("{n} frame", "{n} frames", done)
         note = "" if status == "ok" else f" ({status})"
-        self.stream.write(f"\rreplay: {bar} t={t:6.1f}s{note}\x1b[K")
+        self.stream.write("\r" + self._("replay: {bar} t={t}s{note}", bar=bar, t=f"{t:6.1f}", note=note) + "\x1b[K")
         self.stream.flush()
 
     def close(self) -> None:
@@ -81,8 +84,7 @@ def cmd_replay(args) -> int:
     try:
         record = Record(args.record, args.game) if args.record else None
     except (OSError, ValueError) as exc:
-        print(f"referee replay: --record {args.record}: {exc}", file=sys.stderr)
-        return 2
+        return failed(args, exc, f"--record {args.record}: ")
     referee = Referee(Journal(":memory:"), Bus(), lang=args.lang or config.table.language)
     game = GameSettings(name=args.game, variant=args.variant or "",
                         rulings=config.game.rulings if config.game.name == args.game else {})
@@ -99,11 +101,10 @@ def cmd_replay(args) -> int:
             raise ValueError(result.error)
         source = open_camera(args.video, width=camera.width, height=camera.height, fps=camera.fps)
     except (ValueError, CameraError) as exc:  # bad corners, no reader, no such video
-        print(f"referee replay: {exc}", file=sys.stderr)
-        return 2
+        return failed(args, exc)
 
     print_events(started + (record.enter(table) if record else []), referee, args.json)
-    progress = Progress(source.frame_count)
+    progress = Progress(source.frame_count, referee._)
     done, t = 0, 0.0
     try:
         with source:
@@ -117,12 +118,11 @@ def cmd_replay(args) -> int:
                 progress.update(done, t, table.watcher.status)
     except CameraError as exc:
         progress.close()
-        print(f"referee replay: {exc}", file=sys.stderr)
-        return 2
+        return failed(args, exc)
     progress.close()
     print_events(table.run(Settle())[1], referee, args.json)  # the recording ended: the history shown stands
     if done == 0:
-        print(f"referee replay: {args.video} holds no frames", file=sys.stderr)
+        print(referee._("referee replay: {video} holds no frames", video=args.video), file=sys.stderr)
     if not args.json:
         print_result(referee)
     return 0
@@ -176,6 +176,8 @@ def _from_table(game: str) -> bool:
     return entry(game).starts_from_table
 
 
+# the marker sheet's corners in words, in vision.markers.CORNER_NAMES' order
+CORNERS = (N_("bottom-left"), N_("bottom-right"), N_("top-right"), N_("top-left"))
 SYMBOLS = {"empty": ".", "p0": "X", "p1": "O", "blocker": "#"}
 
 
@@ -187,16 +189,16 @@ def cmd_read(args) -> int:
 
     from .games import load_game
 
+    _ = words(args)
     config = _config(args)
     if config is None:
         return 2
     camera = config.camera
     try:  # its size from the header first: a picture too large or too small is not decoded
         frame = read_image(args.image)
-        game = load_game(args.game, args.variant)
+        game = load_game(args.game, args.variant, lang=_.lang)
     except (ImageError, ValueError) as exc:
-        print(f"referee read: {exc}", file=sys.stderr)
-        return 2
+        return failed(args, exc)
     # the board the reader expects at the game's start (Super Mario Bros.: World 1)
     watcher = _watcher(args, camera, game.reader_options(game.start(game.new_setup(random.Random(0)))))
     if watcher is None:
@@ -206,8 +208,7 @@ def cmd_read(args) -> int:
     try:
         view = watcher.read_frame(frame)
     except ValueError as exc:
-        print(f"referee read: {args.image}: {exc}", file=sys.stderr)
-        return 2
+        return failed(args, exc, f"{args.image}: ")
     cells = sorted(view.cells.items(), key=lambda kv: repr(kv[0]))
     if args.json:
         print(json.dumps({"image": args.image, "game": args.game, "cells": [
@@ -224,10 +225,10 @@ def cmd_read(args) -> int:
                 sym = SYMBOLS.get(lab, lab[:1])
                 line.append(sym if conf >= MIN_CONFIDENCE else "?")
             print(" ".join(line))
-        print("X first player, O second player, # blocker, . empty, ? unsure")
+        print(_("X first player, O second player, # blocker, . empty, ? unsure"))
     else:
         for c, (lab, conf) in cells:
-            print(f"{game.cell_name(c)}: {lab} ({conf:.2f})")
+            print(_("{cell}: {label} ({confidence})", cell=game.cell_name(c), label=lab, confidence=f"{conf:.2f}"))
     return 0
 
 
@@ -236,32 +237,29 @@ def cmd_markers(args) -> int:
     Super Mario Bros. World board has its own, named by its board data)."""
     import cv2
 
-    from vision.markers import CORNER_NAMES, sheet
+    from vision.markers import sheet
 
     from .registry import entry
 
+    _ = words(args)
     kind, name, reader = entry(args.game), args.game, None
     if getattr(args, "world", None):
         from .games import load_game
 
         try:  # a game whose board comes in several sheets: that sheet's markers
-            sheet_name, options = load_game(args.game).sheet(args.world)
+            sheet_name, options = load_game(args.game, lang=_.lang).sheet(args.world)
             reader = kind.make_reader(**options)
         except ValueError as exc:  # one sheet only, or no such sheet
-            print(f"referee markers: {exc}", file=sys.stderr)
-            return 2
+            return failed(args, exc)
         name = f"{args.game} {sheet_name}"
     ids = kind.marker_ids(reader)
     try:
         ok = cv2.imwrite(args.out, sheet(name, ids))
     except cv2.error as exc:
-        ok = False
-        print(f"referee markers: cannot write {args.out}: {exc}", file=sys.stderr)
-        return 2
+        return failed(args, _("cannot write {path}: {error}", path=args.out, error=exc))
     if not ok:
-        print(f"referee markers: cannot write {args.out} (is the folder there, and is the "
-              "extension an image type such as .png?)", file=sys.stderr)
-        return 2
-    print(f"{args.out}: markers for {name}: " +
-          ", ".join(f"id {i} {n}" for i, n in zip(ids, CORNER_NAMES)))
+        return failed(args, _("cannot write {path} (is the folder there, and is the extension an image type "
+                              "such as .png?)", path=args.out))
+    print(_("{path}: markers for {board}: {ids}", path=args.out, board=name,
+            ids=", ".join(_("id {id} {corner}", id=i, corner=_(n)) for i, n in zip(ids, CORNERS))))
     return 0

@@ -612,7 +612,7 @@ class Referee:
         if self.alarm is not None:
             self.alarm = None
             if not events:
-                events.append(self._emit("restored", text="the board shows a legal position again"))
+                events.append(self._emit("restored", text=self._("the board shows a legal position again")))
         if clear and not self.beliefs.best.actions and len(self.beliefs.close()) == 1:
             # sure of the board: the camera learns from it, but for the cells it reads otherwise
             self.known = (self.epoch, view.t, frozenset(self._odd))

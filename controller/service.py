@@ -84,7 +84,8 @@ class Service:
             log.warning("journal: %s", note)
         self.notes += self.referee.notes
         if not resumed:
-            self.referee.new_game(config.game.name, config.game.variant or None, config.game.rulings)
+            self.referee.new_game(config.game.name, config.game.variant or None, config.game.rulings,
+                                  players=config.game.players or None)
         # a resumed game is refereed from the position the journal knows (Table learns it)
         self.table = Table(self.referee, config.game, config.camera if self.camera is not None else None,
                            catalogue=Path(config.data.folder) / "treasures.npz",
@@ -94,7 +95,8 @@ class Service:
                        and not r.setup.get("from_table"))  # killed while the table was being read
         if self.camera is not None and (not resumed or placeholder) and entry(config.game.name).starts_from_table:
             # the game on the table is the one to referee, not a layout drawn here
-            started = self.table.command(NewGame(variant=config.game.variant or None))
+            started = self.table.command(NewGame(variant=config.game.variant or None,
+                                                 players=tuple(config.game.players) or None))
             if not started.ok:  # a damaged treasure catalogue: said, and serving goes on
                 log.warning("table start: %s", started.error)
                 self.notes.append(started.error)

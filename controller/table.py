@@ -31,6 +31,7 @@ from .config import CameraSettings, GameSettings
 from .events import (Command, Corners, Enrol, Enter, Event, Kind, NewGame, RollDie, SetPosition, Settle, Tick, Undo,
                      View)
 from .games import load_game
+from .i18n import said
 from .journal import RecordLost
 from .players import checked
 from .referee import CONFIRM_S, Referee
@@ -263,9 +264,9 @@ class Table:
         # the new-game button asks for none: the names stay for the same game
         players = command.players if command.players is not None else (r.players if game is None else None)
         try:  # refused now, not when the table has been read
-            checked(players, seats_of(load_game(name, variant, settings)), self.referee._)
-        except ValueError as exc:
-            return Result.refused(str(exc))
+            checked(players, seats_of(load_game(name, variant, settings, r.lang)), self.referee._)
+        except ValueError as exc:  # in the table's language (a clock that is no time control too)
+            return Result.refused(said(exc, self.referee._))
         self._players = players
         if self.camera is not None and entry(name).starts_from_table and (setup is None or setup.get("from_table")):
             # read from the table; a recorded setup (a replay) gives only the deal
@@ -273,8 +274,8 @@ class Table:
         self.enrolment.cancel()
         try:
             event = r.new_game(name, variant, settings, setup=setup, players=players)
-        except ValueError as exc:  # a setting the rules refuse (a clock that is no time control)
-            return Result.refused(str(exc))
+        except ValueError as exc:  # a setting the rules refuse (a deal the settings cannot make)
+            return Result.refused(said(exc, self.referee._))
         self._options = r.game.reader_options(r.state)
         if self.camera is not None:
             old, self.watcher = self.watcher, self._watch(name, self._options, self.watcher)

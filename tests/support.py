@@ -277,9 +277,10 @@ def served_hall(folder, broker, referee, table: str = "t1"):
 # --- the demo, run as a person runs it ---------------------------------------------------
 
 
-def start_demo(*args):
+def start_demo(*args, first=None):
     """`referee demo --port 0 ARGS` started: its process and its page's address, once
-    the page is up."""
+    the page is up (the address found in any language); `first`, a list, gets the lines
+    printed until then."""
     import re
     import subprocess
     import sys
@@ -287,28 +288,35 @@ def start_demo(*args):
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "demo", "--port", "0", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for line in proc.stdout:
-        if m := re.search(r"status page: (http://\S+)/", line):
+        if first is not None:
+            first.append(line.rstrip("\n"))
+        if m := re.search(r"(http://\S+)/", line):
             return proc, m[1]
     proc.kill()
     raise AssertionError(f"the demo's page never came up: {proc.stderr.read()[-2000:]}")
 
 
-def play_demo(tmp_path, *args, page_shows=None, timeout=150, told=None):
+def play_demo(tmp_path, *args, page_shows=None, timeout=150, told=None, watch=None):
     """Run `referee demo --fast ARGS` to its end and return the game record that
     `referee export` writes from its journal; with `page_shows`, the status page must
-    show that text while the demo runs; `told`, a list, gets the terminal's lines."""
+    show that text while the demo runs; `told`, a list, gets the terminal's lines (from
+    the first); `watch(url)` is called once the page is served (the address printed in
+    the table's language)."""
     import json
     import subprocess
     import sys
     import urllib.request
 
-    proc, url = start_demo("--fast", "--data", str(tmp_path), *args)
+    first = []
+    proc, url = start_demo("--fast", "--data", str(tmp_path), *args, first=first)
     try:
         if page_shows:
             assert page_shows in urllib.request.urlopen(url + "/", timeout=10).read().decode()
+        if watch is not None:
+            watch(url)
         rest, err = proc.communicate(timeout=timeout)
         if told is not None:
-            told += rest.splitlines()
+            told += first + rest.splitlines()
     finally:
         proc.kill()
     assert proc.returncode == 0, err[-3000:]

@@ -37,7 +37,8 @@ def page_urls(host: str, port: int) -> list[str]:
     return [f"http://[{h}]:{port}/" if ":" in h else f"http://{h}:{port}/" for h in hosts or ["127.0.0.1"]]
 
 
-def listening_line(what: str, host: str, port: int) -> str:
-    """`what: URL  URL ...`, saying so when the page is open to every network."""
-    where = "  (listening on every network of this machine)" if host in ANY else ""
-    return f"{what}: {'  '.join(page_urls(host, port))}{where}"
+def listening_line(what: str, host: str, port: int, _) -> str:
+    """`what: URL  URL ...`, saying so when the page is open to every network; `what` (the
+    page's name) and the words in the language of the translator `_` (controller/i18n.py)."""
+    where = "  " + _("(listening on every network of this machine)") if host in ANY else ""
+    return _("{page}: {urls}", page=what, urls="  ".join(page_urls(host, port))) + where

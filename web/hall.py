@@ -19,6 +19,7 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
+from controller.cli import failed, words
 from controller.registry import ENTRIES, FORMATS
 
 from . import guard
@@ -178,12 +179,13 @@ def serve_hall(args) -> int:
         server = open_server(app, args.host, args.http_port, 8)
     except ServeError as exc:
         hall.close()
-        print(f"referee hall: {exc}", file=sys.stderr)
+        failed(args, exc)
         return 1
     # the token is typed on the page, never put in a URL (history, the system log), and
     # printed only when it was generated: a given one is known already
-    shown = "" if args.token else f"  (admin token: {token})"
-    print(listening_line("hall page", args.host, server.effective_port) + shown, flush=True)
+    _ = words(args)
+    shown = "" if args.token else "  " + _("(admin token: {token})", token=token)
+    print(listening_line(_("hall page"), args.host, server.effective_port, _) + shown, flush=True)
     try:
         run_server(server, app)
     finally:

@@ -9,14 +9,15 @@ import logging
 import os
 import signal
 import socket
-import sys
 import threading
 import time
 
 from waitress import create_server
 
 from controller.allocator import settle
+from controller.cli import failed
 from controller.config import ConfigError, load
+from controller.i18n import N_, Said, said, translator
 from controller.service import Service
 
 from . import close_streams, create_app
@@ -24,20 +25,23 @@ from .addresses import listening_line
 from .connections import GuardedChannel, server_options
 
 
-class ServeError(Exception):
-    """The page cannot be served (the port is taken, the address is not this machine's)."""
+class ServeError(Said):
+    """The page cannot be served (the port is taken, the address is not this machine's):
+    one line, what is wrong and what to try (`said(_)` in a language)."""
 
 
-def listen_problem(exc: OSError, host: str, port: int) -> str:
-    """One line for a failed listen: what is wrong and what to try."""
+def listen_problem(exc: OSError, host: str, port: int) -> ServeError:
+    """The error of a failed listen."""
+    why = exc.strerror or exc
     if exc.errno == errno.EADDRINUSE:
-        return f"port {port} is in use: try --port {port + 1}" if port else f"no free port ({exc.strerror})"
+        return (ServeError(N_("port {port} is in use: try --port {next}"), port=port, next=port + 1) if port
+                else ServeError(N_("no free port ({why})"), why=why))
     if exc.errno == errno.EADDRNOTAVAIL or isinstance(exc, socket.gaierror):
-        return (f"host {host!r} is not an address of this machine ({exc.strerror or exc}): "
-                "use 0.0.0.0 for every network or 127.0.0.1 for this machine only")
+        return ServeError(N_("host {host!r} is not an address of this machine ({why}): use 0.0.0.0 for every "
+                             "network or 127.0.0.1 for this machine only"), host=host, why=why)
     if exc.errno == errno.EACCES:
-        return f"port {port} needs root: use a port above 1023 (the default is 8000)"
-    return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+        return ServeError(N_("port {port} needs root: use a port above 1023 (the default is 8000)"), port=port)
+    return ServeError(N_("cannot listen on {host}:{port}: {why}"), host=host, port=port, why=why)
 
 
 def open_server(app, host: str, port: int, threads: int):
@@ -49,7 +53,7 @@ def open_server(app, host: str, port: int, threads: int):
         server = create_server(app, host=host, port=port, threads=threads, channel_request_lookahead=1,
                                **server_options())
     except OSError as exc:
-        raise ServeError(listen_problem(exc, host, port)) from None
+        raise listen_problem(exc, host, port) from None
     server.channel_class = GuardedChannel
     return server
 
@@ -89,8 +93,9 @@ def serve(service: Service, host: str, port: int, threads: int,
         raise
     service.start()
     # a token from the config is not printed: the output ends up in the system log
-    token = f"  (admin token: {service.admin_token})" if service.token_generated else ""
-    print(listening_line("status page", host, server.effective_port) + token, flush=True)
+    _ = translator(service.config.table.language)
+    token = "  " + _("(admin token: {token})", token=service.admin_token) if service.token_generated else ""
+    print(listening_line(_("status page"), host, server.effective_port, _) + token, flush=True)
     service.systemd.ready(f"serving on port {server.effective_port}")
     try:
         run_server(server, app, until)
@@ -105,17 +110,16 @@ def cmd_serve(args) -> int:
     try:
         config = load(args.config)
     except ConfigError as exc:
-        print(f"referee serve: {exc}", file=sys.stderr)
-        return 2
+        return failed(args, exc)
     if getattr(args, "port", None) is not None:
         config.web.port = args.port
     if getattr(args, "lang", None):
         config.table.language = args.lang
+    _ = translator(config.table.language)
     if config.camera.source == "synthetic":
-        print(f"referee serve: {config.path}: [camera] source is \"synthetic\" (the default), the demo's "
-              "drawn table, which only `referee demo` shows; set it to \"picamera2\", a device number "
-              "such as \"0\", a video file or a folder of images", file=sys.stderr)
-        return 2
+        return failed(args, _("{path}: [camera] source is \"synthetic\" (the default), the demo's drawn table, "
+                              "which only `referee demo` shows; set it to \"picamera2\", a device number such as "
+                              "\"0\", a video file or a folder of images", path=config.path))
     die_module = None
     if config.die_module.port == "sim":  # the firmware simulator stands in for the module
         from controller.demo_rig.module import SimulatedModule
@@ -124,12 +128,12 @@ def cmd_serve(args) -> int:
     try:
         service = Service(config, die_module=die_module)
     except Exception as exc:  # start-up faults (camera, pins) are reported, not dumped
-        print(f"referee serve: cannot start: {exc}", file=sys.stderr)
+        failed(args, _("cannot start: {error}", error=said(exc, _)))
         return 1
     try:
         serve(service, config.web.host, config.web.port, config.web.threads)
     except ServeError as exc:
-        print(f"referee serve: {exc}", file=sys.stderr)
+        failed(args, exc)
         return 1
     return 0
 
@@ -142,5 +146,4 @@ def cmd_demo(args) -> int:
     try:
         return run_demo(args, serve)
     except ServeError as exc:  # the port is taken: one line, not a traceback
-        print(f"referee demo: {exc}", file=sys.stderr)
-        return 2
+        return failed(args, exc)

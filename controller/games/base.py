@@ -142,8 +142,8 @@ class Game:
         self.title = self._(type(self).title)
         variant = variant or self.variants[0]
         if variant not in self.variants:
-            raise ValueError(f"{self.name} has no variant {variant!r}; "
-                             f"expected one of {', '.join(self.variants)}")
+            raise ValueError(self._("{game} has no variant {variant!r}; expected one of {variants}",
+                                    game=self.name, variant=variant, variants=", ".join(self.variants)))
         self.variant = variant
         if not isinstance(settings or {}, Mapping):
             raise ValueError(f"{self.name} settings are {describe(settings)}; expected KEY = VALUE pairs")

@@ -24,12 +24,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..i18n import N_, Said
+
 MAX_MINUTES = 24 * 60  # a longer control is a typo
 MAX_BONUS_S = 600  # an increment or delay longer than ten minutes is a typo
 MAX_MOVES = 200
 
 KINDS = {"+": "increment", "b": "bronstein", "d": "delay"}
 _PERIOD = re.compile(r"(?:g/)?(?:(\d+)/)?(\d+(?:\.\d+)?|\d+:[0-5]\d)(?:([+bd])(\d+(?:\.\d+)?))?")
+
+
+class ControlError(Said, ValueError):
+    """A time control that is not one, said in words (in any language: `said(_)`)."""
 
 
 @dataclass(frozen=True)
@@ -80,10 +86,10 @@ class TimeControl:
         """A control from its written form (the table in this module's docstring);
         ValueError naming the part that is not one."""
         if not isinstance(text, str):
-            raise ValueError(f"a time control is text such as \"3+2\", not {text!r}")
+            raise ControlError(N_("a time control is text such as \"3+2\", not {value!r}"), value=text)
         parts = [p for p in text.lower().split("|")]
         if len(parts) > 2:
-            raise ValueError(f"time control {text!r}: at most two sides, red's | green's")
+            raise ControlError(N_("time control {control!r}: at most two sides, red's | green's"), control=text)
         sides = tuple(cls._side(p, text) for p in parts)
         return cls(sides if len(sides) == 2 else (sides[0], sides[0]))
 
@@ -94,8 +100,9 @@ class TimeControl:
             part = re.sub(r"\s+", "", raw)
             m = _PERIOD.fullmatch(part)
             if not m:
-                raise ValueError(f"time control {whole!r}: {raw.strip()!r} is not a period; expected minutes "
-                                 "and increment as 3+2, a delay as 5 d3 or 5 b3, or moves/minutes as 40/90")
+                raise ControlError(N_("time control {control!r}: {part!r} is not a period; expected minutes and "
+                                      "increment as 3+2, a delay as 5 d3 or 5 b3, or moves/minutes as 40/90"),
+                                   control=whole, part=raw.strip())
             moves, minutes, sign, bonus = m.groups()
             if ":" in minutes:
                 mm, ss = minutes.split(":")
@@ -103,18 +110,22 @@ class TimeControl:
             else:
                 seconds = float(minutes) * 60
             if moves is not None and not 1 <= int(moves) <= MAX_MOVES:
-                raise ValueError(f"time control {whole!r}: {moves} moves in a period; expected 1-{MAX_MOVES}")
+                raise ControlError(N_("time control {control!r}: {moves} moves in a period; expected 1-{most}"),
+                                   control=whole, moves=moves, most=MAX_MOVES)
             if seconds > MAX_MINUTES * 60:
-                raise ValueError(f"time control {whole!r}: {raw.strip()!r} is over {MAX_MINUTES // 60} hours")
+                raise ControlError(N_("time control {control!r}: {part!r} is over {hours} hours"), control=whole,
+                                   part=raw.strip(), hours=MAX_MINUTES // 60)
             if bonus is not None and float(bonus) > MAX_BONUS_S:
-                raise ValueError(f"time control {whole!r}: {bonus} s a move; expected at most {MAX_BONUS_S}")
+                raise ControlError(N_("time control {control!r}: {bonus} s a move; expected at most {most}"),
+                                   control=whole, bonus=bonus, most=MAX_BONUS_S)
             kind = KINDS[sign] if sign and float(bonus) > 0 else None
             periods.append(Period(int(moves) if moves else None, seconds, kind, float(bonus) if kind else 0.0))
         for p in periods[:-1]:
             if p.moves is None:
-                raise ValueError(f"time control {whole!r}: only the last period may be for the rest of the game")
+                raise ControlError(N_("time control {control!r}: only the last period may be for the rest of the "
+                                      "game"), control=whole)
         if periods[0].seconds <= 0:
-            raise ValueError(f"time control {whole!r}: no time to start with")
+            raise ControlError(N_("time control {control!r}: no time to start with"), control=whole)
         return tuple(periods)
 
     def text(self) -> str:

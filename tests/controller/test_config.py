@@ -64,6 +64,10 @@ def test_the_example_config_loads_and_shows_the_defaults():
     ("[web]\nhost = 'no such host!'\n", ["[web] host", "host name"]),
     ("[camera]\ncorners = ['1,1', '1,1', '1,1', '1,1']\n", ["[camera] corners", "degenerate"]),
     ("[camera]\ncorners = ['0,0', '1e308,0', '1e308,1e308', '0,1e308']\n", ["[camera] corners", "out of the frame"]),
+    # issue 30: the players' names by seat
+    ("[game]\nplayers = ['Léa', 'Tom', 'Zoé']\n", ["[game] players", "3 names for 2 seats"]),
+    ("[game]\nplayers = ['Léa', 'a name far too long to be said aloud']\n", ["[game] players", "1-24 printable"]),
+    ("[game]\nplayers = 'Léa'\n", ["[game] players", "expected a list"]),
 ])
 def test_each_error_names_file_key_and_expectation(text, words):
     with pytest.raises(ConfigError) as info:
@@ -72,6 +76,18 @@ def test_each_error_names_file_key_and_expectation(text, words):
     assert message.startswith("/etc/referee.toml: ")
     for w in words:
         assert w in message
+
+
+def test_the_players_names_in_the_file_name_the_first_game_s_seats(tmp_path):
+    from controller.service import Service
+
+    config = parse("[game]\nname = 'connect4'\nplayers = [' Léa ', 'Tom']\n[data]\nfolder = '%s'\n" % tmp_path)
+    assert config.game.players == ["Léa", "Tom"]
+    service = Service(config, camera=False, devices=False)
+    try:
+        assert service.referee.players == ["Léa", "Tom"]
+    finally:
+        service.stop()
 
 
 def test_missing_file(tmp_path):

@@ -34,7 +34,7 @@ def test_faults_are_named_in_plain_words_and_exit_non_zero(tmp_path, capsys, moc
     out = capsys.readouterr().out
     assert "FAULT camera:" in out and "nothing.mp4" in out
     assert f"FAULT die module: {tmp_path / 'ttyACM7'} does not exist" in out
-    assert "2 check(s) failed" in out
+    assert "2 checks failed" in out
 
 
 def test_a_black_picture_is_reported(tmp_path, capsys, mock_pins):

@@ -7,49 +7,22 @@ catalogue left untranslated nor the referee's own words (English function words 
 French or German text). A phone may also pick another language than the table's."""
 from __future__ import annotations
 
-import re
 
 import pytest
 
 from controller.events import Enter, NewGame
-from controller.i18n import catalog, translator
+from controller.i18n import translator
+from english_check import english
 from page_reading import read
 from support import running_service
 from support import WAIT_MS, Served
 from game_pages import DESKTOP, OPENINGS, PHONE, fits_the_screen
 
 LANGS = ("fr", "de")
-# words that a French or German sentence never holds, and an English one nearly always;
-# and the English words of the pieces and the page, in any text (the characters keep
-# their names: "King Boo" is a name)
-ENGLISH = re.compile(r"\b(the|and|of|to|is|from|with|your|not|has|may)\b")
-ENGLISH_NAMES = re.compile(r"\b(King (Mario|Bowser)|Queen|Rook|Bishop|Knight|Pawn|Treasures?|Players?|Moves?|Board|Camera|Round|"
-                           r"Blocker still|Saved|Referee)\b")
 
 
-def english_messages(lang: str) -> list[re.Pattern]:
-    """A pattern of each catalogue message whose translation differs from its English,
-    its placeholders as wildcards (so "Luigi drops a chip in column 4" is found)."""
-    out = []
-    for m in catalog(lang):
-        if not m.id or not isinstance(m.id, str) or m.string == m.id or len(m.id) < 4:
-            continue
-        if not re.search(r"[A-Za-z]{3,}", re.sub(r"\{[^}]*\}", "", m.id)):
-            continue  # "{text}: {note}" says no word of its own
-        parts = re.split(r"\{[^}]*\}", m.id)
-        out.append(re.compile(r".+?".join(re.escape(p) for p in parts)))
-    return out
-
-
-def untranslated(reading: dict, lang: str, patterns) -> list[str]:
-    out = []
-    for t in reading["texts"]:
-        text = t["text"].lstrip("\u26A0\u2139\u2691\u25CF\u25CB\u25B6?\u2713 ")
-        if any(p.fullmatch(text) for p in patterns):
-            out.append(f"an English message: {text!r}")
-        elif len(text.split()) >= 4 and ENGLISH.search(text) or ENGLISH_NAMES.search(text):
-            out.append(f"English words: {text!r}")
-    return out
+def untranslated(reading: dict, lang: str) -> list[str]:
+    return [fault for t in reading["texts"] if (fault := english(t["text"], lang))]
 
 
 @pytest.fixture(scope="module", params=LANGS)
@@ -58,7 +31,6 @@ def served(request, tmp_path_factory):
     with running_service(tmp_path_factory.mktemp(f"lang-{lang}") / "data", language=lang) as service:
         s = Served(service, heartbeat_s=0.2)
         s.lang = lang
-        s.patterns = english_messages(lang)
         yield s
         s.close()
 
@@ -89,7 +61,7 @@ def test_each_game_s_page_reads_in_the_table_s_language_on_a_phone_and_a_desktop
             assert page.locator("#title").inner_text() == title
             reading = read(page)
             fits_the_screen(page, viewport)
-            problems = [f"cut off: {c}" for c in reading["clipped"]] + untranslated(reading, lang, served.patterns)
+            problems = [f"cut off: {c}" for c in reading["clipped"]] + untranslated(reading, lang)
             assert not problems, f"{game} in {lang} at {viewport['width']} px: {problems}"
             assert errors == []
         finally:
