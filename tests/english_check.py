@@ -11,7 +11,7 @@ import json
 import re
 from functools import cache
 
-from controller.games.monopoly_board import DATA
+from controller.games.monopoly.board import DATA
 from controller.i18n import catalog
 
 # words that a French or German sentence never holds, and an English one nearly always;

@@ -6,7 +6,7 @@ import random
 
 from controller.events import Bus
 from controller.journal import Journal
-from controller.games.labyrinth import MovePawn, Push
+from controller.games.labyrinth.actions import MovePawn, Push
 from controller.referee import Referee
 from vision.view import BoardView
 
