@@ -1,8 +1,11 @@
 """Following the camera: the half of the `Referee` (controller/referee.py) that weighs views.
 
 `Following` is the referee's camera path, kept in its own module so each reads in one
-sitting; it works on the referee's own fields (`sure`, `beliefs`, `shown`, `life`,
-`takeback`, ...: see `Referee.__init__`) and records through the referee's `_record`.
+sitting: a part of `Referee`, it works on the referee's fields (`sure`, `beliefs`,
+`shown`, `life`, `takeback`, `known`, `_odd`, `_since`, `_lost_at`: see
+`Referee.__init__`) and records, says and words through the referee (`_record`, `_go`,
+`_emit`, `wording`).
+
 For each still view (`observe`) it weighs the histories the beliefs keep
 (controller/beliefs.py) and, by what explains the view:
 
@@ -15,11 +18,14 @@ For each still view (`observe`) it weighs the histories the beliefs keep
 | no history explains a clear view, but one from a few recorded plies back does | takes those plies back and records the history that does (`corrected`, with `retracted`: controller/takeback.py) |
 | no history kept explains a clear, uncovered view (the camera lost the board) | searches on from the lines kept, else from the sure position, as deep as the hand motions (or the time) since allow (`_found_again`); the plies found are said once when recorded (`recovered`) |
 | no history explains a clear view that stays so for `confirm_s` | `illegal`, in the game's words: who should fix it, how, what was seen; no take-back reaches past it |
-| play goes on from a board the alarm is about | the alarm is updated once ("play went on after an illegal move; the record stands at 15. Nxe7+") |
+| play goes on from a board the alarm is about | the alarm is updated once ("play went on after an illegal move; the record stands at 15. Nxe7+"); the admin may accept the board as it stands (`Referee.set_position`) |
 
 Every view is judged against every history kept, so after an alarm or a doubt the
 referee follows again as soon as any legal history explains the board; what it says
-goes through its lifecycle (controller/lifecycle.py), once per situation.
+goes through its lifecycle (controller/lifecycle.py), once per situation. Before the
+camera has seen the start (`await_start`), views that fit no history are waited out
+silently; a view is the start when each cell reads empty or not as the start has it (a
+few may err): the sides are learned from the start itself.
 """
 from __future__ import annotations
 

@@ -26,11 +26,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from vision.view import BoardView
 
 from .events import Kind
+
+if TYPE_CHECKING:
+    from .takeback import Retraction
 
 DOUBT_S = 3.0  # an undecided board must stand still this long before the referee says so
 
@@ -72,7 +75,7 @@ class Lifecycle:
     doubt: dict | None = None  # the standing "I can't tell yet", until settled
     unsure: Pending | None = None  # an undecided board waiting for DOUBT_S
     doubts_said: tuple = ()  # each doubt said since the sure position last changed
-    misread: Any = None  # a take-back (takeback.Retraction) explaining the board, not yet surely
+    misread: Retraction | None = None  # a take-back explaining the board, not yet surely
 
     @property
     def awaiting_start(self) -> bool:

@@ -4,18 +4,12 @@ Inputs are stable board views from vision, moves typed on the page or the CLI, d
 rolls and commands (new game, undo). Each becomes events: written to the journal, then
 published on the bus. The referee owns the game state and one thread feeds it.
 
-Following the camera (docs/following.md). The referee keeps the few likeliest histories
-since the position it is sure of (controller/beliefs.py), each scored by every view seen
-since (controller/evidence.py), and lets the views settle between them: it records the
-plies every close history begins with (`move`, source "camera"), shows the rest of the
-best as unsure, says once when what it showed is revised (`corrected`), takes back camera
-plies the views since say were misread (controller/takeback.py), searches further when
-no history explains a clear view (deeper, or from the sure position when the camera lost
-the board: `recovered`), and says a doubt or an alarm once when the board stays so
-(controller/lifecycle.py: the referee's states and their transitions, one value, `life`).
-Before the camera has seen the start (`await_start`), views that fit no history are
-waited out silently; a view is the start when each cell reads empty or not as the start
-has it (a few may err).
+Following the camera (controller/following.py, docs/following.md): the referee keeps
+the few likeliest histories since the position it is sure of (controller/beliefs.py),
+records the plies the views settle, shows the rest as unsure, takes back camera plies
+the views since say were misread (controller/takeback.py), and says a doubt or an alarm
+once when the board stays so. What it is doing about the board is one value, `life`
+(controller/lifecycle.py: the states and their transitions).
 
 Any input that is not a view (a move typed on the page, a die roll, a choice) is taken
 on the history the page shows, or failing that the best one it is legal on: the plies
