@@ -103,7 +103,7 @@ class Beliefs:
 
     def reset(self, state) -> None:
         """Sure of `state`: one line, nothing since."""
-        self.root, self._root_board = state, self.game.board(state)
+        self._root_board = self.game.board(state)
         self.lines = [Line((), state, self._root_board)]
         self._last: Last | None = None
         self._agreed: dict = {}  # moved_at -> what was settled within COMMIT on that still view (the last two)
@@ -232,7 +232,7 @@ class Beliefs:
         (the lines that do not begin with them go)."""
         head = self.best.actions[:n]
         top = self.best.score
-        self.root, self._root_board = state, self.game.board(state)
+        self._root_board = self.game.board(state)
         self.lines = [line.after(n, line.score - top) for line in self.lines if line.actions[:n] == head]
         self._last = None
         self._agreed = {t: a[n:] for t, a in self._agreed.items() if a[:n] == head}

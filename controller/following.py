@@ -1,0 +1,292 @@
+"""Following the camera: the half of the `Referee` (controller/referee.py) that weighs views.
+
+`Following` is the referee's camera path, kept in its own module so each reads in one
+sitting: a part of `Referee`, it works on the referee's fields (`sure`, `beliefs`,
+`shown`, `life`, `takeback`, `known`, `_odd`, `_since`, `_lost_at`: see
+`Referee.__init__`) and records, says and words through the referee (`_record`, `_go`,
+`_emit`, `wording`).
+
+For each still view (`observe`) it weighs the histories the beliefs keep
+(controller/beliefs.py) and, by what explains the view:
+
+| the views | what the referee does |
+|---|---|
+| every history within COMMIT of the best, and every one within DECISIVE the view does not contradict, begins with its first plies; or those within COMMIT did on the last still view too | records those plies (`move`, source "camera", with `decided_after_s`), never one under a hand (`moving`, `covered`) |
+| the best leads, but not by that much | shows its plies as unsure and waits for the next views; a tap on the page is a shortcut, never needed |
+| a later view fits another history better than the one shown | shows that one and says so once (`corrected`, "corrected: ..., not ...") |
+| still undecided after the board has stood still DOUBT_S | says so once (`doubt`, with the few likeliest readings), and goes on weighing |
+| no history explains a clear view, but one from a few recorded plies back does | takes those plies back and records the history that does (`corrected`, with `retracted`: controller/takeback.py) |
+| no history kept explains a clear, uncovered view (the camera lost the board) | searches on from the lines kept, else from the sure position, as deep as the hand motions (or the time) since allow (`_found_again`); the plies found are said once when recorded (`recovered`) |
+| no history explains a clear view that stays so for `confirm_s` | `illegal`, in the game's words: who should fix it, how, what was seen; no take-back reaches past it |
+| play goes on from a board the alarm is about | the alarm is updated once ("play went on after an illegal move; the record stands at 15. Nxe7+"); the admin may accept the board as it stands (`Referee.set_position`) |
+
+Every view is judged against every history kept, so after an alarm or a doubt the
+referee follows again as soon as any legal history explains the board; what it says
+goes through its lifecycle (controller/lifecycle.py), once per situation. Before the
+camera has seen the start (`await_start`), views that fit no history are waited out
+silently; a view is the start when each cell reads empty or not as the start has it (a
+few may err): the sides are learned from the start itself.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import NamedTuple
+
+from vision.view import BoardView
+
+from .beliefs import Beliefs, Line, Still
+from .events import Event
+from .evidence import Evidence
+
+SWITCH = 1.0  # the history shown gives way to another only when that one leads by this much
+FURTHER = 4.0  # a history found further than one view's actions must explain the view this much better
+DEEPER = 2  # a view no history explains is searched this many actions deeper
+PLY_S = 1.0  # a ply takes a hand at least this long: the most plies since the sure position, unless counted
+LOST_DEPTH = 10  # the deepest search from the sure position when the camera lost the board
+
+
+class Since(NamedTuple):
+    """When the hand left before the sure position stood (None: not yet seen), and the
+    hand motions the watcher counted since (None: not counted)."""
+
+    at: float | None
+    motions: int | None
+
+
+class Known(NamedTuple):
+    """A view of the sure position the camera may learn from (controller/table.py): the
+    sure position's `epoch`, the view's time, and the cells it read otherwise."""
+
+    epoch: int
+    t: float
+    odd: frozenset
+
+
+class Following:
+    """The referee's camera path (a part of `Referee`; see the module docstring)."""
+
+    def observe(self, view: BoardView) -> Event | None:
+        """Weigh a stable view; returns the last event it caused."""
+        if self.game is None or self.game.outcome(self.sure) is not None:
+            return None  # after the end the players clear the board: nothing to judge
+        board = self.game.board(self.sure)
+        ev = Evidence(view, board, self.min_confidence, self.game.sure_labels_name_changes, self.game.wrong_cells)
+        if self.life.put_back is not None:
+            return self._put_back(view, ev, board)
+        motions = view.extra.get("motions")
+        self.takeback.keep(Still(view.moved_at, bool(ev.moving), ev, motions))
+        since = self._since
+        self._since = Since(view.moved_at if since.at is None else since.at,
+                            None if motions is None or since.motions is None else since.motions + motions)
+        lines = self.beliefs.weigh(ev, view.moved_at, motions)
+        awaiting = self.life.awaiting_start
+        if awaiting and ev.fits_the_start(board) and not (lines[0].actions and ev.explains(lines[0].board)):
+            self.life = self.life.started()  # the start, as well as a cold read can tell: follow
+            self.known = Known(self.epoch, view.t, frozenset())
+            return None
+        # (a legal move from the start that explains the view better: the players did not
+        # wait for the camera; it is followed as any move)
+        if not ev.explains(lines[0].board):
+            return None if awaiting else self._unexplained(view, ev, lines)
+        if (ev.poorly_explained(lines[0].board) or self.life.misread is not None) and not awaiting:
+            # explained, but for cells another label fits better, or just after a view
+            # that only a take-back explained: a history further off may fit them all
+            # (more plies than one view shows, a ply taken wrongly as sure)
+            events = self._look_further(view, ev, lines)
+            if events is not None:
+                return self._last_of(events)
+        self.life = self.life.started()
+        self.beliefs.adopt(lines, view.moved_at, partial=bool(ev.moving), motions=motions)
+        return self._follow(view, ev)
+
+    def tick(self, t: float, moved_at: float) -> Event | None:
+        """The live camera's clock (controller/lifecycle.py `tick`): a wrong board that
+        stayed becomes an alarm, an undecided one a doubt, each said once."""
+        return self._go(self.life.tick(t, moved_at, self.confirm_s))
+
+    def _put_back(self, view: BoardView, ev: Evidence, board: dict) -> Event | None:
+        """After an undo, a view is only asked whether the board was put back: once it
+        shows the position clearly, the request is over (the camera learns from that
+        view, `known`) and the camera is followed again."""
+        if view.extra.get("moving") or ev.unclear(board) or not ev.explains(board) or ev.unexplained(board):
+            return None
+        self.beliefs = Beliefs(self.game, self.sure)
+        self.known = Known(self.epoch, view.t, frozenset())
+        return self._go(self.life.put_back_seen())
+
+    def _follow(self, view: BoardView, ev: Evidence) -> Event | None:
+        """The beliefs explain the view: record what is settled, show the rest. A cell
+        the view shows otherwise than the best history, newly since the hand left (a
+        hand resting on the board, a piece held over a square), makes the view too
+        unclear to settle anything; one that read so before the last motion began is a
+        misread look the referee lives with (a nudged piece in a shadow)."""
+        events = []
+        best = self.beliefs.best
+        self._odd = {c: self._odd.get(c, view.t) for c in ev.unexplained(best.board)}
+        clear = all(since < view.moved_at for since in self._odd.values())
+        moving = set(view.extra.get("moving") or ())
+        # a view a hand still moves over is no look of its own: only a decisive lead
+        # settles a ply then (its still arm may lie over more)
+        settled = self.beliefs.sure(ev, view.moved_at, still=not moving) if clear else 0
+        hidden = moving | set(view.extra.get("covered") or ())
+        if hidden:  # a ply whose cells are under a hand (moving or at rest) waits for a clearer view
+            for n in range(settled):
+                after = self._states(best.actions[:n + 1])[-1]
+                before = self.game.board(self._states(best.actions[:n])[-1])
+                if any(c in hidden for c, v in self.game.board(after).items() if before.get(c) != v):
+                    settled = n
+                    break
+        if settled:
+            events.append(self._record(best.actions[:settled], best.seen[:settled], "camera", at=view.t,
+                                       late=best.late[:settled]))
+        events.append(self._go(self.life.explained()))  # (a ply recorded has put an alarm right already)
+        if clear and not self.beliefs.best.actions and len(self.beliefs.close()) == 1:
+            # sure of the board: the camera learns from it, but for the cells it reads otherwise
+            self.known = Known(self.epoch, view.t, frozenset(self._odd))
+        if not moving:  # what a hand still over the board leaves unsure is not shown yet
+            if clear:
+                events += self._show()
+                events += self._weigh_doubt(view)
+            else:  # a cell seen otherwise than any history has it: said once if it stays so
+                self.life = self.life.undecided(view, self.wording.oddity(self.state, ev, self._odd))
+        return self._last_of(events)
+
+    def _show(self) -> list[Event]:
+        """Show the best history, unless the one shown is still close to it; say once
+        when unsure plies shown are revised."""
+        best, old = self.beliefs.best, self.shown
+        keep = None
+        if old is not None:
+            for line in self.beliefs.lines:
+                if line.actions[:len(old.actions)] == old.actions and (keep is None or line.score > keep.score):
+                    keep = line
+        chosen = keep if keep is not None and best.score - keep.score < SWITCH else best
+        self.shown = chosen if chosen.actions else None
+        if old is None or chosen.actions[:len(old.actions)] == old.actions:
+            return []
+        return [self._corrected(old.actions, chosen.actions, retracted=[])]
+
+    def _weigh_doubt(self, view: BoardView) -> list[Event]:
+        """After a view the beliefs explain: undecided (unsure plies shown, or close
+        histories that differ), the doubt waits for the clock; decided, a standing doubt
+        is settled."""
+        close = self.beliefs.close()
+        if self.shown is None and len(close) == 1:
+            return [self._go(self.life.decided(
+                self._("the board shows the position again"),
+                self._("settled: {moves}", moves=", ".join(self.history[-3:]) or self._("nothing moved"))))]
+        self.life = self.life.undecided(view, self.wording.doubt(self.sure, close))
+        return []
+
+    def _corrected(self, old_actions, new_actions, retracted: list[str], state=None) -> Event:
+        """Say once that the history shown was revised: from the first ply that differs."""
+        text = self.wording.correction(self.sure if state is None else state, old_actions, new_actions)
+        return self._emit("corrected", text=self._("corrected: {text}", text=text), retracted=retracted,
+                          source="camera")
+
+    def _unexplained(self, view: BoardView, ev: Evidence, lines: list[Line]) -> Event | None:
+        """No history kept explains the view: look deeper, then further back; else it is
+        a wrong board (an alarm once it stays) or an unclear one (waited on)."""
+        events = self._look_further(view, ev, lines, lost=True)
+        if events is not None:
+            return self._last_of(events)
+        if view.extra.get("moving") or view.extra.get("covered") or ev.unclear(lines[0].board):
+            self.life = self.life.unclear(view, self.wording.doubt(self.sure, lines, unexplained=True))
+            return None
+        misread = self.life.misread
+        if misread is not None:  # a ply recorded may have been misread: later views will tell
+            recent = self.takeback.recent[-misread.k:]
+            self.life = self.life.unclear(view, self.wording.misread(recent[0].before, [p.action for p in recent],
+                                                                     misread.lines))
+            return None
+        alarm = self.wording.wrong_board(self.state, ev)  # against the position the page shows
+        went_on = ("play went on after an illegal move; the record stands at "
+                   f"{self.wording.record_at(self.sure, self.history)}")
+        return self._go(self.life.wrong(view, alarm, self.confirm_s, went_on))
+
+    @staticmethod
+    def _last_of(events: list) -> Event | None:
+        events = [e for e in events if e is not None]
+        return events[-1] if events else None
+
+    def _look_further(self, view: BoardView, ev: Evidence, lines: list[Line], lost: bool = False) -> list | None:
+        """A history that explains the view from a recorded camera ply or a few back (a
+        wrong ply taken as sure: taken back, in words, as its own event), when the
+        histories without it explain every still view since overwhelmingly better than
+        those with it; or else one found deeper than one view's actions from the lines
+        kept (quick play, a missed view, a restart); or, `lost` (no line kept explains the
+        view), one from the sure position as long as the time and hands since allow
+        (`_found_again`). None when there is none (and the lifecycle's `misread` says
+        whether a take-back explains the view, not yet surely)."""
+        self.life = self.life.weighed_take_back(None)
+        if view.extra.get("moving") or view.extra.get("covered") or ev.unclear(lines[0].board):
+            return None  # looking further needs a clear, uncovered view
+        depth = self.game.max_actions_per_view + DEEPER
+        retraction = self.takeback.best(self.game, view, ev, depth)
+        if retraction is not None and retraction.sure:
+            return self._take_back(retraction.k, retraction.lines, view, ev)
+        before = self.beliefs.before(view.moved_at)
+        motions = self.beliefs.motions(view.moved_at, view.extra.get("motions"))
+        if motions is not None:  # no deeper than the hands counted allow, and a quick reply
+            depth = min(depth, motions + 1)
+        found = self.beliefs.search(ev, [(line, 0, motions) for line in before[:3]], depth, view.moved_at, late=lost)
+        if found and found[0].score >= lines[0].score + FURTHER and not lost:
+            self.beliefs.adopt(found, view.moved_at, motions=view.extra.get("motions"))
+            self.life = self.life.started()
+            return [self._follow(view, ev)]
+        taking_back = retraction is not None and retraction.likely
+        if lost and not found and not taking_back:
+            found = self._found_again(view, ev)
+        if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
+            self.beliefs.reset(self.sure)
+            # a re-read of this still board weighs them again (without this reading)
+            self.beliefs.lines = [replace(line, score=line.score - ev.score(line.board)) for line in found]
+            self.beliefs.adopt(found, view.moved_at, motions=view.extra.get("motions"))
+            self.life = self.life.started()
+            return [self._follow(view, ev)]
+        if taking_back:  # the views since favour it: a doubt, not an alarm, for now
+            self.life = self.life.weighed_take_back(retraction)
+        return None
+
+    def _found_again(self, view: BoardView, ev: Evidence) -> list[Line]:
+        """The camera lost the board (a bumped camera, a stretch of video lost, a hand
+        over it while play went on): the histories on from the lines kept (else from the
+        sure position), as long as
+        the hand motions counted since allow (one more: a quick reply), or else as the
+        time since allows (a ply a PLY_S at most), up to LOST_DEPTH plies, that explain
+        the view, each guided by the cells the view shows changed against its board.
+        Tried once per still view (a re-read of it finds nothing new)."""
+        if self._lost_at == view.moved_at:
+            return []
+        self._lost_at = view.moved_at
+        t, motions = self._since.at, self._since.motions
+        plies = motions + 1 if motions is not None else 1 + int(max(0.0, view.moved_at - (t or view.moved_at)) / PLY_S)
+        most = min(LOST_DEPTH, plies)
+        if most <= self.game.max_actions_per_view + DEEPER and motions is None:
+            return []  # no deeper than the lines were searched already
+        # on from the lines kept first (what the views before showed stands), else from the sure position
+        for lines in (self.beliefs.before(view.moved_at)[:3], [Line((), self.sure, self.game.board(self.sure))]):
+            starts = [(line, len(line.actions), None if motions is None else max(0, motions - len(line.actions)))
+                      for line in lines if len(line.actions) < most]
+            found = self.beliefs.search(ev, starts, most, view.moved_at, most=most, late=True)
+            if found:
+                return found
+        return []
+
+    def _take_back(self, k: int, found: list[Line], view: BoardView, ev: Evidence) -> list:
+        """The last `k` recorded camera plies were wrong: take them back (a `corrected`
+        event, which the journal keeps beside them) and follow the histories `found`."""
+        recent = self.takeback.recent[-k:]
+        before = recent[0].before
+        retracted = self.history[-k:]
+        was_over = self.game.outcome(self.sure) is not None
+        best = max(found, key=lambda line: line.score)
+        # the `corrected` event takes the retracted plies off the record (controller/record.py)
+        event = self._corrected([p.action for p in recent], list(best.actions), retracted=retracted, state=before)
+        if was_over:
+            self.journal.reopen_game(self.game_id)
+        takeback = self.takeback.without(k)
+        self._sure_of(before, alarm_too=False)
+        self.takeback = takeback
+        self.beliefs.adopt(found, view.moved_at)
+        return [event, self._follow(view, ev)]
