@@ -10,7 +10,7 @@ An entry names every part that makes a game refereed from the camera:
 - `exports`: the formats a game is written in besides JSON (PGN for chess), each with the
   function that writes it from the journal, for `referee export`, the page and the hall;
 - `player`: the demo's simulated player, which draws the table as a camera sees it
-  (controller/demo_rig/);
+  (controller/demo_rig/players/<game>.py);
 - the page's drawing, web/static/draw/<game>.js, registering `window.drawings["<game>"]`.
 
 Parts are named as "module:attribute" strings and imported only when used, so the
