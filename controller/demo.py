@@ -32,7 +32,7 @@ from .demo_rig.feed import DemoTable, press_button
 from .demo_rig.module import SimulatedModule
 from .games import GAMES
 from .registry import entry
-from .demo_rig.players import FPS, SIZE
+from .demo_rig.players.base import FPS, SIZE
 from .account import Account
 from .service import Service
 from .i18n import said, translator

@@ -10,7 +10,7 @@ An entry names every part that makes a game refereed from the camera:
 - `exports`: the formats a game is written in besides JSON (PGN for chess), each with the
   function that writes it from the journal, for `referee export`, the page and the hall;
 - `player`: the demo's simulated player, which draws the table as a camera sees it
-  (controller/demo_rig/);
+  (controller/demo_rig/players/<game>.py);
 - the page's drawing, web/static/draw/<game>.js, registering `window.drawings["<game>"]`.
 
 Parts are named as "module:attribute" strings and imported only when used, so the
@@ -108,15 +108,15 @@ class Entry:
 
 ENTRIES = {e.name: e for e in (
     Entry("connect4", "controller.games.connect4:Connect4", "vision.read_holes:HoleReader", (0, 1, 2, 3),
-          "controller.demo_rig.players:Connect4Player"),
+          "controller.demo_rig.players.connect4:Connect4Player"),
     Entry("chess", "controller.games.chess.rules:Chess", "vision.read_squares:SquareReader", (4, 5, 6, 7),
-          "controller.demo_rig.players:ChessPlayer", exports=(Export("pgn", "controller.pgn:export_pgn", "application/x-chess-pgn"),)),
+          "controller.demo_rig.players.chess:ChessPlayer", exports=(Export("pgn", "controller.pgn:export_pgn", "application/x-chess-pgn"),)),
     Entry("labyrinth", "controller.games.labyrinth.rules:Labyrinth", "vision.read_tiles:TileReader", (8, 9, 10, 11),
-          "controller.demo_rig.players:LabyrinthPlayer", starts_from_table=True),
+          "controller.demo_rig.players.labyrinth:LabyrinthPlayer", starts_from_table=True),
     Entry("smb", "controller.games.smb.rules:SuperMarioBros", "vision.read_spaces:SmbSpaceReader", (12, 13, 14, 15),
-          "controller.demo_rig.players:SmbPlayer", simulation="controller.simulations.smb:run"),
+          "controller.demo_rig.players.smb:SmbPlayer", simulation="controller.simulations.smb:run"),
     Entry("monopoly", "controller.games.monopoly.rules:Monopoly", "vision.read_monopoly:MonopolyReader", (16, 17, 18, 19),
-          "controller.demo_rig.players:MonopolyPlayer", simulation="controller.simulations.monopoly:run"),
+          "controller.demo_rig.players.monopoly:MonopolyPlayer", simulation="controller.simulations.monopoly:run"),
 )}
 
 

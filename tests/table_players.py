@@ -1,4 +1,4 @@
-"""The demo's simulated players (controller/demo_rig/players.py) at a text table: each
+"""The demo's simulated players (controller/demo_rig/players/) at a text table: each
 input the next player makes, in the game's notation (rolls drawn from a seeded die), and
 the wrong board a player's mistake would show the camera. For tests that need a whole
 game's worth of states and words fast, without rendering frames."""

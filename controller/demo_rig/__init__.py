@@ -2,7 +2,8 @@
 
 - render_*.py and synth.py draw a game's board as a camera would see it (the tests and the
   demo's camera; vision never imports them);
-- players.py: the demo's simulated players, one small class per game;
+- players/: the demo's simulated players, one module per game (each named by its
+  registry entry) beside a shared base;
 - feed.py: `DemoTable`, the players at the table seen through the synthetic camera (the
   frames handed to vision/camera.py's "synthetic" source), and their press of the
   new-game button (its mock pin);

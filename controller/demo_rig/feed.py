@@ -16,7 +16,7 @@ import numpy as np
 
 from ..events import Enrol, Enter, RollDie, Settle
 from ..registry import entry
-from .players import FPS, Noise, Player
+from .players.base import FPS, Noise, Player
 
 log = logging.getLogger("referee.demo")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from controller.config import CameraSettings, GameSettings
-from controller.demo_rig.players import FPS, Noise
+from controller.demo_rig.players.base import FPS, Noise
 from controller.devices import dice
 from controller.events import Enter, NewGame
 from controller.games import load_game

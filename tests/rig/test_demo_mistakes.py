@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from controller.demo_rig.players import MonopolyPlayer, SmbPlayer
 from controller.games import load_game
+from controller.registry import entry
 from controller.simulations import monopoly as monopoly_sim
 from controller.simulations import smb as smb_sim
 
@@ -34,9 +34,9 @@ def pieces(label: str) -> set:
 
 
 # Monopoly seeds 23 and 38 offered a token on the space its card then sends it to
-@pytest.mark.parametrize("name, player_class, seeds", [("smb", SmbPlayer, (0, 1, 2)),
-                                                       ("monopoly", MonopolyPlayer, (0, 23, 38))])
-def test_the_deliberate_mistake_is_never_the_board_as_it_stood(name, player_class, seeds):
+@pytest.mark.parametrize("name, seeds", [("smb", (0, 1, 2)), ("monopoly", (0, 23, 38))])
+def test_the_deliberate_mistake_is_never_the_board_as_it_stood(name, seeds):
+    player_class = entry(name).player_class()
     made = 0
     for seed in seeds:
         for game, state, action, after in moves(name, seed, 60):

@@ -14,7 +14,7 @@ import pytest
 import real_hands
 from controller.config import CameraSettings, GameSettings
 from controller.demo_rig import render_labyrinth as R
-from controller.demo_rig.players import Noise
+from controller.demo_rig.players.base import Noise
 from controller.devices.dice import roll
 from controller.events import Bus, Enter
 from controller.journal import Journal

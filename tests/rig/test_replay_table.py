@@ -16,7 +16,7 @@ import cv2
 
 from controller.demo import demo_config
 from controller.demo_rig.feed import DemoTable
-from controller.demo_rig.players import FPS
+from controller.demo_rig.players.base import FPS
 from controller import table as table_module
 from controller.cli import main
 from controller.events import Bus
