@@ -48,28 +48,28 @@ def test_an_anonymous_broker_lets_the_probe_publish(broker):
         hall.loop_stop()
 
 
-def test_a_broker_with_passwords_refuses_the_probe(guarded):
-    guarded.start()
+def probed(broker: Mosquitto) -> str:
+    """What the probe finds on `broker` (with passwords), the hall listening as "hall"."""
+    broker.start()
     try:
-        found = AnonymousProbe("127.0.0.1", guarded.port)
-        hall = listening(guarded.port, found, "hall", "hall-pw")
-        assert found.run() == REFUSED
-        hall.loop_stop()
+        found = AnonymousProbe("127.0.0.1", broker.port)
+        hall = listening(broker.port, found, "hall", "hall-pw")
+        try:
+            return found.run()
+        finally:
+            hall.loop_stop()
     finally:
-        guarded.stop()
+        broker.stop()
+
+
+def test_a_broker_with_passwords_refuses_the_probe(guarded):
+    assert probed(guarded) == REFUSED
 
 
 def test_anonymous_clients_let_in_but_kept_out_by_the_acl_cannot_publish(guarded, monkeypatch):
     monkeypatch.setattr(probe, "PROBE_S", 1.0)  # how long it listens for its word
     guarded.conf.write_text(guarded.conf.read_text().replace("allow_anonymous false", "allow_anonymous true"))
-    guarded.start()
-    try:
-        found = AnonymousProbe("127.0.0.1", guarded.port)
-        hall = listening(guarded.port, found, "hall", "hall-pw")
-        assert found.run() == CANNOT_PUBLISH
-        hall.loop_stop()
-    finally:
-        guarded.stop()
+    assert probed(guarded) == CANNOT_PUBLISH
 
 
 def test_no_broker_there_is_unknown_not_an_exception():
