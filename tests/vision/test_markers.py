@@ -3,7 +3,6 @@ drawn is found again with its id and corners, a printed sheet holds a board's fo
 markers each where it goes (bottom-left at the bottom left...), and the inner corner the
 referee uses is the one that points at the playing area. The `referee markers` command and finding a
 board by its markers: tests/vision/test_locate.py."""
-import cv2
 import numpy as np
 import pytest
 
