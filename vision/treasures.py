@@ -85,8 +85,9 @@ class Catalogue:
         name = name.strip()
         if not name:
             raise ValueError("a treasure needs a name")
+        picture = _normalise(picture_bgr)  # refused before anything is kept: names and pictures stay paired
         self.names.append(name)
-        self.pictures.append(_normalise(picture_bgr))
+        self.pictures.append(picture)
 
     def scores(self, picture_bgr: np.ndarray) -> dict[str, float]:
         """Name -> the best correlation of the picture with that name's pictures, over

@@ -1,5 +1,5 @@
-"""The chess clock the camera runs (controller/clock.py, controller/games/time_control.py):
-each time control as clubs write it, the move seen is the clock pressed at the moment the
+"""The chess clock the camera runs (controller/clock.py; the controls as written:
+tests/controller/games/test_time_control.py): the move seen is the clock pressed at the moment the
 hand left, late decisions and corrections cost nothing, an alarm stops the clocks, a flag
 fall is a result by FIDE 6.9, and a restart charges nobody. The table's time is the
 test's own (the referee's clock is handed it): nothing sleeps."""
@@ -76,31 +76,6 @@ def play(referee, now, timed_moves):
         assert event.kind == "move", event.data
         out.append(event)
     return out
-
-
-@pytest.mark.parametrize("text, written, sides", [
-    ("5+0", "5+0", [[(None, 300, None, 0)]] * 2),
-    ("3+2", "3+2", [[(None, 180, "increment", 2)]] * 2),
-    ("5 b3", "5 b3", [[(None, 300, "bronstein", 3)]] * 2),
-    ("5d3", "5 d3", [[(None, 300, "delay", 3)]] * 2),
-    ("40/90, 30+30", "40/90, 30+30", [[(40, 5400, None, 0), (None, 1800, "increment", 30)]] * 2),
-    ("10+5 | 5+5", "10+5 | 5+5", [[(None, 600, "increment", 5)], [(None, 300, "increment", 5)]]),
-    ("G/30", "30+0", [[(None, 1800, None, 0)]] * 2),
-    ("0:30+1", "0:30+1", [[(None, 30, "increment", 1)]] * 2),
-])
-def test_time_controls_are_read_as_clubs_write_them(text, written, sides):
-    control = TimeControl.parse(text)
-    assert control.text() == written
-    assert [[(p.moves, p.seconds, p.kind, p.bonus) for p in side] for side in control.sides] == sides
-
-
-@pytest.mark.parametrize("text, words", [
-    ("5+", "is not a period"), ("40/90, 30, 10", "only the last period"), ("1 | 2 | 3", "at most two sides"),
-    ("2000+0", "over 24 hours"), ("5+900", "at most 600"), ("0/5", "1-200"), ("0+5", "no time to start with"),
-])
-def test_a_control_that_is_not_one_is_named(text, words):
-    with pytest.raises(ValueError, match=words):
-        load_game("chess", None, {"clock": text})
 
 
 def test_referee_toml_sets_the_clock_and_names_a_bad_one():

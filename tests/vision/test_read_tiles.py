@@ -1,5 +1,6 @@
-"""Labyrinth from the camera: the tile reader, the treasure catalogue, and a rendered game
-of more than 20 turns refereed from frames alone."""
+"""Labyrinth from the camera: the tile reader, the treasure catalogue on rendered boards (the
+catalogue itself: tests/vision/test_treasures.py), and a rendered game of more than 20
+turns refereed from frames alone."""
 import random
 from dataclasses import replace
 
@@ -186,18 +187,6 @@ def test_the_whole_setup_is_read_from_the_table(game, catalogue, tmp_path):
     read = game.start(setup)
     assert read.tiles == state.tiles and read.spare.treasure == state.spare.treasure
     assert read.warnings == ()
-
-
-def test_catalogue_refuses_bad_input(tmp_path):
-    cat = Catalogue()
-    with pytest.raises(ValueError, match="needs a name"):
-        cat.enrol(np.zeros((20, 20, 3), np.uint8), "  ")
-    with pytest.raises(ValueError, match="colour image"):
-        cat.enrol(np.zeros((20, 20), np.uint8), "Mario")
-    (tmp_path / "junk.npz").write_bytes(b"not a catalogue")
-    with pytest.raises(ValueError, match="not a treasure catalogue"):
-        Catalogue.load(tmp_path / "junk.npz")
-    assert cat.recognise(R.draw_symbol("Mario", 30)) == (None, 0.0)
 
 
 # --- a whole rendered game -------------------------------------------------------------
