@@ -58,9 +58,11 @@ class Words:
             what = self._offer_text(s, action)
         elif isinstance(action, Put):
             what = f"{who} " + either([self._put_words(s, seat, k, v) for k, v in action.places], self._("and"))
-        else:
+        else:  # a plain "buy" or "auction" is for the deed of the space the player stands on
+            space = action.space if action.space is not None else \
+                s.pos[seat] if action.word in ("buy", "auction") and seat is not None else None
             what = self._(CHOICE_WORDS[action.word], who=who,
-                          space=self.space_name(action.space) if action.space is not None else "").rstrip()
+                          space=self.space_name(space) if space is not None else "").rstrip()
         news = self.apply(s, action).news
         return self._("{text}: {note}", text=what, note=joined(news)) if news else what
 

@@ -16,8 +16,8 @@ def test_a_purchase_names_the_coins_and_why():
     s = play(game, arrange(game, s, pos=[a - 7, 0, 0, 0]), "roll 3 4")
     space = game.b.spaces[a]
     text = game.describe(s, game.parse(s, "buy"))
-    assert text.startswith("Mario's Cap buys") and text.endswith(
-        f": Mario's Cap pays the Bank {space.price} coins (buying {space.name}); "
+    assert text == (
+        f"Mario's Cap buys {space.name}: Mario's Cap pays the Bank {space.price} coins (buying {space.name}); "
         f"Mario's Cap takes the deed of {space.name}")
 
 
