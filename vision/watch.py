@@ -72,7 +72,8 @@ from . import locate, markers
 from .change import CellChange, same_place
 from .cover import Cover
 from .stable import FrameHealth, MotionGate, occluded
-from .view import STILL_S, SURE, BoardView, CellSight, Change  # SURE: a change of a cell's read across it is a new view
+from .view import STILL_S, BoardView, CellSight, Change
+from .view import SURE  # a change of a cell's read across it is a new view
 
 MOTION_SCALE = 0.5  # the motion plane is the reader's plane at this scale
 SEARCH_EVERY_S = 0.5  # while no markers are in view
@@ -391,7 +392,7 @@ class Watcher:
                 hidden = mask  # a board read whole is not learned from while a hand lies on it
         moved_at = self.gate.moved_at if moving is None else float(self.gate.block_at[~moving].max())
         view = BoardView(cells, t=t, moved_at=moved_at, source=self.board, motions=motions,
-                         change_from=self.change.board if self.change.supported else None,
+                         change_from=self.change.board,
                          sight=self._sight(plane, cells, covered, moving, hidden))
         if self.last_view is not None and _same(self.last_view, view):
             return None
