@@ -48,8 +48,8 @@ foot over the camera's height. That guess is only geometry (a pawn is shorter th
 king, the lens is not where a cropped frame says): every known position then tells, for
 each cell whose front square filled or emptied while its own label stayed, whether its
 look changed, and `fronts` gives the share learned on this table (a `Front`, the guess
-counting as PRIOR looks). The referee expects a cell to look changed by that share when the piece in
-front of it came or went, and trusts its label less while one stands there.
+counting as PRIOR looks). The referee expects a cell to look changed by that share when
+the piece in front of it came or went, and trusts its label less while one stands there.
 
 Two kinds of reader get change evidence, as each declares (vision/reader.py). A reader of
 the plane's 8x8 squares, each sampled on a disk (`Reader.squares`: the chess reader), is
