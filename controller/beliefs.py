@@ -21,7 +21,7 @@ over boards). A view of the same still board read again (the watcher re-reads) r
 the previous reading of it instead of counting twice.
 
 Plies need hands: when the watcher counts the hand motions since the last view
-(`view.extra["motions"]`), a line that goes on by more turns than that pays HANDS_COST
+(`BoardView.motions`), a line that goes on by more turns than that pays HANDS_COST
 for each turn beyond (a quick reply, two plies in one motion, stays possible; seven
 plies for three motions does not win on a shadow). Unknown motions cost nothing.
 

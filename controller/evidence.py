@@ -1,10 +1,11 @@
 """What one still view says about the board: a log-likelihood for any board a history
 puts on the table.
 
-A view (vision/view.py) carries, per cell, what the reader reads there (a label and a
-confidence, and where it has learned looks on this table, a log-likelihood per label)
-and, where vision measures it (vision/change.py), whether the cell still looks as it did
-in the last known position and as its own empty look (log-likelihood ratios). The
+A view (vision/view.py) carries, per cell, what the reader reads there (`Read`: a label
+and a confidence) and how vision saw it (`CellSight`: where the reader has learned looks
+on this table, a log-likelihood per label; where vision measures it, vision/change.py,
+whether the cell still looks as it did in the last known position and as its own empty
+look, a `Change`; how well it is seen; the cell in front of it; a hand over it). The
 referee asks this class one question for every board it considers: how well does the
 view fit it? The answer is a sum over cells, each weighted by how well it is seen (a
 cell under a hand still moving weighs nothing: vision/change.py's MOVING_WEIGHT):
@@ -22,7 +23,7 @@ cell under a hand still moving weighs nothing: vision/change.py's MOVING_WEIGHT)
   it, so a board that puts a piece on (or takes one off) the square in front of a cell
   expects that cell to look changed too, and trusts its label less.
 
-A cell a still hand, arm or sleeve lies over (`extra["covered"]`, vision/cover.py) is
+A cell a still hand, arm or sleeve lies over (`CellSight.covered`, vision/cover.py) is
 unseen: it weighs nothing, shows no change, contradicts nothing; a history that changes
 it is weighed by the cells the view does show (the square a piece went to, beside the
 hand), so a hand resting where it took a piece from does not hold the ply back.
@@ -38,7 +39,9 @@ from __future__ import annotations
 import math
 
 from vision.change import looks_changed
-from vision.view import BoardView
+from vision.view import BoardView, Change, Read
+
+UNMEASURED = Change(None, None)  # a cell whose change is not measured
 
 LABEL_WEIGHT = 0.5  # where change is measured, what the reader reads counts this much
 SEEN = 0.5  # a cell weighted at least this is seen well enough to show something
@@ -53,34 +56,31 @@ K = 3  # a misread is one of about two other looks (empty, the other side), what
 class Evidence:
     """The view's log-likelihood of any board (see the module's docstring). `board` is the
     position the referee is sure of; boards are scored relative to the position the
-    change is measured from (`extra["change_from"]`), or to `board` without one."""
+    change is measured from (`BoardView.change_from`), or to `board` without one."""
 
     def __init__(self, view: BoardView, board: dict, min_confidence: float, labels_name_changes: bool,
                  wrong_cells: int = 1):
         self.read = view.cells
-        self.weighed = view.extra.get("labels") or {}
+        self.looks = {c: s.looks for c, s in view.sight.items() if s.looks is not None}
         self.board = board
         self.min_confidence = min_confidence
         self.labels_name_changes = labels_name_changes
         self.wrong_cells = wrong_cells  # contradicted cells that make a wrong board (Game.wrong_cells)
-        self.ref = view.extra.get("change_from") or None  # the board the change reference shows
-        self.fronts = dict(view.extra.get("fronts") or {})  # cell -> (cell in front, share it hides)
-        change = view.extra.get("change") or {}
-        if self.ref is None:
-            change = {c: (None, None, w) for c, (_, _, w) in change.items()}
-        else:
-            # a recorded ply changed a cell that a piece in front hides (the knight left
-            # b8 behind the bishop on c8): its look against the reference says nothing
-            # more, and would favour every history that fills it again
-            change = {c: (None, e, w) if self.ref.get(c) != board.get(c) and self.hidden(c, board) else (h, e, w)
-                      for c, (h, e, w) in change.items()}
-        self.change = change
-        self.moving = set(view.extra.get("moving") or ())
-        self.covered = set(view.extra.get("covered") or ())  # under a hand at rest: unseen
+        self.ref = view.change_from or None  # the board the change reference shows
+        self.fronts = {c: s.front for c, s in view.sight.items() if s.front is not None}  # cell -> Front
+        self.weights = {c: s.weight for c, s in view.sight.items()}  # how well each cell is seen
+        change = {} if self.ref is None else {c: s.change for c, s in view.sight.items() if s.change is not None}
+        # a recorded ply changed a cell that a piece in front hides (the knight left b8
+        # behind the bishop on c8): its look against the reference says nothing more,
+        # and would favour every history that fills it again
+        self.change = {c: seen._replace(known=None) if self.ref.get(c) != board.get(c) and self.hidden(c, board)
+                       else seen for c, seen in change.items()}
+        self.moving = set(view.moving)
+        self.covered = set(view.covered)  # under a hand at rest: unseen
         self.behind: dict = {}
-        for c, (f, _) in self.fronts.items():
-            self.behind.setdefault(f, []).append(c)
-        self.measured = any(held for held, _, _ in self.change.values())
+        for c, front in self.fronts.items():
+            self.behind.setdefault(front.cell, []).append(c)
+        self.measured = any(change.known for change in self.change.values())
         # where change is measured, learned looks count half, unless this game's labels
         # are read surely (a chip's hue)
         self.label_weight = LABEL_WEIGHT if self.measured and not labels_name_changes else 1.0
@@ -91,21 +91,21 @@ class Evidence:
 
     # --- per cell ------------------------------------------------------------------------
     def label(self, cell) -> str:
-        return self.read.get(cell, (self.board.get(cell), 0.0))[0]
+        return self.read.get(cell, Read(self.board.get(cell), 0.0)).label
 
     def weight(self, cell) -> float:
         if cell in self.covered:
             return 0.0
-        return self.change[cell][2] if cell in self.change else 1.0
+        return self.weights.get(cell, 1.0)
 
     def label_ll(self, cell, label) -> float:
         """What the reader reads, as a log-likelihood of `label` (the best label at 0). A
         reader unsure of its best label (a look unlike any it learned: a hand, a shadow)
         says that much less."""
-        weighed = self.weighed.get(cell)
-        if weighed is not None:
-            sure = min(1.0, self.read.get(cell, (None, 1.0))[1] / self.min_confidence)
-            return sure * weighed.get(label, min(weighed.values()))
+        looks = self.looks.get(cell)
+        if looks is not None:
+            sure = min(1.0, self.read.get(cell, Read(None, 1.0)).confidence / self.min_confidence)
+            return sure * looks.get(label, min(looks.values()))
         if cell not in self.read:
             return 0.0
         lab, conf = self.read[cell]
@@ -119,12 +119,12 @@ class Evidence:
         label = after.get(cell)
         hidden, trust = 0.0, 1.0
         if cell in self.fronts:
-            front, share = self.fronts[cell]
-            now = after.get(front, "empty") != "empty"
-            if now != (self.base_board.get(front, "empty") != "empty"):
-                hidden = share
+            front = self.fronts[cell]
+            now = after.get(front.cell, "empty") != "empty"
+            if now != (self.base_board.get(front.cell, "empty") != "empty"):
+                hidden = front.share
             if now:
-                trust = 1.0 - share
+                trust = 1.0 - front.share
         return label, hidden, trust
 
     def ll(self, cell, after: dict) -> float:
@@ -132,7 +132,8 @@ class Evidence:
         if (cell, key) not in self._cache:
             label, hidden, trust = key
             ll = trust * self.label_weight * self.label_ll(cell, label)
-            held, empty, _ = self.change.get(cell, (None, None, 1.0))
+            change = self.change.get(cell, UNMEASURED)
+            held, empty = change.known, change.empty
             if held:
                 ref = self.ref.get(cell)
                 if label == ref and hidden:
@@ -148,7 +149,7 @@ class Evidence:
 
     def looks_changed(self, cell) -> float | None:
         """How much better a change explains the cell than "as it was" (None: not measured)."""
-        held = self.change.get(cell, (None,))[0]
+        held = self.change.get(cell, UNMEASURED).known
         return looks_changed(held, self.ref.get(cell)) if held else None
 
     def misfit(self, cell, after: dict) -> float:
@@ -171,7 +172,7 @@ class Evidence:
     def hidden(self, cell, board: dict) -> bool:
         """Does a piece `board` puts in front of `cell` hide most of it?"""
         front = self.fronts.get(cell)
-        return front is not None and front[1] >= HIDDEN and board.get(front[0], "empty") != "empty"
+        return front is not None and front.share >= HIDDEN and board.get(front.cell, "empty") != "empty"
 
     def contradicts(self, cell, after: dict) -> bool:
         """Does the view clearly show something else on this well-seen cell than `after`
@@ -182,7 +183,7 @@ class Evidence:
         label, hidden, _ = self._expect(cell, after)
         lab, conf = self.read.get(cell, (label, 0.0))
         by_label = lab != label and conf >= self.min_confidence
-        held = self.change.get(cell, (None,))[0]
+        held = self.change.get(cell, UNMEASURED).known
         if not held:
             # where vision measures change, a cell it could not yet measure (a hand covered
             # it when the position was last known) shows nothing for sure
@@ -264,7 +265,7 @@ class Evidence:
             if c in self.moving or c in self.covered:
                 continue  # a hand over it: nothing it shows is a move yet
             read = self.read.get(c)
-            if read is not None and (read[0] != lab or read[1] < self.min_confidence):
+            if read is not None and (read.label != lab or read.confidence < self.min_confidence):
                 out.add(c)
                 continue
             changed = self.looks_changed(c)
@@ -290,8 +291,8 @@ class Evidence:
         empty (a few may err); which side a piece belongs to it may read by its square's
         colour (dark wood on dark wood), so the sides are a prior, never a veto: their
         looks are learned from the start itself."""
-        sure = [c for c in board if c in self.read and self.read[c][1] >= self.min_confidence
+        sure = [c for c in board if c in self.read and self.read[c].confidence >= self.min_confidence
                 and self.weight(c) >= SEEN]
-        misfits = [c for c in sure if (self.read[c][0] == "empty") != (board[c] == "empty")]
+        misfits = [c for c in sure if (self.read[c].label == "empty") != (board[c] == "empty")]
         return len(misfits) <= START_MISFITS
 

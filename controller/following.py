@@ -73,7 +73,7 @@ class Following:
         ev = Evidence(view, board, self.min_confidence, self.game.sure_labels_name_changes, self.game.wrong_cells)
         if self.life.put_back is not None:
             return self._put_back(view, ev, board)
-        motions = view.extra.get("motions")
+        motions = view.motions
         self.takeback.keep(Still(view.moved_at, bool(ev.moving), ev, motions))
         since = self._since
         self._since = Since(view.moved_at if since.at is None else since.at,
@@ -108,7 +108,7 @@ class Following:
         """After an undo, a view is only asked whether the board was put back: once it
         shows the position clearly, the request is over (the camera learns from that
         view, `known`) and the camera is followed again."""
-        if view.extra.get("moving") or ev.unclear(board) or not ev.explains(board) or ev.unexplained(board):
+        if view.moving or ev.unclear(board) or not ev.explains(board) or ev.unexplained(board):
             return None
         self.beliefs = Beliefs(self.game, self.sure)
         self.known = Known(self.epoch, view.t, frozenset())
@@ -124,11 +124,11 @@ class Following:
         best = self.beliefs.best
         self._odd = {c: self._odd.get(c, view.t) for c in ev.unexplained(best.board)}
         clear = all(since < view.moved_at for since in self._odd.values())
-        moving = set(view.extra.get("moving") or ())
+        moving = set(view.moving)
         # a view a hand still moves over is no look of its own: only a decisive lead
         # settles a ply then (its still arm may lie over more)
         settled = self.beliefs.sure(ev, view.moved_at, still=not moving) if clear else 0
-        hidden = moving | set(view.extra.get("covered") or ())
+        hidden = moving | view.covered
         if hidden:  # a ply whose cells are under a hand (moving or at rest) waits for a clearer view
             for n in range(settled):
                 after = self._states(best.actions[:n + 1])[-1]
@@ -190,7 +190,7 @@ class Following:
         events = self._look_further(view, ev, lines, lost=True)
         if events is not None:
             return self._last_of(events)
-        if view.extra.get("moving") or view.extra.get("covered") or ev.unclear(lines[0].board):
+        if view.moving or view.covered or ev.unclear(lines[0].board):
             self.life = self.life.unclear(view, self.wording.doubt(self.sure, lines, unexplained=True))
             return None
         misread = self.life.misread
@@ -219,19 +219,19 @@ class Following:
         (`_found_again`). None when there is none (and the lifecycle's `misread` says
         whether a take-back explains the view, not yet surely)."""
         self.life = self.life.weighed_take_back(None)
-        if view.extra.get("moving") or view.extra.get("covered") or ev.unclear(lines[0].board):
+        if view.moving or view.covered or ev.unclear(lines[0].board):
             return None  # looking further needs a clear, uncovered view
         depth = self.game.max_actions_per_view + DEEPER
         retraction = self.takeback.best(self.game, view, ev, depth)
         if retraction is not None and retraction.sure:
             return self._take_back(retraction.k, retraction.lines, view, ev)
         before = self.beliefs.before(view.moved_at)
-        motions = self.beliefs.motions(view.moved_at, view.extra.get("motions"))
+        motions = self.beliefs.motions(view.moved_at, view.motions)
         if motions is not None:  # no deeper than the hands counted allow, and a quick reply
             depth = min(depth, motions + 1)
         found = self.beliefs.search(ev, [(line, 0, motions) for line in before[:3]], depth, view.moved_at, late=lost)
         if found and found[0].score >= lines[0].score + FURTHER and not lost:
-            self.beliefs.adopt(found, view.moved_at, motions=view.extra.get("motions"))
+            self.beliefs.adopt(found, view.moved_at, motions=view.motions)
             self.life = self.life.started()
             return [self._follow(view, ev)]
         taking_back = retraction is not None and retraction.likely
@@ -241,7 +241,7 @@ class Following:
             self.beliefs.reset(self.sure)
             # a re-read of this still board weighs them again (without this reading)
             self.beliefs.lines = [replace(line, score=line.score - ev.score(line.board)) for line in found]
-            self.beliefs.adopt(found, view.moved_at, motions=view.extra.get("motions"))
+            self.beliefs.adopt(found, view.moved_at, motions=view.motions)
             self.life = self.life.started()
             return [self._follow(view, ev)]
         if taking_back:  # the views since favour it: a doubt, not an alarm, for now

@@ -95,22 +95,23 @@ class Camera:
         readings that differ from the board's plain labels."""
         import chess
 
-        from vision.view import BoardView
+        from vision.view import BoardView, CellSight, Change
 
         cells = {**{chess.square_name(s): (label(board.piece_at(s)), confidence) for s in chess.SQUARES},
                  **(cells or {})}
         extra = {}
         if since is not None:
             extra = {"change_from": {c: label(since.piece_at(chess.parse_square(c))) for c in cells},
-                     "change": {c: ({lab: 0.0, **{other: -8.0 for other in ("empty", "p0", "p1") if other != lab}},
-                                    None, 1.0) for c, (lab, _) in cells.items()}}
+                     "sight": {c: CellSight(change=Change({lab: 0.0, **{other: -8.0 for other in ("empty", "p0", "p1")
+                                                                   if other != lab}}, None))
+                               for c, (lab, _) in cells.items()}}
         moved_at = self.t + 0.1  # the hand leaves, then the board stands
         for i in range(int(hold / 0.25)):
             self.t += 0.25
             # the motions since the view before: the first reading of a still board says how
             # many, the watcher's re-readings of it none
             seen = {**extra, "motions": motions if i == 0 else 0} if motions is not None else extra
-            for event in (self.referee.observe(BoardView(cells, t=self.t, moved_at=moved_at, extra=seen)),
+            for event in (self.referee.observe(BoardView(cells, t=self.t, moved_at=moved_at, **seen)),
                           self.referee.tick(self.t, moved_at=moved_at)):
                 if event is not None:
                     self.events.append(event)

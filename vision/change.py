@@ -19,7 +19,7 @@ those units (logarithms, x = 0 at the noise level or below):
   shadow, glare;
 - a cell whose label changed differs by about the step this kind of change makes on
   this table: each time a new position is known, the cells that changed since the last
-  one teach it, per kind of change (which two labels, and on a grid which colour of
+  one teach it, per kind of change (which two labels, and on squares which colour of
   square). A dark pawn leaving a dark walnut square changes its disk little (about the
   noise), a dark piece arriving on a cream square a lot (fifty times): after a few moves
   the first says almost nothing either way and the labels decide, where a single global
@@ -34,9 +34,11 @@ not change) is divided out. The cell's own empty look is kept too, from every kn
 position where it was empty, and weighed the same way: a vacated square looks like its
 own empty self again, even behind a tall piece.
 
-Cells under something that moves (a hand at the board's edge while the rest is still),
-or under a hand at rest (vision/cover.py), get weight 0 from the watcher's mask: a hand
-over a cell says nothing of it.
+What each cell's look shows is weighed by how well it is seen (`weights`): a cell behind
+the pieces standing nearer the camera less (the reader's `visible`), and a cell under
+something that moves (a hand at the board's edge while the rest is still) or under a
+hand at rest (vision/cover.py) not at all (0, from the watcher's mask): a hand over a
+cell says nothing of it.
 
 A standing piece also hides part of the square behind it (away from the camera).
 `camera(H, size)` works out, per cell, the square in front of it (towards the camera)
@@ -45,26 +47,31 @@ from its lean, the height of a tall piece times the cell's distance from the cam
 foot over the camera's height. That guess is only geometry (a pawn is shorter than a
 king, the lens is not where a cropped frame says): every known position then tells, for
 each cell whose front square filled or emptied while its own label stayed, whether its
-look changed, and `fronts` gives the share learned on this table (the guess counting as
-PRIOR looks). The referee expects a cell to look changed by that share when the piece in
-front of it came or went, and trusts its label less while one stands there.
+look changed, and `fronts` gives the share learned on this table (a `Front`, the guess
+counting as PRIOR looks). The referee expects a cell to look changed by that share when
+the piece in front of it came or went, and trusts its label less while one stands there.
 
-Two kinds of reader get change evidence. A reader whose cells tile the plane as an 8x8
-grid with sampling disks (the chess reader) is measured here (`patches(reader)` is the
-one place that knows that geometry); every part above about disks, square colours, empty
-looks, fronts and motion masks is about it. Any other reader may measure change itself
-(`Reader.change(plane, reference)`: the Connect 4 reader compares each hole and the
-plastic right around it, the light on it divided out); its values are weighed against
-this board's noise the same way. Such a reader learns its own empty looks.
+Two kinds of reader get change evidence, as each declares (vision/reader.py). A reader of
+the plane's 8x8 squares, each sampled on a disk (`Reader.squares`: the chess reader), is
+measured here (`patches(reader)` is the one place that knows that geometry); every part
+above about disks, square colours, empty looks, fronts, weights and motion masks is about
+it. A reader that `measures_change` measures it itself (`Reader.change(plane,
+reference)`: the Connect 4 reader compares each hole and the plastic right around it,
+the light on it divided out); its values are weighed against this board's noise the
+same way. Such a reader learns its own empty looks. The evidence per cell is a `Change`
+(vision/view.py), what the view carries to the referee.
 """
 from __future__ import annotations
 
 import math
+from typing import Hashable
 
 import cv2
 import numpy as np
 
-FLOOR = 3.0  # summed-channel grey levels: the least noise level a grid board is credited with
+from .view import Change, Front
+
+FLOOR = 3.0  # summed-channel grey levels: the least noise level a board of squares is credited with
 MEASURED_FLOOR = 0.1  # the same for a reader's own change measure (1: the least a piece makes)
 MIN_GROUP = 6  # cells: fewer of a kind, and their noise is taken from all cells
 SPREAD = (0.35, 1.0)  # the spread of an unchanged cell's log difference: at least, at most
@@ -83,19 +90,17 @@ HIDDEN_MAX = 0.9  # a piece in front never hides all of a cell
 
 
 def patches(reader):
-    """(cells, q: a cell's side in pixels) for a reader whose cells tile the plane 8x8
-    (row 0 at the top of the plane, cells in plane order) and that samples each cell on a
-    disk (`disks`, 8x8xqxq); None for any other reader."""
-    disks = getattr(reader, "disks", None)
-    cells = list(getattr(reader, "cells", ()))
-    if disks is None or len(cells) != 64 or np.shape(disks)[:2] != (8, 8):
+    """(cells, q: a cell's side in pixels) for a reader of the plane's 8x8 squares
+    (`Reader.squares`: cells in plane order, row 0 at the top, each sampled on a disk,
+    `disks`, 8x8xqxq); None for any other reader."""
+    if not reader.squares:
         return None
-    return cells, np.shape(disks)[2]
+    return list(reader.cells), np.shape(reader.disks)[2]
 
 
 class Steps:
     """How far each kind of change stands above the noise on this table (log units): a
-    running mean per kind (the two labels, and on a grid the square colour), starting
+    running mean per kind (the two labels, and on squares the square colour), starting
     from STEP as if STEP_PRIOR cells had shown it."""
 
     def __init__(self):
@@ -123,12 +128,12 @@ class CellChange:
 
     def __init__(self, reader):
         self.reader = reader
-        self.labels = tuple(getattr(reader, "labels", ("empty", "p0", "p1")))
-        n = len(getattr(reader, "cells", ()))
-        self.ref: np.ndarray | None = None  # grid: (64, q, q, 3) float32 blocks of the last known plane; else the plane
+        self.labels = tuple(reader.labels)
+        n = len(reader.cells)
+        self.ref: np.ndarray | None = None  # squares: (64, q, q, 3) float32 blocks of the last known plane; else the plane
         self.known = np.zeros(n, bool)  # cells whose reference was seen (not under a hand)
         self.board: dict | None = None  # the position the reference shows
-        self.fronts: dict = {}  # cell -> (the cell in front of it, towards the camera; share it hides)
+        self.fronts: dict[Hashable, Front] = {}  # cell -> the cell in front of it, towards the camera
         self._hidden: dict = {}  # cell -> [looks changed, looks] when its front square changed
         self.empty: np.ndarray | None = None  # (64, q, q, 3), NaN where never seen empty
         self.ref_light = np.ones((n, 3))  # the light (per channel) each cell's reference was seen in
@@ -137,13 +142,15 @@ class CellChange:
         self._H: np.ndarray | None = None  # the homography the reference was taken through
 
     @property
-    def grid(self) -> bool:
-        """Are the reader's cells an 8x8 grid measured here (motion masks, fronts, empty looks)?"""
-        return patches(self.reader) is not None
+    def squares(self) -> bool:
+        """Are the reader's cells the plane's 8x8 squares, measured here (motion masks,
+        fronts, empty looks)?"""
+        return self.reader.squares
 
     @property
     def supported(self) -> bool:
-        return self.grid or _measures(self.reader)
+        """Do this reader's views carry change evidence?"""
+        return self.reader.squares or self.reader.measures_change
 
     def forget_position(self) -> None:
         """The players set up another game on this board: the last known position is
@@ -183,17 +190,17 @@ class CellChange:
             share = _hidden_share(TALL * dist / height)
             if 0 <= fc < 8 and 0 <= fr < 8 and (fc, fr) != (c, r) and share > 0:
                 self._hidden[cell] = [PRIOR * share, PRIOR]
-                self.fronts[cell] = (cells[fr * 8 + fc], share)
+                self.fronts[cell] = Front(cells[fr * 8 + fc], share)
 
     def _blocks(self, plane: np.ndarray, q: int) -> np.ndarray:
         img = plane.astype(np.float32)
         return img.reshape(8, q, 8, q, 3).swapaxes(1, 2).reshape(64, q, q, 3)
 
     def _kind(self, k: int, a: str, b: str) -> tuple:
-        """The kind of a change between labels `a` and `b` at cell index `k`: on a grid, the
+        """The kind of a change between labels `a` and `b` at cell index `k`: on squares, the
         colour of its square matters (a dark piece shows on a cream square, hardly on a
         dark one)."""
-        return ((k // 8 + k % 8) % 2 if self.grid else None, frozenset((a, b)))
+        return ((k // 8 + k % 8) % 2 if self.squares else None, frozenset((a, b)))
 
     # --- learning ----------------------------------------------------------------------
     def reference(self, plane: np.ndarray, board: dict, moving=None) -> None:
@@ -203,7 +210,7 @@ class CellChange:
         large each kind of change is on this table."""
         geo = patches(self.reader)
         if geo is None:
-            if _measures(self.reader) and moving is None:
+            if self.reader.measures_change and moving is None:
                 if self.ref is not None and self.ref.shape == plane.shape and self.board is not None:
                     self._learn_steps(self._diffs(plane), board)
                 self.board, self.ref = dict(board), plane.copy()
@@ -246,14 +253,14 @@ class CellChange:
         for k in np.flatnonzero(changed):
             self.steps.add(self._kind(k, self.board.get(cells[k]), board.get(cells[k])), float(x[k]))
         index = {c: k for k, c in enumerate(cells)}
-        for cell, (front, _) in self.fronts.items():
+        for cell, front in self.fronts.items():
             k = index[cell]
-            filled = (self.board.get(front, "empty") != "empty") != (board.get(front, "empty") != "empty")
+            filled = (self.board.get(front.cell, "empty") != "empty") != (board.get(front.cell, "empty") != "empty")
             if filled and usable[k] and not changed[k]:
                 seen = self._hidden[cell]
                 seen[0] += float(x[k] > self.steps.mean() / 2)
                 seen[1] += 1.0
-                self.fronts[cell] = (front, min(HIDDEN_MAX, seen[0] / seen[1]))
+                self.fronts[cell] = Front(front.cell, min(HIDDEN_MAX, seen[0] / seen[1]))
 
     # --- weighing a view -----------------------------------------------------------------
     def _diff(self, blocks: np.ndarray, light: np.ndarray) -> np.ndarray:
@@ -271,7 +278,7 @@ class CellChange:
         a piece, or nothing, and the spread of their log differences. A kind with too few
         cells takes all cells' noise."""
         cells = list(self.reader.cells)
-        floor = FLOOR if self.grid else MEASURED_FLOOR
+        floor = FLOOR if self.squares else MEASURED_FLOOR
         occupied = np.array([(self.board or {}).get(c, "empty") != "empty" for c in cells])
         pooled = _level(diff[usable], floor)
         return {kind: (_level(diff[usable & (occupied == kind)], floor)
@@ -296,24 +303,29 @@ class CellChange:
         top = max(out.values())
         return {label: max(v - top, -LL_FLOOR) for label, v in out.items()}
 
-    def evidence(self, plane: np.ndarray, moving=None, visible=None) -> dict:
-        """{cell: ({label: log-likelihood} from the difference with the reference, or
-        None where no reference was seen yet; the same from the difference with its own
-        empty look, or None; weight)}; {} for a reader without change evidence. `moving`:
-        an 8x8 bool mask (plane rows) of grid cells under motion; `visible`: how well each
-        cell is seen behind the pieces standing nearer the camera (the reader's
-        `visible`), which weighs what it shows (at least VISIBLE_FLOOR)."""
+    def weights(self, moving=None, visible=None) -> list[float] | None:
+        """How well each cell (reader order) is seen, 0..1, which weighs what it shows: on
+        squares, behind the pieces standing nearer the camera (`visible`, the reader's,
+        at least VISIBLE_FLOOR) and not at all under motion (`moving`, an 8x8 bool mask,
+        plane rows: MOVING_WEIGHT); None: every cell whole (any other reader)."""
+        if not self.squares:
+            return None
+        weight = np.ones(64) if visible is None else np.maximum(VISIBLE_FLOOR, np.asarray(visible, float))
+        if moving is not None:
+            weight[np.asarray(moving).reshape(64)] = MOVING_WEIGHT
+        return [float(w) for w in weight]
+
+    def evidence(self, plane: np.ndarray) -> dict[Hashable, Change]:
+        """{cell: how it looks against its looks at the last known position (`Change`)};
+        {} before a position is known, or for a reader without change evidence."""
         geo = patches(self.reader)
         if geo is None:
             return self._measured(plane)
         if plane.shape[:2] != (8 * geo[1], 8 * geo[1]):
             return {}
         cells, q = geo
-        weight = np.ones(64) if visible is None else np.maximum(VISIBLE_FLOOR, np.asarray(visible, float))
-        if moving is not None:
-            weight[np.asarray(moving).reshape(64)] = MOVING_WEIGHT
         if self.ref is None:
-            return {c: (None, None, float(weight[k])) for k, c in enumerate(cells)}
+            return {}
         blocks = self._blocks(plane, q)
         light = _light(blocks)
         diff = self._diff(blocks, light)
@@ -328,23 +340,18 @@ class CellChange:
         if seen.any():
             d_empty = _square_diff(blocks[seen] * _gain(self.empty_light[seen], light), self.empty[seen])
             x_empty[seen] = np.log(np.maximum(d_empty, noise[False][0]) / noise[False][0])
-        out = {}
-        for k, c in enumerate(cells):
-            held = self._likelihoods(k, x[k], spread[k], self.board[c]) if self.known[k] else None
-            empty = self._likelihoods(k, x_empty[k], noise[False][1], "empty") if seen[k] else None
-            out[c] = (held, empty, float(weight[k]))
-        return out
+        return {c: Change(self._likelihoods(k, x[k], spread[k], self.board[c]) if self.known[k] else None,
+                          self._likelihoods(k, x_empty[k], noise[False][1], "empty") if seen[k] else None)
+                for k, c in enumerate(cells)}
 
-    def _measured(self, plane: np.ndarray) -> dict:
+    def _measured(self, plane: np.ndarray) -> dict[Hashable, Change]:
         """Evidence from a reader that measures change itself (module docstring)."""
-        if not _measures(self.reader):
+        if not self.reader.measures_change or self.ref is None or plane.shape != self.ref.shape:
             return {}
-        if self.ref is None or plane.shape != self.ref.shape:
-            return {c: (None, None, 1.0) for c in self.reader.cells}
         diff = self._diffs(plane)
         level, spread = self._per_cell(self._noise(diff, np.ones(len(diff), bool)))
         x = np.log(np.maximum(diff, level) / level)
-        return {c: (self._likelihoods(k, x[k], spread[k], self.board[c]), None, 1.0)
+        return {c: Change(self._likelihoods(k, x[k], spread[k], self.board[c]), None)
                 for k, c in enumerate(self.reader.cells)}
 
 
@@ -384,11 +391,6 @@ def same_place(old: np.ndarray, new: np.ndarray, plane_size) -> bool:
     a = cv2.perspectiveTransform(corners, np.linalg.inv(old))
     b = cv2.perspectiveTransform(corners, np.linalg.inv(new))
     return float(np.abs(a - b).max()) < 1.0
-
-
-def _measures(reader) -> bool:
-    """Does the reader measure per-cell change itself (vision/reader.py `Reader.change`)?"""
-    return callable(getattr(reader, "change", None))
 
 
 def _light(blocks: np.ndarray) -> np.ndarray:

@@ -112,6 +112,7 @@ class HoleReader(Reader):
 
     labels = ("empty", "p0", "p1", "blocker")
     grid = (COLS, ROWS)
+    measures_change = True  # each hole against its look at the known position (`change`)
 
     def grid_place(self, cell):
         return cell[0], ROWS - 1 - cell[1]  # row 0 is the bottom row

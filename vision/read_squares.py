@@ -112,6 +112,7 @@ class SquareReader(Reader):
     cells = CELLS
     labels = LABELS
     grid = (8, 8)
+    squares = True  # each square sampled on its disk (`disks`): vision/change.py measures its change
 
     def grid_place(self, cell):
         return FILES.index(cell[0]), 8 - int(cell[1:])
@@ -434,6 +435,11 @@ class SquareReader(Reader):
         floor = np.maximum(floor, np.where(np.arange(NFEAT) == 3, 0.25 * means, 0.0))
         # eight pawns show less of how a look varies than a game will: widen by half
         return {"means": means, "spread": np.maximum(1.5 * spread, floor), "seen": seen}
+
+    @property
+    def unlearned(self) -> bool:
+        """Nothing learned yet: it reads cold (the module docstring)."""
+        return self.model is None
 
     # --- reading -----------------------------------------------------------------------
     def read(self, plane_bgr: np.ndarray) -> dict:

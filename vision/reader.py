@@ -29,6 +29,17 @@ class Reader:
     # (columns, rows) when the cells tile the plane as a grid: `grid_place` then places
     # each cell and `cell_outline` needs nothing more; None: the reader outlines its own
     grid: tuple[int, int] | None = None
+    # What the watcher measures of each cell's change since the last known position
+    # (vision/change.py), as the reader declares it:
+    # - `squares`: its cells are the plane's 8x8 squares in plane order (row 0 at the
+    #   top), each sampled on a disk (`disks`, 8x8xqxq bool, q a square's side in
+    #   pixels). vision/change.py then measures each square's change itself, and the
+    #   watcher tells which squares a hand still moves over (the motion gate's 8x8 blocks);
+    # - `measures_change`: the reader measures each cell's change itself (`change`).
+    # Neither: its views carry labels (and learned looks) only.
+    squares: bool = False
+    disks: np.ndarray | None = None
+    measures_change: bool = False
     # does one action shift a whole line of cells at once (a Labyrinth tile pushed in)?
     # Then a large changed patch reaching in from an edge may be a move, and only the cells
     # of it read unsurely are taken as under a hand (vision/cover.py)
@@ -53,12 +64,20 @@ class Reader:
         (the others left out of `expected`)."""
         raise NotImplementedError
 
-    # Optional: a reader whose cells are not an 8x8 grid of disks (vision/change.py
-    # measures those itself) may offer its own per-cell change measure:
-    #   change(plane, reference) -> {cell: how much the cell changed since `reference`,
-    #   the plane of the last accepted view, in units where 1 is the least a piece
-    #   coming or going changes it}
-    # and the Watcher's views then carry change evidence for the referee (vision/watch.py).
+    def change(self, plane: np.ndarray, reference: np.ndarray) -> dict:
+        """{cell: how much the cell changed since `reference`, the plane of the last
+        known position, in units where 1 is the least a piece coming or going changes
+        it}: asked only of a reader that `measures_change` (its views then carry change
+        evidence for the referee, vision/change.py)."""
+        raise NotImplementedError
+
+    @property
+    def unlearned(self) -> bool:
+        """Does the reader still lack the looks a known position teaches it? Then every
+        view of a position the referee is sure of is learned from (vision/watch.py
+        `learning`, controller/table.py). Default: no (a reader that reads as well before
+        it has learned anything)."""
+        return False
 
     def visible(self, cells: Mapping[Hashable, tuple[str, float]]) -> list[float] | None:
         """How well each cell (in `cells` order of the reader) can be seen, 0..1, given

@@ -17,25 +17,28 @@ Per frame it does as little as a frame needs (the figures are in bench/vision.py
 Markers are searched on every frame only while none have been found, and then at most
 twice a second.
 
-On a board whose cells tile the plane as a grid (chess), and for a reader that measures
-change itself (Connect 4: `Reader.change`), a view also carries, per cell, how much it
-changed since the last position the referee accepted (vision/change.py,
-`extra["change"]`, measured from `extra["change_from"]`). On a grid it also says which
-cells still move (`extra["moving"]`) and which square stands in front of each
-(`extra["fronts"]`, with the share of the cell a piece there hides), and while a hand waits at the board's edge (at most a quarter of the
-blocks still moving) the rest of the board is read anyway, so a quick reply is seen
-between the plies. `learn(..., at=t)` also measures change from then on against the plane
-that view came from.
+What a view carries beyond the labels is typed (vision/view.py): per cell a `CellSight`,
+per view the motions counted and the position change is measured from. On a board of
+8x8 squares (chess: `Reader.squares`), and for a reader that measures change itself
+(Connect 4: `Reader.measures_change`), each cell's sight carries how it changed since the
+last position the referee accepted (vision/change.py, `CellSight.change`, measured from
+`BoardView.change_from`) and, on squares, how well it is seen (`weight`), which square
+stands in front of it (`front`, with the share of the cell a piece there hides) and
+whether it still moves (`moving`); while a hand waits at the board's edge (at most a
+quarter of the blocks still moving) the rest of the board is read anyway, so a quick
+reply is seen between the plies. `learn(..., at=t)` also measures change from then on
+against the plane that view came from. A reader that learns looks gives each cell's
+`looks` (`Reader.weigh`).
 
 Every view also says which cells a hand, arm, sleeve or any foreign object lies over while
-it is still (`extra["covered"]`, a list of cells in the reader's keys; vision/cover.py
-tells them from the look of the last known position and each cell's empty look): the
-referee takes them as unseen, the change evidence weighs them 0, and nothing is learned
-from them when that view's position is known (but for a covered cell read surely as the
-position has it: the kept look is refreshed there, so a hand that lay there when a
-position was known is not taken for a hand forever).
+it is still (`CellSight.covered`; vision/cover.py tells them from the look of the last
+known position and each cell's empty look): the referee takes them as unseen, the change
+evidence weighs them 0, and nothing is learned from them when that view's position is
+known (but for a covered cell read surely as the position has it: the kept look is
+refreshed there, so a hand that lay there when a position was known is not taken for a
+hand forever).
 
-`extra["motions"]` (views read by `feed`; not on `read_frame`'s) counts the motions over
+`BoardView.motions` (views read by `feed`; None on `read_frame`'s) counts the motions over
 the board since the previous view returned: a motion is a burst of frames with movement
 over the playing area that ends in `still_s` of stillness, however long it lasts and
 however many hands take part (a quick reply in one motion is one). A burst still going on
@@ -53,10 +56,12 @@ corner holes; for chess the outer corners a1, h1, h8, a8, the plane's corners).
 A reader (one per board type, named by the game's entry in controller/registry.py, which
 builds it and hands it to the Watcher: vision keeps no table of games) implements
 vision/reader.py's `Reader`: `plane_size`, `cells`, `read`, `learn` (from any position the
-referee knows, blending what it learned), `anchors`, `static_mask`, `markers` and
-`view_from`. It is built as `Reader(colours=..., **reader_options)` with the colours from
-config ("#rrggbb" list) and the options of the board sheet in play (the referee's side
-hands them in: vision opens no game file).
+referee knows, blending what it learned), `anchors`, `static_mask`, `markers`,
+`view_from`, and what it measures beyond labels (`squares`, `measures_change`, `weigh`,
+`visible`, `unlearned`): the watcher asks no reader for anything it does not declare.
+It is built as `Reader(colours=..., **reader_options)` with the colours from config
+("#rrggbb" list) and the options of the board sheet in play (the referee's side hands
+them in: vision opens no game file).
 """
 from __future__ import annotations
 
@@ -67,7 +72,8 @@ from . import locate, markers
 from .change import CellChange, same_place
 from .cover import Cover
 from .stable import FrameHealth, MotionGate, occluded
-from .view import STILL_S, SURE, BoardView  # SURE: a change of a cell's read across it is a new view
+from .view import STILL_S, BoardView, CellSight, Change
+from .view import SURE  # a change of a cell's read across it is a new view
 
 MOTION_SCALE = 0.5  # the motion plane is the reader's plane at this scale
 SEARCH_EVERY_S = 0.5  # while no markers are in view
@@ -76,7 +82,7 @@ PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view move
 KEEP_PLANES_S = 10.0  # a view's plane is kept this long, for learning once it is accepted
 SAME_PX = 2.0  # markers found again within this many frame pixels of where they were: the board has not moved
 PATIENCE_S = 3.0  # a "hand" still this long over the board's never-changing parts: read (covered cells marked)
-PARTIAL_SHARE = 0.25  # at most this share of a grid board may still move for a partial read
+PARTIAL_SHARE = 0.25  # at most this share of a board of squares may still move for a partial read
 
 
 class Watcher:
@@ -201,7 +207,7 @@ class Watcher:
         what it looks like, and change is measured from it. With `at`, from the plane of
         the view read at that time (the view a move was accepted from; nothing is learned
         once that plane is gone, for the board may have changed since), leaving out the
-        cells in `skip` (on a grid: the referee reads them otherwise); without it, from
+        cells in `skip` (on squares: the referee reads them otherwise); without it, from
         the next still view (a game started or resumed, where the board is known to stand
         as `expected`). Called from the referee's thread: the learning itself happens on
         the thread that feeds frames, never in the middle of a frame."""
@@ -209,7 +215,7 @@ class Watcher:
             kept = self._planes.get(at)
             if kept is not None:
                 plane, hidden, sure, around = kept
-                if skip and self.change.grid:
+                if skip and self.change.squares:
                     left_out = np.array([c in skip for c in self.reader.cells]).reshape(np.shape(self.gate.block_at))
                     hidden = left_out if hidden is None else (hidden | left_out)
                 elif skip:
@@ -231,13 +237,13 @@ class Watcher:
         self.last_view = None
 
     def _learn(self, plane: np.ndarray, expected: dict, moving=None, agree=(), around=None) -> None:
-        """The reader learns from what no hand lies or moves over (on a grid, the cells
+        """The reader learns from what no hand lies or moves over (on squares, the cells
         clear; elsewhere only a board all clear); the change reference keeps its old look
         there. The cover's reference is refreshed also on the covered cells in `agree`
         (read surely as the known position has them): a hand that lay there when a
         position was first known, and left since, is not taken for a hand forever.
         `around`: the cover's small plane of the same frame, with the table around."""
-        if moving is None or self.change.grid:
+        if moving is None or self.change.squares:
             still = expected if moving is None else {
                 c: lab for c, lab, m in zip(self.reader.cells, (expected.get(c) for c in self.reader.cells),
                                            np.asarray(moving).reshape(-1)) if not m and lab is not None}
@@ -264,14 +270,14 @@ class Watcher:
             self.reader.adopt(reader)
 
     def _cells_of(self, mask) -> set:
-        """The cells of a mask (bool per cell in reader order; on a grid 8x8, plane rows)."""
+        """The cells of a mask (bool per cell in reader order; on squares 8x8, plane rows)."""
         return {c for c, m in zip(self.reader.cells, np.asarray(mask).reshape(-1)) if m}
 
     @property
     def learning(self) -> bool:
         """Does the reader still lack what a known position teaches: its looks, or a cell's
         reference (a hand covered it when the position was last known)?"""
-        return getattr(self.reader, "model", True) is None or (self.change.grid and not self.change.known.all())
+        return self.reader.unlearned or (self.change.squares and not self.change.known.all())
 
     def small_plane(self, frame: np.ndarray) -> np.ndarray:
         """The playing area, small, in colour: a red chip on a green backdrop of the same
@@ -347,10 +353,10 @@ class Watcher:
         return self.reference is not None and occluded(plane, self.reference, self.static_mask)
 
     def _partial(self, t: float) -> np.ndarray | None:
-        """The cells still moving (8x8, plane rows) when the rest of a grid board may be
+        """The cells still moving (8x8, plane rows) when the rest of a board of squares may be
         read now: most of it has been still for `still_s`, part of that settled since the
         last read, and the last read is `still_s` old. None otherwise (wait)."""
-        if not self.change.grid:
+        if not self.change.squares:
             return None
         moving = self.gate.moving(t)
         if moving.mean() > PARTIAL_SHARE or moving.all():
@@ -386,25 +392,15 @@ class Watcher:
         hidden = moving  # the cells nothing can be seen on: under a moving or a resting hand
         if covered:
             mask = np.array([c in covered for c in self.reader.cells])
-            if self.change.grid:
+            if self.change.squares:
                 mask = mask.reshape(np.shape(self.gate.block_at))
                 hidden = mask if moving is None else (moving | mask)
             elif moving is None:
                 hidden = mask  # a board read whole is not learned from while a hand lies on it
-        extra = {"covered": covered}
-        if motions is not None:
-            extra["motions"] = motions
-        weighed = self.reader.weigh(plane)
-        if weighed is not None:
-            extra["labels"] = weighed
-        if self.change.supported:
-            extra["change"] = self.change.evidence(plane, hidden if self.change.grid else None,
-                                                   self.reader.visible(cells))
-            extra["change_from"] = self.change.board  # the position the change is measured from
-            extra["fronts"] = self.change.fronts
-            extra["moving"] = [] if moving is None else [c for c, m in zip(self.reader.cells, moving.reshape(-1)) if m]
         moved_at = self.gate.moved_at if moving is None else float(self.gate.block_at[~moving].max())
-        view = BoardView(cells, t=t, moved_at=moved_at, source=self.board, extra=extra)
+        view = BoardView(cells, t=t, moved_at=moved_at, source=self.board, motions=motions,
+                         change_from=self.change.board,
+                         sight=self._sight(plane, cells, covered, moving, hidden))
         if self.last_view is not None and _same(self.last_view, view):
             return None
         self.last_view = view
@@ -413,6 +409,25 @@ class Watcher:
         self._planes = {k: p for k, p in self._planes.items() if k > t - KEEP_PLANES_S}
         self._planes[t] = (plane, hidden, {c: cells[c][0] for c in covered if cells[c][1] >= SURE}, around)
         return view
+
+    def _sight(self, plane: np.ndarray, cells: dict, covered: list, moving, hidden) -> dict:
+        """How each cell was seen beyond its label (vision/view.py `CellSight`): its looks'
+        likelihoods, its change since the last known position (from the position
+        `change.board`), how well it is seen (0 under `hidden`, the cells under a moving
+        or resting hand, on squares), the square in front of it, whether a hand covers it
+        (`covered`) or still moves over it (`moving`, an 8x8 mask on squares)."""
+        looks = self.reader.weigh(plane) or {}
+        change, weights, moved = {}, None, ()
+        if self.change.supported:
+            change = self.change.evidence(plane)
+            if self.change.squares:
+                weights = self.change.weights(hidden, self.reader.visible(cells))
+            if moving is not None:
+                moved = self._cells_of(moving)
+        fronts, covered = self.change.fronts, set(covered)
+        return {c: CellSight(looks=looks.get(c), change=change.get(c), weight=1.0 if weights is None else weights[k],
+                             front=fronts.get(c), covered=c in covered, moving=c in moved)
+                for k, c in enumerate(self.reader.cells)}
 
     def read_frame(self, frame: np.ndarray, t: float = 0.0) -> BoardView:
         """Read one picture at once, without waiting for stillness (`referee read`).
@@ -425,20 +440,19 @@ class Watcher:
 
 
 def _same(last: BoardView, view: BoardView) -> bool:
-    """The same reading, on the cells nothing moves over: labels, sureness, and (on grid
-    boards) which cells changed since the last known position."""
+    """The same reading, on the cells nothing moves over: labels, sureness, and (where
+    change is measured) which cells changed since the last known position."""
     a, b = last.cells, view.cells
-    skip = set(view.extra.get("moving", ())) | set(view.extra.get("covered", ()))
-    if (set(last.extra.get("moving", ())) | set(last.extra.get("covered", ()))) - skip:
+    skip = view.moving | view.covered
+    if (last.moving | last.covered) - skip:
         return False  # cells a hand hid last time are seen now
-    ca, cb = last.extra.get("change", {}), view.extra.get("change", {})
-    return all(a[c][0] == b[c][0] and (a[c][1] >= SURE) == (b[c][1] >= SURE)
-               and _favoured(ca.get(c)) == _favoured(cb.get(c))
+    return all(a[c].label == b[c].label and (a[c].confidence >= SURE) == (b[c].confidence >= SURE)
+               and _favoured(last.sight_of(c).change) == _favoured(view.sight_of(c).change)
                for c in b if c not in skip)
 
 
-def _favoured(evidence) -> str | None:
+def _favoured(change: Change | None) -> str | None:
     """The label a cell's change evidence (vision/change.py) favours, if any."""
-    if evidence is None or not evidence[0]:
+    if change is None or not change.known:
         return None
-    return max(evidence[0], key=evidence[0].get)
+    return max(change.known, key=change.known.get)

@@ -7,7 +7,7 @@ import pytest
 from controller.journal import Journal
 from controller.referee import Referee
 from support import Camera, label, misread_then_corrected, referee_on
-from vision.view import BoardView
+from vision.view import BoardView, CellSight, Change, Front
 
 
 def shown_plainly(referee: Referee, sans) -> tuple[chess.Board, Camera]:
@@ -70,7 +70,8 @@ def test_a_ply_recorded_while_a_hand_was_still_over_the_board_is_put_right_when_
     moved_at = camera.t + 0.1
     for _ in range(3):
         camera.t += 0.25
-        referee.observe(BoardView(arm, t=camera.t, moved_at=moved_at, extra={"moving": ["c1", "d1", "e1", "d2"]}))
+        referee.observe(BoardView(arm, t=camera.t, moved_at=moved_at,
+                                   sight={c: CellSight(moving=True) for c in ["c1", "d1", "e1", "d2"]}))
     assert referee.history == ["h3", "Rd6"]
     for san in ("Rd1+", "Kh2", "Rd2"):
         since = board.copy()
@@ -138,20 +139,23 @@ def test_a_doubt_nobody_answers_is_settled_by_the_next_move():
 
 
 def seen_from_the_h_file(board: chess.Board, reference: chess.Board) -> dict:
-    """The extra a low camera at the h-file side gives a view of `board` (vision/change.py)
+    """What a low camera at the h-file side gives a view of `board` (vision/change.py)
     whose change is measured against a look of `reference`, after the knight left b8: b8
     stands behind the bishop on c8 and still looks as it did; a8, behind b8, looks
     changed (the knight no longer hides it); every other square plainly as it was or
     plainly changed."""
     ref = {chess.square_name(s): label(reference.piece_at(s)) for s in chess.SQUARES}
-    change = {}
+    sight = {}
+    fronts = {f"{f}8": Front(f"{chr(ord(f) + 1)}8", 0.9) for f in "abcdefg"}  # each behind its h-side neighbour
     for c in ref:
         now = label(board.piece_at(chess.parse_square(c)))
-        change[c] = ({now: 0.0, **{o: -8.0 for o in ("empty", "p0", "p1") if o != now}}, None, 1.0)
-    change["b8"] = ({"p1": 0.0, "empty": -3.4, "p0": -4.7}, None, 0.65)
-    change["a8"] = ({"p1": -1.2, "empty": 0.0, "p0": 0.0}, None, 0.65)
-    fronts = {f"{f}8": (f"{chr(ord(f) + 1)}8", 0.9) for f in "abcdefg"}  # each behind its h-side neighbour
-    return {"change_from": ref, "change": change, "fronts": fronts}
+        sight[c] = CellSight(change=Change({now: 0.0, **{o: -8.0 for o in ("empty", "p0", "p1") if o != now}}, None),
+                             front=fronts.get(c))
+    sight["b8"] = CellSight(change=Change({"p1": 0.0, "empty": -3.4, "p0": -4.7}, None), weight=0.65,
+                            front=fronts["b8"])
+    sight["a8"] = CellSight(change=Change({"p1": -1.2, "empty": 0.0, "p0": 0.0}, None), weight=0.65,
+                            front=fronts["a8"])
+    return {"change_from": ref, "sight": sight}
 
 
 def test_a_move_from_a_square_hidden_behind_a_piece_is_found_and_kept():
@@ -174,7 +178,7 @@ def test_a_move_from_a_square_hidden_behind_a_piece_is_found_and_kept():
         moved_at = camera.t + 0.1
         for _ in range(8):  # held 2 s
             camera.t += 0.25
-            referee.observe(BoardView(cells, t=camera.t, moved_at=moved_at, extra=extra))
+            referee.observe(BoardView(cells, t=camera.t, moved_at=moved_at, **extra))
             referee.tick(camera.t, moved_at=moved_at)
         shown = referee.history + referee.unsure
         assert shown == board_sans[:len(shown)]  # never a ply the board did not see
@@ -343,7 +347,8 @@ def test_a_ply_under_a_hand_at_rest_waits_for_the_hand_to_go():
     moved_at = camera.t + 0.1
     for _ in range(8):  # held 2 s, the sleeve still
         camera.t += 0.25
-        referee.observe(BoardView(cells, t=camera.t, moved_at=moved_at, extra={"covered": ["d7", "d6", "d5"]}))
+        referee.observe(BoardView(cells, t=camera.t, moved_at=moved_at,
+                                   sight={c: CellSight(covered=True) for c in ["d7", "d6", "d5"]}))
         referee.tick(camera.t, moved_at=moved_at)
     assert "d5" not in referee.history
     for san in ("e5", "Nf3"):

@@ -1,4 +1,4 @@
-"""Cells a still hand covers (`extra["covered"]`, vision/cover.py) are unseen to the
+"""Cells a still hand covers (`CellSight.covered`, vision/cover.py) are unseen to the
 referee (controller/evidence.py): they weigh nothing, contradict nothing, show no change,
 and the plies the rest of the view shows are followed."""
 import chess
@@ -7,7 +7,7 @@ from controller.events import Bus
 from controller.evidence import Evidence
 from controller.journal import Journal
 from controller.referee import Referee
-from vision.view import BoardView
+from vision.view import BoardView, CellSight, Change
 
 OPENING = ["d4", "Nf6", "Bg5", "Nc6", "Nc3", "e6"]
 
@@ -22,10 +22,10 @@ def view_of(board: chess.Board, since: chess.Board, t: float, covered=(), misrea
     cells = {chess.square_name(s): (label(board.piece_at(s)), 0.95) for s in chess.SQUARES}
     cells.update({c: (lab, 0.95) for c, lab in (misread or {}).items()})
     labels = ("empty", "p0", "p1")
-    change = {c: ({lab: 0.0, **{o: -8.0 for o in labels if o != lab}}, None, 1.0) for c, (lab, _) in cells.items()}
-    return BoardView(cells, t=t, moved_at=t - 0.3, extra={
-        "change_from": {c: label(since.piece_at(chess.parse_square(c))) for c in cells},
-        "change": change, "covered": list(covered)})
+    sight = {c: CellSight(change=Change({lab: 0.0, **{o: -8.0 for o in labels if o != lab}}, None),
+                          covered=c in covered) for c, (lab, _) in cells.items()}
+    return BoardView(cells, t=t, moved_at=t - 0.3,
+                     change_from={c: label(since.piece_at(chess.parse_square(c))) for c in cells}, sight=sight)
 
 
 def followed(covered) -> tuple[list, list]:

@@ -27,7 +27,7 @@ def seen(referee: Referee, chips, t: float, motions: int | None) -> BoardView:
     """The board with `chips` dropped, read plainly, the hand gone 0.3 s before."""
     cells = {c: (lab, 0.95) for c, lab in referee.game.board(referee.game.start({})).items()}
     cells.update({c: (lab, 0.95) for c, lab in chips})
-    return BoardView(cells, t=t, moved_at=t - 0.3, extra={} if motions is None else {"motions": motions})
+    return BoardView(cells, t=t, moved_at=t - 0.3, motions=motions)
 
 
 def test_four_chips_after_one_hand_motion_are_refused_after_four_they_are_recovered_late():
@@ -81,7 +81,7 @@ def labyrinth_turns(turns: int, seed: int = 3):
 
 
 def plain(board: dict, t: float, motions: int) -> BoardView:
-    return BoardView({c: (lab, 0.95) for c, lab in board.items()}, t=t, moved_at=t - 0.3, extra={"motions": motions})
+    return BoardView({c: (lab, 0.95) for c, lab in board.items()}, t=t, moved_at=t - 0.3, motions=motions)
 
 
 def test_labyrinth_three_turns_after_one_hand_motion_are_refused_after_three_they_are_recovered_late():

@@ -3,7 +3,7 @@ surely read board is an illegal move put in words, unsure cells make it wait."""
 from controller.events import Bus
 from controller.journal import Journal
 from controller.referee import Referee
-from vision.view import BoardView
+from vision.view import BoardView, CellSight, Change
 
 
 def setup(variant="classic"):
@@ -185,19 +185,20 @@ def test_a_chess_view_that_cannot_tell_two_bishop_moves_apart_is_a_doubt_and_a_t
     board = referee.game.board(referee.state)
     cells = {c: (lab, 0.95) for c, lab in board.items()}
     # vision's change evidence per label (vision/change.py): every square as it was ...
-    change = {c: ({lab: 0.0, **{other: -8.0 for other in ("empty", "p0", "p1") if other != lab}}, None, 1.0)
+    change = {c: Change({lab: 0.0, **{other: -8.0 for other in ("empty", "p0", "p1") if other != lab}}, None)
               for c, lab in board.items()}
     # ... but c8, clearly vacated, and g4 and f5, which may have changed or not
-    cells["c8"], change["c8"] = ("empty", 0.95), ({"p1": -8.0, "empty": 0.0, "p0": -3.0}, None, 1.0)
+    cells["c8"], change["c8"] = ("empty", 0.95), Change({"p1": -8.0, "empty": 0.0, "p0": -3.0}, None)
     for sq in ("g4", "f5"):
-        cells[sq], change[sq] = ("p1", 0.5), ({"empty": 0.0, "p1": 0.0, "p0": -4.0}, None, 1.0)
-    seen = BoardView(cells, t=20.0, moved_at=19.7, extra={"change": change, "change_from": board})
+        cells[sq], change[sq] = ("p1", 0.5), Change({"empty": 0.0, "p1": 0.0, "p0": -4.0}, None)
+    sight = {c: CellSight(change=change) for c, change in change.items()}
+    seen = BoardView(cells, t=20.0, moved_at=19.7, sight=sight, change_from=board)
     assert referee.observe(seen) is None
     assert referee.tick(20.6, moved_at=19.7) is None  # not yet: the next moves may tell
     doubt = referee.tick(23.0, moved_at=19.7)
     assert doubt.kind == "doubt" and {c["notation"] for c in doubt.data["candidates"]} == {"Bg4", "Bf5"}
     assert {"c8", "g4", "f5"} <= set(doubt.data["cells"])
-    assert referee.observe(BoardView(cells, t=24.0, moved_at=19.7, extra={"change": change, "change_from": board})) is None
+    assert referee.observe(BoardView(cells, t=24.0, moved_at=19.7, sight=sight, change_from=board)) is None
     assert referee.tick(30.0, moved_at=19.7) is None
     assert [e.kind for e in events].count("doubt") == 1 and not [e for e in events if e.kind == "illegal"]
     assert referee.enter("Bg4", source="page").kind == "move" and referee.doubt is None

@@ -97,7 +97,7 @@ def test_a_chip_under_glare_that_reads_empty_is_shown_unsure_and_settled_when_th
     view = rig.views[-1]
     label, conf = view.cells[(2, 0)]
     assert label != "p0" or conf < 0.6  # the labels alone: no chip there
-    held = view.extra["change"][(2, 0)][0]
+    held = view.sight[(2, 0)].change.known
     assert looks_changed(held, "empty") > 3.0  # its change: clearly something came
     snapshot = rig.referee.snapshot()
     assert snapshot["moves"] == ["4", "4", "3"] and snapshot["unsure"] == 1

@@ -105,11 +105,11 @@ def test_a_resting_hand_covers_the_squares_under_it_and_nothing_far_from_it():
             view = table.watcher.last_view
             if view is not None and (not views or views[-1] is not view):
                 views.append(view)
-    covered = set(views[-1].extra["covered"])
+    covered = set(views[-1].covered)
     assert real_hands.covered_squares("sleeve", over="e6", share=0.6) <= covered
     assert covered <= real_hands.covered_squares("sleeve", over="e6", share=0.02)
     assert views[-1].cells["d5"][0] == "p1" and "d5" not in covered
-    assert views[-1].extra["motions"] == 1  # the hand came in once since the view of d4
+    assert views[-1].motions == 1  # the hand came in once since the view of d4
 
 
 # a short game with a capture and castling on both sides: e4 e5 Nf3 Nc6 Bb5 Nf6 O-O Bc5

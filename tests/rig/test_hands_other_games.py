@@ -71,7 +71,7 @@ def play(name: str, seed: int, turns: int, hand_s: float = 2.0, lost=()):
                 events.extend(table.feed(t, noise(frame)))
             view = table.watcher.last_view
             if under is not None and view is not None and view.t == t:
-                covers.append((set(view.extra.get("covered", ())), under))
+                covers.append((set(view.covered), under))
             t += 1 / FPS
 
     def enter(text, source):

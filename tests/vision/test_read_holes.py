@@ -150,7 +150,7 @@ def test_the_hole_a_move_filled_is_the_one_that_changed_against_the_last_view():
     change = table.watcher.reader.change(table.watcher.last_plane, before)
     (hole,) = [c for c in seq[-1] if seq[-1][c] != seq[-2][c]]
     assert change[hole] > 3.0 and max(v for c, v in change.items() if c != hole) < 0.5
-    assert view.extra["change_from"] == seq[-2]
+    assert view.change_from == seq[-2]
     # the view's evidence: that hole looks changed, every other as it was
-    changed = [c for c, (held, _, _) in view.extra["change"].items() if looks_changed(held, seq[-2][c]) > 0]
+    changed = [c for c, sight in view.sight.items() if looks_changed(sight.change.known, seq[-2][c]) > 0]
     assert changed == [hole]

@@ -1,5 +1,5 @@
 """The Watcher counts the motions over the board between the views it returns
-(`extra["motions"]`, vision/watch.py): a burst of movement that ends in stillness is one;
+(`BoardView.motions`, vision/watch.py): a burst of movement that ends in stillness is one;
 a quick reply made in one motion is one."""
 import chess
 
@@ -50,8 +50,8 @@ def test_separate_motions_between_two_views_are_counted():
     feed.lean_over(board)
     feed.show(board, 1.0)
     assert len(feed.views) == 2
-    assert feed.views[-1].extra["motions"] == 2
-    assert feed.views[-1].extra["covered"] == []
+    assert feed.views[-1].motions == 2
+    assert feed.views[-1].covered == set()
 
 
 def test_a_quick_reply_in_one_motion_is_one_motion():
@@ -65,4 +65,4 @@ def test_a_quick_reply_in_one_motion_is_one_motion():
     feed.lean_over(board)
     feed.show(board, 1.0)
     assert len(feed.views) == 2
-    assert feed.views[-1].extra["motions"] == 1
+    assert feed.views[-1].motions == 1
