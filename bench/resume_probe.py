@@ -39,14 +39,15 @@ from controller.referee import Referee  # noqa: E402
 
 
 def journal_state(data: Path):
-    """(camera moves journalled, where the open game stands in words) of the folder."""
+    """(camera moves journalled in all its games, where the open game stands in words)
+    of the folder: a run that ends a game and plays on in the next one went on."""
     journal, _ = open_journal(data)
     try:
+        seen = sum(e.kind == Kind.MOVE and e.data.get("source") == "camera"
+                   for g in journal.games() for e in journal.events(g["id"]))
         info = journal.open_game()
         if info is None:
-            return 0, "no open game"
-        events = journal.events(info["id"])
-        seen = sum(e.kind == Kind.MOVE and e.data.get("source") == "camera" for e in events)
+            return seen, "no open game"
         referee = Referee(journal)
         return seen, (where(referee) if referee.resume() else "unreadable")
     finally:
@@ -94,6 +95,7 @@ def probe(game: str, moments: int, rng: random.Random, folder: Path, patience: f
                 break
         if k > 0:
             went_on += ok
+            print(f"  {game} moment {k}: {'went on' if ok else 'did not go on'}", file=sys.stderr, flush=True)
             if not ok and keep is not None:  # the folder as the failed run found it, for a look
                 shutil.copytree(folder / "before", keep / f"{game}-{k}")
             if not ok:
