@@ -73,6 +73,7 @@ from .monopoly_board import DECK_NAMES, DECK_SIZE, DECKS, SPACES, Board, load_bo
 
 BANK = -1
 PAIR_DIE = "monopoly"
+FACE_DOWN = -1  # a deck's card as anyone watching knows it (`seen_by`): not which one
 # a choice in words ({who} does it; {space} when it names one)
 CHOICE_WORDS = {"continue": N_("{who} pays to Continue {space}"), "done": N_("{who} is done"),
                 "pay": N_("{who} pays to leave Jail"), "card": N_("{who} uses a Get Out of Jail Free card"),
@@ -613,6 +614,10 @@ class Monopoly(Game):
     def _step_card(self, s: MState, deck: str) -> None:
         t = s.turn
         index = s.decks[deck].pop(0)
+        if index == FACE_DOWN:  # a move not made yet, worded for anyone: which card, and so what follows, unknown
+            s.news.append(self._("{who} draws a {deck} card", who=s.names[t], deck=self._(DECK_NAMES[deck])))
+            s.decks[deck].append(index)
+            return
         card = self.b.cards[deck][index]
         s.news.append(self._("{who} draws {deck}: {card}", who=s.names[t], deck=self._(DECK_NAMES[deck]),
                              card=card.text.rstrip('. ')))
@@ -1144,6 +1149,14 @@ class Monopoly(Game):
                                     [c for c in (space,) if c is not None])
 
     # --- the page -----------------------------------------------------------------------------
+    def seen_by(self, state: MState, viewer: int | None) -> MState:
+        """Both decks face down, to every viewer: their order is the shuffle's (the
+        journal's secret setup), so a move not made yet (a doubt's reading, a ply
+        shown unsure) is worded "draws a Bowser's Fury card", never which card it is."""
+        d = state.draft()
+        d.decks = {deck: [FACE_DOWN] * len(cards) for deck, cards in d.decks.items()}
+        return d.freeze()
+
     def snapshot(self, state: MState, viewer: int | None = None) -> dict:
         s = state
         players = []
