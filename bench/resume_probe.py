@@ -47,6 +47,8 @@ def camera_moves(data: Path) -> int:
     try:
         return db.execute("SELECT COUNT(*) FROM events WHERE kind = ? AND json_extract(data, '$.source') = "
                           "'camera'", (Kind.MOVE.value,)).fetchone()[0]
+    except sqlite3.OperationalError:  # the first run is making the journal's tables
+        return 0
     finally:
         db.close()
 
