@@ -10,7 +10,8 @@ in jail, wherever the moment falls. Prints, per game, how many resumes went on, 
 the kills fell (the position the journal held) and the first failures in words.
 Target: 100%.
 
-    .venv/bin/python bench/resume_probe.py --moments 100        # long: about 10 s a moment
+    .venv/bin/python bench/resume_probe.py --moments 100        # long: 7-18 s a moment
+    .venv/bin/python bench/resume_probe.py --moments 100 --games chess --seed 302   # one game a process, side by side
     .venv/bin/python bench/resume_probe.py --moments 10 --games smb monopoly
 """
 from __future__ import annotations
