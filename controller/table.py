@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import CameraSettings, GameSettings
+from .evidence import Evidence
 from .events import (Command, Corners, Enrol, Enter, Event, Kind, NewGame, RollDie, SetPosition, Settle, Tick, Undo,
                      View)
 from .games import load_game
@@ -230,8 +231,27 @@ class Table:
         before = r.game.board(r.sure) if r.game is not None else None
         event = r.enter(str(command.text), source=command.source, seat=command.seat)
         if r.game is not None and r.game.board(r.sure) != before:
-            self.learn_position()  # a typed move the players then make on the table too
+            self._typed_on_board()
         return self._said(event)
+
+    def _typed_on_board(self) -> None:
+        """A typed move changed the board the referee knows. Where the camera's last view
+        already shows it (a doubt's candidate tapped: the camera saw the move but could
+        not tell which), the camera learns it from that very view, checked against the
+        position first; never from the next still view, which may already show the
+        players' next move (learned as the typed position, that move was never seen: a
+        chess game resumed mid-move stalled so). Else (typed before it is made on the
+        table, or a watcher still waiting to learn a position it never saw) from the next
+        still view, as a known position is."""
+        w, r = self.watcher, self.referee
+        view = w.last_view if w is not None else None
+        if view is not None and not w.waits_to_learn:
+            board = r.game.board(r.sure)
+            ev = Evidence(view, board, r.min_confidence, r.game.sure_labels_name_changes, r.game.wrong_cells)
+            if ev.explains(board) and not ev.unexplained(board):
+                self.learn_position(at=view.t)
+                return
+        self.learn_position()
 
     def _roll(self, command: RollDie) -> Result:
         """A press of a roll button: draw the roll the game waits for and enter it as the

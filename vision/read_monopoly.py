@@ -22,7 +22,10 @@ tokens still; changed, a token arrived where pixels came nearer its colour, and 
 left where the pixels that had its colour lost it; and where much changed into what is
 neither the print nor a token that came while every token learned there is still seen, a
 piece stands half hidden among them (Bowser put among four tokens on GO): the reading is
-unsure, and the referee goes by the rules or asks. Once the space is seen empty, its
+unsure, and the referee goes by the rules or asks; so is a token whose colour covers far
+more of the disc than a token does (the print has it: a green token on the green Warp
+Pipe) once the space changed, for its pixels staying say nothing of it (it had read as
+there for good when it left a resumed game). Once the space is seen empty, its
 empty look is learned and the taken look is dropped. The label is the tokens joined by
 "+" in sorted order ("bowser+p2"), as `Monopoly.board` writes them. Token colours are
 nominal ones from config at first and are learned from any space where a token stands
@@ -57,6 +60,9 @@ DOUBT = (0.015, 0.045)  # shares too close to PRESENT to be sure either way
 TOKEN_CHANGE = 8.0
 UNEXPLAINED = 0.05  # share of a disc changed into no print and no token that came: unsure
 TOWARDS = 6.0
+# a token's colour covers this much of a space's disc at most (3-20% seen); more, in a
+# taken look, is the space's print in that colour
+PRINT_SHARE = 0.3
 # board-wide light, relative to the light the empty looks were learned in, within which
 # the colours hold: brighter, pale spaces and tokens clip to white and all readings are
 # unsure (the referee waits for the light to come back or a new `learn`)
@@ -231,6 +237,12 @@ class MonopolyReader(SpaceReader):
             if p not in was:
                 continue
             own = owner == i
+            if own.mean() >= PRINT_SHARE:
+                # the print around it has its colour (a green token on the green Warp
+                # Pipe): its pixels staying tell nothing, and much changed (past the
+                # first test): it seems to have left, not surely; the rules tell
+                doubtful = True
+                continue
             still = float((dist[own] <= TOKEN_CHANGE).mean()) if own.sum() >= 12 else 1.0
             ratio = share_now[p] / max(share_then[p], 1e-6) if share_now[p] >= PRESENT else 0.0
             if still >= 0.6 or ratio >= 0.7:  # in place, or shifted on the space as another left

@@ -44,6 +44,7 @@ MATCH = 0.55  # histogram distance under which a space's middle matches a piece
 BINS = (3, 6, 6)  # L, a, b bins of a colour histogram
 BLUR = 2.0
 UNSEEN_EMPTY = 0.65  # confidence of "empty" on a space whose empty look is unknown
+UNKNOWN_PIECE = 0.3  # the same while a piece's look is unknown too (not seen on this table yet)
 
 
 def _hist(labs: np.ndarray) -> np.ndarray:
@@ -215,6 +216,8 @@ class SpaceReader(Reader):
         dists = sorted((_hist_distance(h, ph), label) for label, ph in looks.items())
         if dists and dists[0][0] < MATCH:
             return dists[0][1], float(1.0 - 0.5 * dists[0][0] / MATCH)
+        if set(self.pieces) - self.learned:
+            return "empty", UNKNOWN_PIECE  # a piece whose look is unknown may stand there
         return "empty", UNSEEN_EMPTY
 
 

@@ -227,6 +227,12 @@ class Watcher:
         self._pending_learn = dict(expected)
         self._read_at = None
 
+    @property
+    def waits_to_learn(self) -> bool:
+        """Will the next still view be learned as a position the camera never saw
+        (`learn` without `at`: a game started, resumed without kept looks)?"""
+        return self._pending_learn is not None
+
     def new_game(self) -> None:
         """Another game on the board this watcher reads: its looks stay, the position it
         last knew does not (change is measured again from the next known position), and

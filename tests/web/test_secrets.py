@@ -6,7 +6,8 @@ payload is read for every other seat's secrets, in every game.
 The secrets, said here from the whole state (not from the code that hides them):
 Labyrinth's cards a seat has not found yet (named as found: "finds Rosalina", or in a
 list of targets), Super Mario Bros.' hands. Chess, Connect 4 and Monopoly have none a
-seat holds (Monopoly's decks are hidden from everyone: only their counts are shown)."""
+seat holds (Monopoly's decks are hidden from everyone: only their counts are shown, and
+a move not made yet draws "a card", never which)."""
 from __future__ import annotations
 
 import json
@@ -220,3 +221,39 @@ def test_a_phone_cannot_learn_another_seat_s_hand_from_the_rules_answer(tmp_path
         referee.sure = replace(referee.sure, hands=(("fireball",), tuple(hand), ("goomba",)))
         answers.append(referee.enter("card 2 goomba", seat=2).data.get("reason"))
     assert answers[0] == answers[1] == "it is Player 2's turn, not Player 3's"
+
+
+def test_monopoly_s_next_card_is_named_in_no_words_of_a_move_not_made():
+    """A token put on a Question Block or a Bowser's Fury space draws the deck's top
+    card. The words of that move before it is made (a doubt's reading, a ply the camera
+    shows unsure: the referee words them from `seen_by(state, None)`) named the card,
+    and all it does, to everyone: the shuffled deck's order, which lets the table
+    choose between two readings by the card they draw. They say a card is drawn; the
+    move made is worded in full."""
+    from controller.games.monopoly.actions import Put
+    from controller.games.monopoly.board import DECKS
+    from controller.journal import Journal
+    from controller.referee import Referee
+    from table_players import TextTable
+
+    game = load_game("monopoly")
+    referee = Referee(Journal(":memory:"))
+    referee.new_game("monopoly", setup=game.new_setup(random.Random(1)))
+    table, draws = TextTable(referee.game, 1), 0
+    for _ in range(400):
+        state = referee.sure
+        for put in (a for a in referee.game.observable_actions(state) if isinstance(a, Put)):
+            after = referee.game.apply(state, put)
+            card = next((referee.game.b.cards[d][state.decks[d][0]] for d in DECKS
+                         if len(after.decks[d]) == len(state.decks[d]) and after.decks[d] != state.decks[d]), None)
+            if card is None:  # no card drawn by this move
+                continue
+            draws += 1
+            heard = referee.game.describe(referee.game.seen_by(state, None), put)
+            assert card.text.rstrip(". ") not in heard and "draws a" in heard, heard
+            assert card.text.rstrip(". ") in referee.game.describe(state, put)  # once made, the table's
+        if draws >= 3:
+            break
+        for text in table.inputs(referee.state):
+            referee.enter(text)
+    assert draws >= 3

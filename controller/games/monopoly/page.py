@@ -5,11 +5,19 @@ printed board's ring of spaces for its drawing (web/static/draw/monopoly.js).
 from __future__ import annotations
 
 from .board import DECKS
-from .state import MState
+from .state import FACE_DOWN, MState
 
 
 class Page:
-    """`snapshot` and `layout`: part of `Monopoly` (rules.py)."""
+    """`seen_by`, `snapshot` and `layout`: part of `Monopoly` (rules.py)."""
+
+    def seen_by(self, state: MState, viewer: int | None) -> MState:
+        """Both decks face down, to every viewer: their order is the shuffle's (the
+        journal's secret setup), so a move not made yet (a doubt's reading, a ply
+        shown unsure) is worded "draws a Bowser's Fury card", never which card it is."""
+        d = state.draft()
+        d.decks = {deck: [FACE_DOWN] * len(cards) for deck, cards in d.decks.items()}
+        return d.freeze()
 
     def snapshot(self, state: MState, viewer: int | None = None) -> dict:
         s = state

@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 BANK = -1  # the Bank's seat in the ledger and in a payment
+FACE_DOWN = -1  # a deck's card as anyone watching knows it (`Page.seen_by`): not which one
 
 _FIELDS = ("names", "pos", "coins", "jail", "out", "cards", "owner", "flipped", "bowser", "wait", "wait_skip",
            "decks", "turn", "doubles", "rolled_double", "agenda", "need", "table", "bank", "ledger", "news",

@@ -18,7 +18,7 @@ from typing import Iterable
 from ..base import Outcome
 from .actions import Offer, Put
 from .board import DECK_NAMES, DECK_SIZE, DECKS, SPACES
-from .state import BANK, Draft, MState
+from .state import BANK, FACE_DOWN, Draft, MState
 
 
 def roll_result(doubles_run: int, jail_attempts: int, black: int, red: int) -> tuple[str, int]:
@@ -317,6 +317,10 @@ class Turn:
     def _step_card(self, s: MState, deck: str) -> None:
         t = s.turn
         index = s.decks[deck].pop(0)
+        if index == FACE_DOWN:  # a move not made yet, worded for anyone: which card, and so what follows, unknown
+            s.news.append(self._("{who} draws a {deck} card", who=s.names[t], deck=self._(DECK_NAMES[deck])))
+            s.decks[deck].append(index)
+            return
         card = self.b.cards[deck][index]
         s.news.append(self._("{who} draws {deck}: {card}", who=s.names[t], deck=self._(DECK_NAMES[deck]),
                              card=card.text.rstrip('. ')))
