@@ -38,7 +38,7 @@ def printed() -> tuple[str, ...]:
             for v in value:
                 walk(v)
         elif isinstance(value, str) and len(value) >= 4 and re.search(r"[A-Z]", value):
-            found.add(value)
+            found.update((value, value.rstrip(". ")))  # a card's text is said without its full stop
 
     for name in PRINTED_FILES:
         walk(json.loads((DATA / name).read_text(encoding="utf-8")))
