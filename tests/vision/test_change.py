@@ -1,9 +1,10 @@
 """Per-cell change against the last known position (vision/change.py), on the real
 chess-rectified photos (shared/data: a plastic set photographed by a phone, an opening
-d4 d5 c4 e6 e3): a moved piece changes its own two squares and nothing away from
-them, a dimmer room is no change, a square a piece came to no longer looks like its own
-empty self, a hand moving over a square says nothing of it, and a new game or a bumped
-board measures change again only from the next known position."""
+d4 d5 c4 e6 e3): a moved piece changes its own two squares and nothing away from them,
+a dimmer room is no change (a move made as it dims still shows), a square a piece came
+to no longer looks like its own empty self, a hand moving over a square says nothing of
+it, a new game or a bumped board measures change again only from the next known
+position, and the size of each kind of change follows the table."""
 import json
 
 import chess
@@ -14,7 +15,7 @@ import pytest
 from shared_data import SHARED_DATA
 from support import chess_labels
 from controller.registry import entry
-from vision.change import MOVING_WEIGHT, VISIBLE_FLOOR, CellChange, looks_changed
+from vision.change import MOVING_WEIGHT, STEP, VISIBLE_FLOOR, CellChange, Steps, looks_changed
 from vision.view import Change
 
 DATA = SHARED_DATA / "chess-rectified"
@@ -60,14 +61,22 @@ def test_a_moved_piece_changes_its_own_two_squares_and_nothing_away_from_them(op
         assert len({c for c, x in score.items() if x > 0} - near) <= 1, (uci, score)
 
 
-def test_a_dimmer_room_is_no_change(opening):
-    """The light's drift is divided out: the same board a quarter darker looks as it did."""
+def dimmer(plane, share: float):
+    return (plane.astype(np.float32) * share).astype(np.uint8)
+
+
+def test_a_dimmer_room_is_no_change_and_a_move_made_as_it_dims_still_shows(opening):
+    """The light's drift is divided out: the same board a quarter darker looks as it did;
+    1. d4 photographed as the room dims to 60 % shows on d4 and d2 as in full light (the
+    drift taken for noise would drown it)."""
     watcher, planes, boards, _ = opening
     change = CellChange(watcher.reader)
     change.reference(planes[5], boards[5])
-    dim = (planes[5].astype(np.float32) * 0.75).astype(np.uint8)
-    score = changed(change.evidence(dim), boards[5])
+    score = changed(change.evidence(dimmer(planes[5], 0.75)), boards[5])
     assert max(score.values()) < 0, {c: x for c, x in score.items() if x >= 0}
+    change.reference(planes[0], boards[0])
+    score = changed(change.evidence(dimmer(planes[1], 0.6)), boards[0])
+    assert max(score, key=score.get) == "d4" and score["d2"] > 1.0, score
 
 
 def test_a_square_a_piece_came_to_no_longer_looks_like_its_own_empty_self(opening):
@@ -126,3 +135,18 @@ def test_a_bumped_board_forgets_its_references_the_same_place_found_again_keeps_
     change.camera(bumped, size)
     assert change.evidence(planes[1]) == {} and change.empty is None
     assert change.fronts  # where the camera stands is worked out again
+
+
+def test_each_kind_of_change_follows_what_this_table_shows():
+    """A kind of change starts at the first guess, comes to what the table shows, and
+    keeps following when the table changes (a lamp turned on): recent changes count
+    most; another kind keeps its own."""
+    steps = Steps()
+    walnut, cream = (1, frozenset(("p1", "empty"))), (0, frozenset(("p1", "empty")))
+    assert steps.mean(walnut) == steps.mean() == STEP
+    for _ in range(100):
+        steps.add(walnut, 1.0)
+    assert abs(steps.mean(walnut) - 1.0) < 0.1 and steps.mean(cream) == STEP
+    for _ in range(40):
+        steps.add(walnut, 3.0)
+    assert steps.mean(walnut) > 2.0
