@@ -84,21 +84,3 @@ def test_the_referee_holds_what_the_journal_folds_to_live_and_rebuilt(tmp_path):
     assert referee.snapshot()["record"] == folded.to_json(seats)
     again = Referee(Journal(str(tmp_path / "journal.sqlite")))
     assert again.resume() and again.record.plies == folded.plies
-
-
-def test_the_snapshot_gives_the_unsure_plies_words_after_the_recorded_ones():
-    import chess
-
-    referee = Referee(Journal(":memory:"), Bus())
-    referee.confirm_s = 0.5
-    referee.new_game("chess")
-    camera = Camera(referee)
-    board = chess.Board()
-    camera.show(board)
-    board.push_san("e4")
-    camera.show(board, hold=0.25, confidence=0.62)  # read barely surely, once: shown, not recorded
-    snap = referee.snapshot()
-    assert snap["unsure"] == 1 and referee.history == []
-    assert [p["unsure"] for p in snap["record"]] == [True]
-    assert [p["notation"] for p in snap["record"]] == snap["moves"]
-    assert all(p["text"] and p["text"] != p["notation"] for p in snap["record"])

@@ -1,15 +1,13 @@
 """What vision hands the referee (vision/view.py): a frozen BoardView, typed per view and
-per cell, and readers that declare what vision measures of them (vision/reader.py)."""
+per cell (what readers declare of themselves: tests/vision/test_reader.py)."""
 import dataclasses
-import random
 
 import chess
 import pytest
 
 from controller.demo_rig.render_chess import Camera, Position, corners_in_frame, render
-from controller.registry import ENTRIES, entry
+from controller.registry import entry
 from vision.change import looks_changed
-from vision.reader import Reader
 from vision.view import BoardView, CellSight, Change, Front, Read
 
 CAMERA = Camera(seed=3)
@@ -54,23 +52,3 @@ def test_a_chess_view_carries_each_squares_change_and_what_stands_in_front():
     fronts = [s.front for s in view.sight.values() if s.front is not None]
     assert fronts and all(isinstance(f, Front) and f.cell in view.cells and 0.0 < f.share < 1.0 for f in fronts)
     assert view.covered == set() and view.moving == set() and view.motions is None  # read_frame counts none
-
-
-@pytest.mark.parametrize("name", list(ENTRIES))
-def test_each_reader_declares_what_vision_measures_of_it(name):
-    """`squares`: 64 cells on the plane's 8x8 squares, each with its sampling disk;
-    `measures_change`: the reader's own `change`; neither: labels (and looks) only. The
-    watcher measures what is declared, and only that."""
-    e = ENTRIES[name]
-    game = e.rules_class()(None, None)
-    state = game.start(game.new_setup(random.Random(1)))
-    reader = e.make_reader(None, **game.reader_options(state))
-    watcher = e.watcher(reader=reader, corners="0,100 100,100 100,0 0,0")
-    assert not (reader.squares and reader.measures_change)
-    if reader.squares:
-        q = reader.plane_size[0] // 8
-        assert len(reader.cells) == 64 and reader.plane_size == (8 * q, 8 * q) and reader.disks.shape == (8, 8, q, q)
-    if reader.measures_change:
-        assert type(reader).change is not Reader.change
-    assert watcher.change.supported == (reader.squares or reader.measures_change)
-    assert isinstance(reader.unlearned, bool)

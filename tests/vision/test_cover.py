@@ -1,0 +1,112 @@
+"""Cells a still hand lies over (vision/cover.py), with real hands and arms cut out of
+the scholar's mate video (tests/real_hands.py) pasted still over the real chess-rectified
+start photo: the squares under each hand are covered and nothing far from it; a move is
+no hand; a hand that lay there when the position was known and has gone covers nothing;
+what stays long enough is part of the table; and the watcher's view flags the covered
+squares and weighs nothing of them."""
+import json
+
+import chess
+import cv2
+import pytest
+
+import real_hands
+from shared_data import SHARED_DATA
+from support import chess_labels
+from controller.registry import entry
+from vision.cover import STAYS_S, Cover
+
+DATA = SHARED_DATA / "chess-rectified"
+# (cut-out, quarter turns, the square its tip lies on): from White's side and from Black's
+HANDS = [("resting", 0, "d4"), ("reaching", 0, "e4"), ("sleeve", 0, "c6"), ("fist", 0, "d6")]
+
+
+@pytest.fixture(scope="module")
+def table():
+    """(watcher that learned the start, corners, the start photo, the photo after 1. d4,
+    the start's labels)."""
+    labels = json.loads((DATA / "labels.json").read_text())
+    sequence = labels["sequence"]
+    corners = labels["photos"][sequence["sequence"][0]]["corners_a1_h1_h8_a8"]
+    watcher = entry("chess").watcher(corners=" ".join(f"{x},{y}" for x, y in corners))
+    start, after = (cv2.imread(str(DATA / name)) for name in sequence["sequence"][:2])
+    board = chess_labels(chess.STARTING_FEN)
+    watcher.learn(board)
+    watcher.read_frame(start)  # the reader learns the start's looks, as at a game's start
+    return watcher, corners, start, after, board
+
+
+def cover_of(watcher, frame, board) -> Cover:
+    """A Cover whose known position `board` was seen in `frame`."""
+    cover = Cover(watcher.reader)
+    cover.reference(cover.around(frame, watcher.H), board)
+    return cover
+
+
+def covered(cover, watcher, frame, t: float = 0.0) -> set:
+    return set(cover.covered(cover.around(frame, watcher.H), watcher.reader.read(watcher.plane(frame)), t))
+
+
+def near(squares: set) -> set:
+    """The squares within one square of any of `squares`."""
+    return {chess.square_name(s) for s in chess.SQUARES
+            if any(chess.square_distance(s, chess.parse_square(o)) <= 1 for o in squares)}
+
+
+@pytest.mark.parametrize("name, turn, over", HANDS)
+def test_a_real_hand_at_rest_covers_the_squares_under_it_and_nothing_far_from_it(table, name, turn, over):
+    watcher, corners, start, _, board = table
+    cover = cover_of(watcher, start, board)
+    frame = real_hands.paste(start, corners, name, grey=True, turn=turn, over=over)
+    got = covered(cover, watcher, frame)
+    under = real_hands.covered_squares(name, turn, over, share=0.5)
+    assert under and under <= got, sorted(under - got)
+    assert got <= near(real_hands.covered_squares(name, turn, over, share=0.05)), sorted(got)
+
+
+def test_a_move_is_no_hand(table):
+    """1. d4 changes two squares: no still thing covers anything."""
+    watcher, _, start, after, board = table
+    assert covered(cover_of(watcher, start, board), watcher, after) == set()
+
+
+def test_nothing_is_covered_before_a_position_is_known(table):
+    watcher, corners, start, _, _ = table
+    frame = real_hands.paste(start, corners, "resting", grey=True, over="d4")
+    assert covered(Cover(watcher.reader), watcher, frame) == set()
+
+
+def test_a_hand_that_lay_there_when_the_position_was_known_and_has_gone_covers_nothing(table):
+    """The kept look has a sleeve over Black's pieces on a7-d8; the board without it
+    reads surely as the known position: what differs is the kept look, not the view.
+    The same sleeve arriving after the position was known is a hand."""
+    watcher, corners, start, _, board = table
+    with_sleeve = real_hands.paste(start, corners, "sleeve", grey=True, over="b7")
+    assert covered(cover_of(watcher, start, board), watcher, with_sleeve) == {"a8", "b8", "c8", "d8",
+                                                                             "a7", "b7", "c7", "d7"}
+    assert covered(cover_of(watcher, with_sleeve, board), watcher, start) == set()
+
+
+def test_what_stays_long_enough_is_part_of_the_table(table):
+    """A hand still over the same squares view after view is covered until STAYS_S have
+    passed; then its look is kept (a cup, a shadow) and those squares are read again."""
+    watcher, corners, start, _, board = table
+    cover = cover_of(watcher, start, board)
+    frame = real_hands.paste(start, corners, "fist", grey=True, over="d6")
+    assert covered(cover, watcher, frame, t=0.0)
+    assert covered(cover, watcher, frame, t=STAYS_S / 2)
+    assert covered(cover, watcher, frame, t=STAYS_S + 0.5) == set()
+    assert covered(cover, watcher, frame, t=STAYS_S + 1.0) == set()
+
+
+def test_the_watcher_flags_the_covered_squares_and_weighs_nothing_of_them(table):
+    watcher, corners, start, _, board = table
+    watcher = entry("chess").watcher(corners=" ".join(f"{x},{y}" for x, y in corners))
+    watcher.learn(board)
+    watcher.read_frame(start)
+    frame = real_hands.paste(start, corners, "resting", grey=True, over="d4")
+    view = watcher.read_frame(frame, t=1.0)
+    under = real_hands.covered_squares("resting", 0, "d4", share=0.5)
+    assert under <= view.covered
+    assert all(view.sight_of(c).weight == 0.0 for c in view.covered)
+    assert all(view.sight_of(c).weight > 0.0 for c in set(view.cells) - view.covered)
