@@ -332,7 +332,7 @@ class Game:
                                     cell=self.cell_name(c), other=self.label_words(state, got)))
         steps += [self._("put {piece} back on {cell}", piece=self.label_words(state, lab), cell=self.cell_name(c))
                   for c, lab in missing.items()]
-        return joined(steps) or self._("put the board back as it was")
+        return joined(steps, self._) or self._("put the board back as it was")
 
     # --- shared helpers ------------------------------------------------------------
     def play(self, state: State, action: Action) -> State:
