@@ -120,8 +120,9 @@ def new_game():
     variant = text_field(data, "variant", required=False)
     variants = list(game_class(game).variants)
     if variant is not None and variant not in variants:  # said here, not as a fault in the referee
-        return _result(Result.refused(_page()("field 'variant' is {variant!r}; {game} has {variants}", variant=variant,
-                                              game=game, variants=", ".join(variants))))
+        _ = _page()
+        return _result(Result.refused(_("field 'variant' is {variant!r}; {game} has {variants}", variant=variant,
+                                        game=game, variants=", ".join(variants))))
     clock = text_field(data, "clock", required=False)
     if clock is not None and clock.lower() in ("off", "none"):
         clock = ""  # a game without a clock
