@@ -7,7 +7,6 @@ where the code joins two clauses ('; ' through `words.semicolon`) or a text and 
 from __future__ import annotations
 
 import json
-import random
 import re
 
 import pytest
@@ -17,8 +16,7 @@ from controller.games.monopoly.board import CARDS_FILE
 from controller.journal import Journal
 from controller.referee import Referee
 from controller.registry import ENTRIES
-from table_players import TextTable
-from vision.view import BoardView
+from table_players import told
 
 STEPS = {"connect4": 40, "chess": 80, "labyrinth": 50, "smb": 80, "monopoly": 100}
 # a mark glued to the word before it, at the end of a clause (not "5:00", not "e2:e4")
@@ -38,27 +36,7 @@ def glued(text: str, quoted=()) -> list[str]:
 
 def french_texts(name: str, seed: int) -> list[str]:
     """What a seeded French game says, with a player's mistake every few moves."""
-    referee = Referee(Journal(":memory:"), Bus(), lang="fr")
-    events = []
-    referee.bus.subscribe(events.append)
-    referee.new_game(name, rng=random.Random(seed))
-    table = TextTable(referee.game, seed)
-    texts = []
-    for step in range(STEPS[name]):
-        if referee.game.outcome(referee.state):
-            break
-        snap = referee.snapshot()
-        texts += [snap["prompt"]["text"], *snap["prompt"]["words"].values()]
-        wrong = table.wrong_board(referee.state) if step % 4 == 1 else None
-        if wrong:
-            right = referee.game.board(referee.state)
-            referee.observe(BoardView({c: (lab, 0.99) for c, lab in wrong.items()}))
-            referee.observe(BoardView({c: (lab, 0.99) for c, lab in right.items()}))
-        for text in table.inputs(referee.state):
-            referee.enter(text)
-    texts.append(referee.snapshot()["prompt"]["text"])
-    texts += [e.data[k] for e in events for k in ("text", "reason", "fix") if isinstance(e.data.get(k), str)]
-    return texts
+    return told(Referee(Journal(":memory:"), Bus(), lang="fr"), name, seed, STEPS[name], mistake_every=4)
 
 
 @pytest.mark.parametrize("name", list(ENTRIES))
