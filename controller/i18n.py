@@ -56,13 +56,34 @@ class Said(Exception):
         self.message, self.params = message, params
 
     def said(self, _) -> str:
-        return _(self.message, **{k: said(v, _) if isinstance(v, BaseException) else v
-                                  for k, v in self.params.items()})
+        return worded(self.message, self.params, _)
 
 
-def said(error: BaseException, _) -> str:
-    """An error's words in the language of `_`: a `Said`'s translated, any other's as it is."""
-    return error.said(_) if isinstance(error, Said) else str(error)
+class Phrase:
+    """A piece of a sentence worded later, like a `Said` (a place in a file: "chess setup
+    item 2", a kind of value: "a whole number"), a parameter of one: str() is the
+    English, `said(_)` the words in the language of `_`."""
+
+    def __init__(self, message: str, **params):
+        self.message, self.params = message, params
+
+    def __str__(self) -> str:
+        return self.message.format(**self.params) if self.params else self.message
+
+    def said(self, _) -> str:
+        return worded(self.message, self.params, _)
+
+
+def worded(message: str, params: dict, _) -> str:
+    """`message` in the language of `_`, each value that is itself an error or a Phrase
+    worded in it too."""
+    return _(message, **{k: said(v, _) if isinstance(v, (BaseException, Phrase)) else v for k, v in params.items()})
+
+
+def said(error: BaseException | Phrase, _) -> str:
+    """An error's words in the language of `_`: a `Said`'s (or a `Phrase`'s) translated,
+    any other's as it is."""
+    return error.said(_) if isinstance(error, (Said, Phrase)) else str(error)
 
 
 class Wrong(Said, ValueError):
