@@ -82,8 +82,10 @@ def worded(message: str, params: dict, _) -> str:
 
 def said(error: BaseException | Phrase, _) -> str:
     """An error's words in the language of `_`: a `Said`'s (or a `Phrase`'s) translated,
-    any other's as it is."""
-    return error.said(_) if isinstance(error, (Said, Phrase)) else str(error)
+    and so is one of a module that may not import this one but words its own the same way
+    (vision's CornersError: `said(_)`); any other's as it is."""
+    wording = getattr(error, "said", None)
+    return wording(_) if callable(wording) else str(error)
 
 
 class Wrong(Said, ValueError):

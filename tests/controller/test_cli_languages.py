@@ -165,3 +165,13 @@ def test_a_die_face_and_a_usb_id_are_worded_where_they_are_quoted(tmp_path, caps
     assert main(["serve", "--config", str(path)]) == 2
     assert capsys.readouterr().err == (f"referee serve : {path} : [die_module] usb_id 'pico' : attendu quatre chiffres "
                                       "hexadécimaux, deux-points, quatre chiffres hexadécimaux, par ex. 2e8a:0005\n")
+
+
+def test_bad_camera_corners_are_worded_in_the_config_file_s_language(tmp_path, capsys):
+    """vision/locate.py imports nothing from controller; its CornersError words itself
+    with the translator it is given, the same catalogue."""
+    path = config(tmp_path, '[table]\nlanguage = "de"\n[camera]\ncorners = ["1,1", "1,1", "1,1", "1,1"]\n')
+    assert main(["serve", "--config", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"referee serve: {path}: [camera] Ecken 1,1 1,1 1,1 1,1: entartet: die Punkte 1 und 2 liegen weniger als 8 "
+        "Pixel auseinander; erwartet die vier Ecken des Bretts\n")
