@@ -218,9 +218,13 @@ class Table:
         r = self.referee
         if at is None or at == r.position:
             return None
-        since = f" ({r.history[-1]} was recorded since)" if r.history else ""
-        return Result.refused(f"this answer was for an earlier position: the game has moved on{since}; "
-                              "nothing was entered: look at the board again")
+        _ = r._  # said to the page in the table's language
+        if r.history:
+            return Result.refused(_("this answer was for an earlier position: the game has moved on ({move} was "
+                                    "recorded since); nothing was entered: look at the board again",
+                                    move=r.history[-1]))
+        return Result.refused(_("this answer was for an earlier position: the game has moved on; nothing was "
+                                "entered: look at the board again"))
 
     def _move(self, command: Enter) -> Result:
         r = self.referee
@@ -304,7 +308,7 @@ class Table:
             return stale
         event = self.referee.undo(camera=self.watcher is not None)
         if event is None:
-            return Result.refused("nothing to undo")
+            return Result.refused(self.referee._("nothing to undo"))
         return self._said(event)
 
     def _set_position(self, command: SetPosition) -> Result:
