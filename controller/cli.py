@@ -176,7 +176,8 @@ def build_parser(_=None) -> argparse.ArgumentParser:
                         description=_("referee hall --broker HOST: serve the hall page; "
                                       "referee hall round N: mark the start of round N now; "
                                       "referee hall export --round N: write round-N.pgn and round-N.json"))
-    sp.add_argument("action", nargs="?", choices=["serve", "round", "export"], default="serve")
+    sp.add_argument("action", nargs="?", choices=["serve", "round", "export"], default="serve",
+                    help=_("serve the page (the default), start a round, or export one"))
     sp.add_argument("number", nargs="?", type=int, help=_("round: the round's number"))
     sp.add_argument("--broker", default=None, help=_("the MQTT broker's host (serve)"))
     sp.add_argument("--port", type=int, default=1883, help=_("the broker's port"))

@@ -175,3 +175,16 @@ def test_bad_camera_corners_are_worded_in_the_config_file_s_language(tmp_path, c
     assert capsys.readouterr().err == (
         f"referee serve: {path}: [camera] Ecken 1,1 1,1 1,1 1,1: entartet: die Punkte 1 und 2 liegen weniger als 8 "
         "Pixel auseinander; erwartet die vier Ecken des Bretts\n")
+
+
+def test_every_option_of_every_command_is_helped_in_the_table_s_language():
+    """The commands that had no language (export, roll, firmware, simulate, hall) too."""
+    from controller.cli import build_parser
+
+    english, german = build_parser(translator("en")), build_parser(translator("de"))
+    for name, sp in english._subparsers._group_actions[0].choices.items():
+        unhelped = [a.option_strings or a.dest for a in sp._actions if a.dest != "help" and not a.help]
+        assert unhelped == [], name
+        assert "--lang" in sp.format_help(), name
+    roll = german._subparsers._group_actions[0].choices["roll"].format_help()
+    assert "wie viele Würfe (Standard 1)" in roll and "die Sprache des Tisches" in roll
