@@ -188,3 +188,11 @@ def test_every_option_of_every_command_is_helped_in_the_table_s_language():
         assert "--lang" in sp.format_help(), name
     roll = german._subparsers._group_actions[0].choices["roll"].format_help()
     assert "wie viele Würfe (Standard 1)" in roll and "die Sprache des Tisches" in roll
+
+
+def test_firmware_flash_says_a_missing_port_in_french(tmp_path, capsys):
+    port = tmp_path / "ttyACM9"
+    assert main(["firmware", "flash", "--port", str(port), "--lang", "fr"]) == 1
+    assert capsys.readouterr().err == (
+        f"referee firmware : flash : port {port} : introuvable. Branchez le module du dé (un Raspberry Pi Pico "
+        "avec MicroPython) sur un port USB, ou donnez --port /dev/ttyACM0.\n")
