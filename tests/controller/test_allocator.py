@@ -87,6 +87,6 @@ def test_serve_and_demo_settle_the_allocator_first(monkeypatch, tmp_path):
     monkeypatch.setattr(controller.demo, "run_demo", lambda args, serve: calls.append("demo") or 0)
     broken = tmp_path / "referee.toml"
     broken.write_text("[camera\n")
-    assert web.server.cmd_serve(argparse.Namespace(config=str(broken), port=None)) == 2
+    assert web.server.cmd_serve(argparse.Namespace(command="serve", config=str(broken), port=None)) == 2
     assert web.server.cmd_demo(argparse.Namespace()) == 0
     assert calls == ["settle", "settle", "demo"]
