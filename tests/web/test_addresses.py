@@ -5,6 +5,7 @@ is. The commands themselves print it in tests/web/test_listening.py."""
 import ipaddress
 import socket
 
+from controller.i18n import translator
 from web.addresses import interface_addresses, listening_line, page_urls
 
 
@@ -18,14 +19,14 @@ def test_this_machine_s_addresses_are_its_own_loopback_first():
 
 
 def test_every_network_lists_every_address_and_says_so():
-    line = listening_line("status page", "0.0.0.0", 8080)
+    line = listening_line("status page", "0.0.0.0", 8080, translator())
     urls = [f"http://{a}:8080/" for a in interface_addresses()]
     assert line == "status page: " + "  ".join(urls) + "  (listening on every network of this machine)"
     assert page_urls("", 8080) == urls  # waitress's empty host is every network too
 
 
 def test_a_named_host_is_printed_as_it_is_and_an_ipv6_one_in_brackets():
-    assert listening_line("hall page", "192.168.1.20", 8090) == "hall page: http://192.168.1.20:8090/"
+    assert listening_line("hall page", "192.168.1.20", 8090, translator()) == "hall page: http://192.168.1.20:8090/"
     assert page_urls("referee.local", 80) == ["http://referee.local:80/"]
     assert page_urls("::1", 8080) == ["http://[::1]:8080/"]
-    assert "every network" not in listening_line("hall page", "127.0.0.1", 1)
+    assert "every network" not in listening_line("hall page", "127.0.0.1", 1, translator())
