@@ -139,18 +139,23 @@ def build_parser(_=None) -> argparse.ArgumentParser:
     sp = sub.add_parser("export", help=_("write a game's record"))
     sp.add_argument("game_id", type=int, nargs="?", help=_("default: the newest game"))
     sp.add_argument("--data", default="data", help=_("data folder holding the journal"))
-    sp.add_argument("--format", choices=FORMATS, default="json")
+    sp.add_argument("--format", choices=FORMATS, default="json",
+                    help=_("json (every game), or the game's own: pgn for chess (default %(default)s)"))
     sp.add_argument("--out", default="-", help=_("the file to write (default: the terminal)"))
+    lang_arg(sp, N_("en"))
 
     sp = sub.add_parser("roll", help=_("roll a die definition N times"))
-    sp.add_argument("--die", required=True)
-    sp.add_argument("-n", type=int, default=1)
-    sp.add_argument("--json", action="store_true")
-    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--die", required=True, help=_("the die: smb or monopoly (docs/die-module.md)"))
+    sp.add_argument("-n", type=int, default=1, help=_("how many rolls (default %(default)s)"))
+    sp.add_argument("--json", action="store_true", help=_("one JSON object per roll"))
+    sp.add_argument("--seed", type=int, default=None, help=_("repeat the same rolls"))
+    lang_arg(sp, N_("en"))
 
     sp = sub.add_parser("firmware", help=_("die-module firmware"))
-    sp.add_argument("action", choices=["flash"])
-    sp.add_argument("--port", default="auto")
+    sp.add_argument("action", choices=["flash"], help=_("flash: copy the firmware onto the die module"))
+    sp.add_argument("--port", default="auto",
+                    help=_("the die module's serial port (default %(default)s: found by its USB id)"))
+    lang_arg(sp, N_("en"))
 
     sp = sub.add_parser("selftest", help=_("check camera, pins and the die module link"))
     sp.add_argument("--config", default="referee.toml", help=_("the settings file (default %(default)s)"))
@@ -158,24 +163,26 @@ def build_parser(_=None) -> argparse.ArgumentParser:
 
     sp = sub.add_parser("simulate", help=_("play whole games with random legal choices"))
     sp.add_argument("--game", choices=list(SIMULATED), required=True, help=_("the games that have a simulation"))
-    sp.add_argument("--games", type=int, default=1000)
-    sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--bowser", choices=["on", "off"], default="on")
-    sp.add_argument("--cards", choices=["on", "off"], default="on")
-    sp.add_argument("--turns", type=int, default=None)
-    sp.add_argument("--players", type=int, choices=[2, 3, 4], default=None)
-    sp.add_argument("--json", action="store_true")
+    sp.add_argument("--games", type=int, default=1000, help=_("how many games (default %(default)s)"))
+    sp.add_argument("--seed", type=int, default=1, help=_("seed for the random choices (default %(default)s)"))
+    sp.add_argument("--bowser", choices=["on", "off"], default="on", help=_("smb: Bowser's spaces (default %(default)s)"))
+    sp.add_argument("--cards", choices=["on", "off"], default="on", help=_("smb: the cards (default %(default)s)"))
+    sp.add_argument("--turns", type=int, default=None, help=_("stop each game after this many turns"))
+    sp.add_argument("--players", type=int, choices=[2, 3, 4], default=None, help=_("how many players"))
+    sp.add_argument("--json", action="store_true", help=_("the figures as one JSON object"))
+    lang_arg(sp, N_("en"))
 
     sp = sub.add_parser("hall", help=_("the hall: every table of a club on one page, over MQTT"),
                         description=_("referee hall --broker HOST: serve the hall page; "
                                       "referee hall round N: mark the start of round N now; "
                                       "referee hall export --round N: write round-N.pgn and round-N.json"))
-    sp.add_argument("action", nargs="?", choices=["serve", "round", "export"], default="serve")
+    sp.add_argument("action", nargs="?", choices=["serve", "round", "export"], default="serve",
+                    help=_("serve the page (the default), start a round, or export one"))
     sp.add_argument("number", nargs="?", type=int, help=_("round: the round's number"))
     sp.add_argument("--broker", default=None, help=_("the MQTT broker's host (serve)"))
     sp.add_argument("--port", type=int, default=1883, help=_("the broker's port"))
     sp.add_argument("--username", default="", help=_("broker user (its password: $REFEREE_HALL_PASSWORD)"))
-    sp.add_argument("--tls", action="store_true")
+    sp.add_argument("--tls", action="store_true", help=_("talk to the broker over TLS"))
     sp.add_argument("--ca-file", default="", help=_("with --tls: the CA certificate of the broker's"))
     sp.add_argument("--data", default="hall", help=_("the hall's data folder (its journal)"))
     sp.add_argument("--host", default="0.0.0.0", help=_("the page's address"))
@@ -183,6 +190,7 @@ def build_parser(_=None) -> argparse.ArgumentParser:
     sp.add_argument("--token", default=None, help=_("the page's admin token (default: a random one, printed)"))
     sp.add_argument("--round", type=int, default=None, help=_("export: the round (default: every game)"))
     sp.add_argument("--out", default=".", help=_("export: the folder to write into"))
+    lang_arg(sp, N_("en"))
     return p
 
 
@@ -232,7 +240,7 @@ def cmd_play(args) -> int:
             with open(args.setup, "rb") as f:
                 setup = loads(f.read(MAX_SETUP + 1), "the file", MAX_SETUP)
         except (OSError, JsonError) as exc:
-            return failed(args, exc, f"--setup {args.setup}: ")
+            return failed(args, exc, f"--setup {args.setup}")
     try:
         settings = with_clock(parse_settings(args.setting, _), args.clock)
         game = load_game(args.game, args.variant, settings, referee.lang)  # the settings' faults named as such
@@ -243,7 +251,7 @@ def cmd_play(args) -> int:
         referee.new_game(args.game, args.variant, settings, setup=setup,
                          rng=random.Random(args.seed) if args.seed is not None else None, players=args.players)
     except ValueError as exc:
-        return failed(args, exc, f"--setup {args.setup}: " if args.setup else "")
+        return failed(args, exc, f"--setup {args.setup}" if args.setup else "")
 
     def flush():
         print_events(out, referee, args.json)
@@ -336,7 +344,7 @@ def _human(event, referee) -> str:
         text = "  " + (d.get('text') or _("corrected"))
         return text + (" " + _("(taken back: {plies})", plies=", ".join(map(str, taken))) if taken else "")
     if isinstance(d.get("text"), str):  # a doubt, a doubt settled, the board restored, a notice
-        return f"{_(event.kind.value.replace('_', ' '))}: {d['text']}"
+        return _("{text}: {note}", text=_(event.kind.value.replace('_', ' ')), note=d['text'])
     return f"{event.kind.value}: {json.dumps(d)}"
 
 
@@ -373,13 +381,17 @@ def words(args):
     return translator(getattr(args, "language", None) or DEFAULT)
 
 
-def failed(args, error, prefix: str = "") -> int:
-    """Say a command's failure in one line on stderr, in its language (`prefix`: what it
-    concerns, such as the option's value); the exit status 2."""
+def failed(args, error, about: str = "", status: int = 2) -> int:
+    """Say a command's failure in one line on stderr, in its language (`about`: what it
+    concerns, such as an option and its value, put in front the language's way:
+    "--die : ..." in French); returns `status` (2: the command line was wrong; 1: what it
+    works on was)."""
     _ = words(args)
     text = error if isinstance(error, str) else said(error, _)
-    print(_("referee {command}: {error}", command=args.command, error=prefix + text), file=sys.stderr)
-    return 2
+    if about:
+        text = _("{text}: {note}", text=about, note=text)
+    print(_("referee {command}: {error}", command=args.command, error=text), file=sys.stderr)
+    return status
 
 
 def program() -> None:

@@ -3,24 +3,25 @@ of its own kind (PGN for chess: the registry entry's exports)."""
 from __future__ import annotations
 
 import json
-import sys
 
 from .journal import JournalError, open_journal
 from .registry import ENTRIES
 
 
 def cmd_export(args) -> int:
+    """Its failures are said in `--lang`'s words (controller/cli.py `failed`)."""
+    from .cli import failed, words
+
+    _ = words(args)
     try:
         journal, notes = open_journal(args.data, create=False)
     except JournalError as exc:
-        print(f"referee export: {exc}", file=sys.stderr)
-        return 1
+        return failed(args, exc, status=1)
     for note in notes:
-        print(f"referee export: {note}", file=sys.stderr)
+        failed(args, note)
     games = journal.games()
     if not games:
-        print(f"referee export: {journal.path} holds no games", file=sys.stderr)
-        return 1
+        return failed(args, _("{path} holds no games", path=journal.path), status=1)
     game_id = args.game_id if args.game_id is not None else games[-1]["id"]
     try:
         if args.format == "json":
@@ -28,14 +29,14 @@ def cmd_export(args) -> int:
         else:
             info = next((g for g in games if g["id"] == game_id), None)
             if info is None:
-                raise KeyError(f"no game {game_id} in {journal.path}")
+                return failed(args, _("no game {id} in {path}", id=game_id, path=journal.path), status=1)
             export = ENTRIES[info["game"]].export(args.format) if info["game"] in ENTRIES else None
             if export is None:
-                raise ValueError(f"game {game_id} is {info['game']}: it is not written as {args.format.upper()}")
+                return failed(args, _("game {id} is {game}: it is not written as {format}", id=game_id,
+                                      game=info["game"], format=args.format.upper()), status=1)
             text = export.write(journal, game_id)
     except (KeyError, ValueError) as exc:
-        print(f"referee export: {exc}", file=sys.stderr)
-        return 1
+        return failed(args, exc.args[0] if isinstance(exc, KeyError) and exc.args else exc, status=1)
     if args.out == "-":
         print(text)
     else:

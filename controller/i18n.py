@@ -32,7 +32,7 @@ LOCALES = Path(__file__).resolve().parent / "locales"
 # where the messages are, relative to ROOT, and how each kind of file is read: Jinja's
 # extractor for the templates; ours for the Python and the scripts, which also find a
 # message inside another's arguments (`_("{a}", a=_("b"))`: Babel's own skip it)
-SOURCES = [("controller/**.py", "python"), ("web/**.py", "python"),
+SOURCES = [("controller/**.py", "python"), ("web/**.py", "python"), ("vision/**.py", "python"),
            ("web/templates/**.html", "jinja2"), ("web/static/**.js", "javascript")]
 # the functions whose string arguments are messages (gettext's, the translator's, the page's)
 KEYWORDS = {"_": None, "n": (1, 2), "N_": None, "T": None, "Tn": (1, 2)}
@@ -52,17 +52,46 @@ class Said(Exception):
     ControlError(Said, ValueError)`); the message is marked with `N_` for the extractor."""
 
     def __init__(self, message: str, **params):
-        super().__init__(message.format(**params))
+        super().__init__(message.format(**params) if params else message)  # a text without values may hold braces
         self.message, self.params = message, params
 
     def said(self, _) -> str:
-        return _(self.message, **{k: said(v, _) if isinstance(v, BaseException) else v
-                                  for k, v in self.params.items()})
+        return worded(self.message, self.params, _)
 
 
-def said(error: BaseException, _) -> str:
-    """An error's words in the language of `_`: a `Said`'s translated, any other's as it is."""
-    return error.said(_) if isinstance(error, Said) else str(error)
+class Phrase:
+    """A piece of a sentence worded later, like a `Said` (a place in a file: "chess setup
+    item 2", a kind of value: "a whole number"), a parameter of one: str() is the
+    English, `said(_)` the words in the language of `_`."""
+
+    def __init__(self, message: str, **params):
+        self.message, self.params = message, params
+
+    def __str__(self) -> str:
+        return self.message.format(**self.params) if self.params else self.message
+
+    def said(self, _) -> str:
+        return worded(self.message, self.params, _)
+
+
+def worded(message: str, params: dict, _) -> str:
+    """`message` in the language of `_`, each value that is itself an error or a Phrase
+    worded in it too."""
+    return _(message, **{k: said(v, _) if isinstance(v, (BaseException, Phrase)) else v for k, v in params.items()})
+
+
+def said(error: BaseException | Phrase, _) -> str:
+    """An error's words in the language of `_`: a `Said`'s (or a `Phrase`'s) translated,
+    and so is one of a module that may not import this one but words its own the same way
+    (vision's CornersError: `said(_)`); any other's as it is."""
+    wording = getattr(error, "said", None)
+    return wording(_) if callable(wording) else str(error)
+
+
+class Wrong(Said, ValueError):
+    """A value that is not one (a game's setting, a die, a USB id, a board's corners, a
+    setup's shape), worded from the catalogue: a ValueError to its callers, said in the
+    listener's language where it is quoted (`said(error, _)`)."""
 
 
 class LanguageError(Said, ValueError):

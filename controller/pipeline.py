@@ -84,7 +84,7 @@ def cmd_replay(args) -> int:
     try:
         record = Record(args.record, args.game) if args.record else None
     except (OSError, ValueError) as exc:
-        return failed(args, exc, f"--record {args.record}: ")
+        return failed(args, exc, f"--record {args.record}")
     referee = Referee(Journal(":memory:"), Bus(), lang=args.lang or config.table.language)
     game = GameSettings(name=args.game, variant=args.variant or "",
                         rulings=config.game.rulings if config.game.name == args.game else {})
@@ -208,7 +208,7 @@ def cmd_read(args) -> int:
     try:
         view = watcher.read_frame(frame)
     except ValueError as exc:
-        return failed(args, exc, f"{args.image}: ")
+        return failed(args, exc, str(args.image))
     cells = sorted(view.cells.items(), key=lambda kv: repr(kv[0]))
     if args.json:
         print(json.dumps({"image": args.image, "game": args.game, "cells": [

@@ -5,17 +5,19 @@ are printed as JSON or text. `--game` offers only those games."""
 from __future__ import annotations
 
 import json
-import sys
 
 from .registry import entry
 
 
 def cmd_simulate(args) -> int:
+    """The figures' names are the simulation's own keys (a program reads them), its
+    failure a sentence in `--lang`'s words."""
+    from .cli import failed
+
     try:
         figures = entry(args.game).simulate(args)
     except ValueError as exc:  # a game without one (argparse offers only those that have one)
-        print(f"referee simulate: {exc.args[0]}", file=sys.stderr)
-        return 2
+        return failed(args, exc)
     if args.json:
         print(json.dumps(figures))
     else:

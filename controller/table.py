@@ -219,9 +219,13 @@ class Table:
         r = self.referee
         if at is None or at == r.position:
             return None
-        since = f" ({r.history[-1]} was recorded since)" if r.history else ""
-        return Result.refused(f"this answer was for an earlier position: the game has moved on{since}; "
-                              "nothing was entered: look at the board again")
+        _ = r._  # said to the page in the table's language
+        if r.history:
+            return Result.refused(_("this answer was for an earlier position: the game has moved on ({move} was "
+                                    "recorded since); nothing was entered: look at the board again",
+                                    move=r.history[-1]))
+        return Result.refused(_("this answer was for an earlier position: the game has moved on; nothing was "
+                                "entered: look at the board again"))
 
     def _move(self, command: Enter) -> Result:
         r = self.referee
@@ -324,7 +328,7 @@ class Table:
             return stale
         event = self.referee.undo(camera=self.watcher is not None)
         if event is None:
-            return Result.refused("nothing to undo")
+            return Result.refused(self.referee._("nothing to undo"))
         return self._said(event)
 
     def _set_position(self, command: SetPosition) -> Result:
@@ -332,24 +336,25 @@ class Table:
         played on from): refereeing goes on from the position given, which the camera
         learns from the next still view."""
         r = self.referee
+        _ = r._  # said to the page in the table's language
         if r.game is None:
-            return Result.refused("no game has been started")
+            return Result.refused(_("no game has been started"))
         try:
             event = r.set_position(command.setup)
         except (ValueError, TypeError, KeyError) as exc:  # a position the game cannot start from: say why
-            return Result.refused(f"set position: {exc}")
+            return Result.refused(_("{text}: {note}", text=_("set position"), note=said(exc, _)))
         self.learn_position()
         return self._said(event)
 
     def _corners(self, command: Corners) -> Result:
         if self.watcher is None:
-            return Result.refused("no camera in this service")
+            return Result.refused(self.referee._("no camera in this service"))
         from vision.locate import CornersError
 
         try:
             self.watcher.set_corners(command.points)
         except CornersError as exc:  # points that make no board: say why, keep the old ones
-            return Result.refused(str(exc))
+            return Result.refused(said(exc, self.referee._))
         return Result()
 
     @staticmethod

@@ -45,3 +45,31 @@ class TextTable:
         if game.name == "labyrinth":
             return {**board, **{"pawn:" + p["colour"]: p["cell"] for p in scene["players"]}}
         return {**board, **{c: lab for c, lab in scene.items() if c in board}}
+
+
+def told(referee, name: str, seed: int, steps: int, mistake_every: int = 5) -> list[str]:
+    """Play a seeded game of `name` on `referee` for up to `steps` inputs, with a camera
+    alarm from a player's mistake every `mistake_every` moves; every text the players
+    read: prompts, the buttons' words, then each event's text, reason and fix (the
+    events published on the referee's bus; the referee's language is the game's)."""
+    from vision.view import BoardView
+
+    events = []
+    referee.bus.subscribe(events.append)
+    referee.new_game(name, rng=random.Random(seed))
+    table = TextTable(referee.game, seed)
+    texts = []
+    for step in range(steps):
+        if referee.game.outcome(referee.state):
+            break
+        snap = referee.snapshot()
+        texts += [snap["prompt"]["text"], *snap["prompt"]["words"].values()]
+        wrong = table.wrong_board(referee.state) if step % mistake_every == 2 else None
+        if wrong:
+            right = referee.game.board(referee.state)
+            referee.observe(BoardView({c: (lab, 0.99) for c, lab in wrong.items()}))
+            referee.observe(BoardView({c: (lab, 0.99) for c, lab in right.items()}))
+        for text in table.inputs(referee.state):
+            referee.enter(text)
+    texts.append(referee.snapshot()["prompt"]["text"])
+    return texts + [e.data[k] for e in events for k in ("text", "reason", "fix") if isinstance(e.data.get(k), str)]

@@ -14,8 +14,23 @@ import numpy as np
 from . import markers
 
 
+def N_(message: str) -> str:
+    """Marks a message for the referee's catalogues (controller/i18n.py reads vision/ too);
+    vision imports nothing from controller, so the mark is its own."""
+    return message
+
+
 class CornersError(ValueError):
-    """Corner text that is not four points; the message says what was expected."""
+    """Corner text that is not four points; the message says what was expected. str() is
+    the English; `said(_)` the words in the language of a translator `_` (the referee's,
+    controller/i18n.py `said`, where a config error or the page quotes it)."""
+
+    def __init__(self, message: str, **params):
+        super().__init__(message.format(**params))
+        self.message, self.params = message, params
+
+    def said(self, _) -> str:
+        return _(self.message, **self.params)
 
 
 MAX_COORD = 100_000.0  # pixels: no camera frame is this big, whatever its size
@@ -35,28 +50,30 @@ def parse_corners(text, frame_size: tuple[int, int] | None = None) -> np.ndarray
     except (ValueError, TypeError, OverflowError):
         pts = []
     if len(pts) != 4 or any(len(p) != 2 for p in pts):
-        raise CornersError(f"corners {_short(text)}: expected four points 'x,y x,y x,y x,y' "
-                           "(bottom-left, bottom-right, top-right, top-left)")
+        raise CornersError(N_("corners {text}: expected four points 'x,y x,y x,y x,y' (bottom-left, bottom-right, "
+                              "top-right, top-left)"), text=_short(text))
     p = np.array(pts, dtype=np.float64)
-    where = f"corners {' '.join(f'{x:g},{y:g}' for x, y in pts)}"
+    where = " ".join(f"{x:g},{y:g}" for x, y in pts)
     w, h = frame_size if frame_size else (MAX_COORD, MAX_COORD)
     if not np.isfinite(p).all() or (p < 0).any() or (p[:, 0] > w).any() or (p[:, 1] > h).any():
-        size = f"{w}x{h}" if frame_size else f"0-{MAX_COORD:.0f} pixels"
-        raise CornersError(f"{where}: out of the frame ({size}); expected points inside it")
+        size = f"{w}x{h}" if frame_size else f"0-{MAX_COORD:.0f} px"
+        raise CornersError(N_("corners {points}: out of the frame ({size}); expected points inside it"), points=where,
+                           size=size)
     for i in range(4):
         for j in range(i + 1, 4):
             if np.hypot(*(p[i] - p[j])) < MIN_SIDE:
-                raise CornersError(f"{where}: degenerate: points {i + 1} and {j + 1} are less than "
-                                   f"{MIN_SIDE:.0f} pixels apart; expected the board's four corners")
+                raise CornersError(N_("corners {points}: degenerate: points {i} and {j} are less than {px} pixels "
+                                      "apart; expected the board's four corners"), points=where, i=i + 1, j=j + 1,
+                                   px=f"{MIN_SIDE:.0f}")
     edges = np.roll(p, -1, axis=0) - p
     turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
     area = abs(float(np.sum(p[:, 0] * np.roll(p[:, 1], -1) - np.roll(p[:, 0], -1) * p[:, 1]))) / 2
     if (turns > 0).any() and (turns < 0).any():
-        raise CornersError(f"{where}: not convex (the points cross or bend inwards); expected them in "
-                           "order round the board: bottom-left, bottom-right, top-right, top-left")
+        raise CornersError(N_("corners {points}: not convex (the points cross or bend inwards); expected them in "
+                              "order round the board: bottom-left, bottom-right, top-right, top-left"), points=where)
     if area < MIN_AREA or not ((turns > 0).all() or (turns < 0).all()):
-        raise CornersError(f"{where}: degenerate: the four points enclose {area:.0f} square pixels or "
-                           "lie on a line; expected the board's four corners")
+        raise CornersError(N_("corners {points}: degenerate: the four points enclose {area} square pixels or lie on "
+                              "a line; expected the board's four corners"), points=where, area=f"{area:.0f}")
     return np.float32(p)
 
 

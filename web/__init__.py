@@ -11,10 +11,12 @@ import logging
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from controller.i18n import translator
+
 from .api import api
 from .camera import CameraShots
 from .enrol import enrol
-from .language import install
+from .language import install, page_language
 from .limits import Pace, WrongTokens, security_headers, throttle_logs
 from .payload import ApiError
 from .stream import Streams, stream
@@ -57,8 +59,8 @@ def guard(app: Flask, json_paths: tuple[str, ...]) -> None:
     throttle_logs()
 
     @app.errorhandler(ApiError)
-    def api_error(exc: ApiError):
-        return jsonify({"error": exc.message}), exc.status, exc.headers
+    def api_error(exc: ApiError):  # in the words of the page that asked (web/language.py)
+        return jsonify({"error": exc.said(translator(page_language()))}), exc.status, exc.headers
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -14,7 +14,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from controller.events import Corners, Enter, Event, Kind, NewGame, SetPosition, Undo
 from controller.games import GAMES, game_class
-from controller.i18n import translator
+from controller.i18n import N_, translator
 from controller.registry import ENTRIES
 from controller.table import Result
 
@@ -40,10 +40,11 @@ def state():
     public = service().snapshot()
     seats = public.get("seats") or []
     if not 0 <= seat < len(seats):  # a link of an earlier game with more players: the page drops it on a 403
-        raise ApiError(403, f"seat {seat} is not in this game (seats 0-{len(seats) - 1})"
-                       if seats else f"seat {seat}: no game is running")
+        if seats:
+            raise ApiError(403, N_("seat {seat} is not in this game (seats 0-{last})"), seat=seat, last=len(seats) - 1)
+        raise ApiError(403, N_("seat {seat}: no game is running"), seat=seat)
     if seat_of(given_token(request.args), public) != seat:
-        raise wrong_token(f"wrong player token for seat {seat}")
+        raise wrong_token(N_("wrong player token for seat {seat}"), seat=seat)
     return jsonify(service().snapshot(viewer=seat))
 
 
@@ -86,10 +87,10 @@ def move():
         _pace("admin")
         return _result(service().submit(Enter(text, seat=seat, at=at)))
     if token is None:
-        raise ApiError(403, _page()("a move needs the admin token or the player token of the seat to move"))
+        raise ApiError(403, N_("a move needs the admin token or the player token of the seat to move"))
     seat = seat_of(token, service().snapshot())
     if seat is None:
-        raise wrong_token("wrong token: neither the admin token nor a player token of this game")
+        raise wrong_token(N_("wrong token: neither the admin token nor a player token of this game"))
     _pace(seat)
     # the referee decides who may act: usually the seat to move, but a hazard card or an
     # auction bid comes from another player (Game.actor)
@@ -115,17 +116,19 @@ def new_game():
     require_admin(data)
     game = text_field(data, "game")
     if game not in GAMES:
-        raise ApiError(400, f"field 'game' is {game!r}; expected one of {', '.join(GAMES)}")
+        raise ApiError(400, N_("field 'game' is {game!r}; expected one of {games}"), game=game, games=", ".join(GAMES))
     variant = text_field(data, "variant", required=False)
     variants = list(game_class(game).variants)
     if variant is not None and variant not in variants:  # said here, not as a fault in the referee
-        return _result(Result.refused(f"field 'variant' is {variant!r}; {game} has {', '.join(variants)}"))
+        _ = _page()
+        return _result(Result.refused(_("field 'variant' is {variant!r}; {game} has {variants}", variant=variant,
+                                        game=game, variants=", ".join(variants))))
     clock = text_field(data, "clock", required=False)
     if clock is not None and clock.lower() in ("off", "none"):
         clock = ""  # a game without a clock
     players = data.get("players")  # the names by seat: a list, or one text with commas
     if players is not None and not isinstance(players, (list, str)):  # how many: the table checks (players.py)
-        raise ApiError(400, "field 'players' must be a list of names or one text of names separated by commas")
+        raise ApiError(400, N_("field 'players' must be a list of names or one text of names separated by commas"))
     if isinstance(players, str):
         players = players.split(",") if players.strip() else None
     return _result(service().submit(NewGame(game, variant, clock=clock, players=tuple(players) if players else None)))
@@ -223,7 +226,7 @@ def frame():
     require_admin()
     jpeg = current_app.extensions["referee_camera"].whole_frame()
     if jpeg is None:
-        raise ApiError(404, "no camera frame yet (is the camera on?)")
+        raise ApiError(404, N_("no camera frame yet (is the camera on?)"))
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -237,7 +240,7 @@ def games():
 def _game(game_id: int) -> dict:
     info = next((g for g in service().journal.games() if g["id"] == game_id), None)
     if info is None:
-        raise ApiError(404, f"no game {game_id} in the journal")
+        raise ApiError(404, N_("no game {id} in the journal"), id=game_id)
     return info
 
 
@@ -261,9 +264,11 @@ def export_as(game_id: int, fmt: str):
     info = _game(game_id)
     export = ENTRIES[info["game"]].export(fmt) if info["game"] in ENTRIES else None
     if export is None:
-        raise ApiError(404, f"game {game_id} is {info['game']}; it is not written as {fmt.upper()}")
+        raise ApiError(404, N_("game {id} is {game}; it is not written as {format}"), id=game_id, game=info["game"],
+                       format=fmt.upper())
     try:
         text = export.write(service().journal, game_id)
     except ValueError as exc:  # a record this version cannot replay
-        raise ApiError(422, f"game {game_id} cannot be written as {fmt.upper()}: {exc}") from None
+        raise ApiError(422, N_("game {id} cannot be written as {format}: {error}"), id=game_id, format=fmt.upper(),
+                       error=exc) from None
     return _download(text, export.mimetype, f"game-{game_id}.{fmt}")

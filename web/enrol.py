@@ -21,6 +21,7 @@ from flask import Blueprint, jsonify, render_template
 
 from controller.events import Enrol
 from controller.games.words import printed
+from controller.i18n import N_
 from controller.table_start import SHOWN_PX
 
 from .payload import ApiError, _kind, body, require_admin, service
@@ -62,12 +63,12 @@ def names_field(data: dict) -> dict[str, str]:
     if not isinstance(value, dict):
         raise ApiError(400, f"field 'names' must be an object {{picture id: treasure name}}, not {_kind(value)}")
     if not value:
-        raise ApiError(400, "field 'names' is empty: name at least one picture")
+        raise ApiError(400, N_("field 'names' is empty: name at least one picture"))
     for pid, name in value.items():
         if not isinstance(name, str):
             raise ApiError(400, f"field 'names' {pid}: the name must be a string, not {_kind(name)}")
         if not name.strip():
-            raise ApiError(400, f"field 'names' {pid}: the name is blank")
+            raise ApiError(400, N_("field 'names' {picture}: the name is blank"), picture=pid)
     names = {pid.strip(): name.strip() for pid, name in value.items()}
     try:
         service().enrolment.check(names)

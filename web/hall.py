@@ -14,12 +14,12 @@ import json
 import logging
 import os
 import secrets
-import sys
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
 from controller.cli import failed, words
+from controller.i18n import N_
 from controller.registry import ENTRIES, FORMATS
 
 from . import guard
@@ -40,9 +40,9 @@ def _hall():
 def _require_admin(data=None) -> None:
     token = given_token(data)
     if token is None:
-        raise ApiError(403, "this needs the hall's admin token (Authorization: Bearer <token> or field 'token')")
+        raise ApiError(403, N_("this needs the hall's admin token (Authorization: Bearer <token> or field 'token')"))
     if not token_is(token, current_app.config["HALL_TOKEN"]):
-        raise wrong_token("wrong admin token")
+        raise wrong_token(N_("wrong admin token"))
 
 
 @hall.get("/")
@@ -101,7 +101,7 @@ def mark_round():
     _require_admin(data)
     number = int_field(data, "round")
     if number < 1:
-        raise ApiError(400, f"field 'round' is {number}; expected 1 or more")
+        raise ApiError(400, N_("field 'round' is {number}; expected 1 or more"), number=number)
     _hall().store.mark_round(number)
     return jsonify({"ok": True, "rounds": _hall().store.rounds()})
 
@@ -151,13 +151,12 @@ def cmd_hall(args) -> int:
         return mark_round(args)
     if args.action == "export":
         return export(args)
+    _ = words(args)
     if not args.broker:
-        print("referee hall: --broker HOST is needed to serve the hall", file=sys.stderr)
-        return 2
+        return failed(args, _("--broker HOST is needed to serve the hall"))
     if args.token is not None and len(args.token) < MIN_TOKEN:
-        print(f"referee hall: --token is {len(args.token)} characters; at least {MIN_TOKEN} (a short token is "
-              "soon guessed; leave it out for a random one)", file=sys.stderr)
-        return 2
+        return failed(args, _("--token is {n} characters; at least {least} (a short token is soon guessed; leave "
+                              "it out for a random one)", n=len(args.token), least=MIN_TOKEN))
     return serve_hall(args)
 
 

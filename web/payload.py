@@ -14,15 +14,20 @@ import math
 from flask import after_this_request, current_app, request
 
 from controller.bounded_json import JsonError, loads
+from controller.i18n import N_, Said
 
 from .limits import MAX_TYPED
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, message: str, headers: dict | None = None):
-        super().__init__(message)
+class ApiError(Said):
+    """A refusal: its HTTP status, and its words (`{"error": ...}`) in the language of the
+    page that asked (web/language.py): a message marked `N_` with its values is looked up
+    in the catalogue; one only a program ever gets (a body that is not JSON, a field of
+    the wrong type: the page never sends them) is English, as given."""
+
+    def __init__(self, status: int, message: str, headers: dict | None = None, **params):
+        super().__init__(message, **params)
         self.status = status
-        self.message = message
         self.headers = headers or {}
 
 
@@ -59,14 +64,15 @@ def text_field(data: dict, name: str, required: bool = True) -> str | None:
     value = data.get(name)
     if value is None or value == "":
         if required:
-            raise ApiError(400, f"field '{name}' is required")
+            raise ApiError(400, N_("field '{name}' is required"), name=name)
         return None
     if not isinstance(value, str):
         raise ApiError(400, f"field '{name}' must be a string, not {_kind(value)}")
     if len(value) > MAX_TYPED:
-        raise ApiError(400, f"field '{name}' is {len(value)} characters long; at most {MAX_TYPED}")
+        raise ApiError(400, N_("field '{name}' is {n} characters long; at most {most}"), name=name, n=len(value),
+                       most=MAX_TYPED)
     if required and not value.strip():
-        raise ApiError(400, f"field '{name}' must not be blank")
+        raise ApiError(400, N_("field '{name}' must not be blank"), name=name)
     return value.strip()
 
 
@@ -74,13 +80,14 @@ def int_field(data: dict, name: str, required: bool = True) -> int | None:
     value = data.get(name)
     if value is None or value == "":
         if required:
-            raise ApiError(400, f"field '{name}' is required")
+            raise ApiError(400, N_("field '{name}' is required"), name=name)
         return None
     if isinstance(value, str):
         try:
             return int(value.strip(), 10)
         except ValueError:
-            raise ApiError(400, f"field '{name}' must be a whole number, not {value!r}") from None
+            raise ApiError(400, N_("field '{name}' must be a whole number, not {value!r}"), name=name,
+                           value=value) from None
     if isinstance(value, bool) or not isinstance(value, int):
         raise ApiError(400, f"field '{name}' must be a whole number, not {_kind(value)}")
     return value
@@ -136,14 +143,14 @@ def check_token_wait(token: str) -> None:
         return
     wait = tokens.wait_s(request.remote_addr)
     if wait > 0:
-        raise ApiError(429, f"too many wrong tokens from {request.remote_addr}: wait {math.ceil(wait)} s",
-                       {"Retry-After": str(math.ceil(wait))})
+        raise ApiError(429, N_("too many wrong tokens from {address}: wait {seconds} s"),
+                       {"Retry-After": str(math.ceil(wait))}, address=request.remote_addr, seconds=math.ceil(wait))
 
 
-def wrong_token(message: str) -> ApiError:
+def wrong_token(message: str, **params) -> ApiError:
     """The 403 for a wrong token, counted against the address that sent it."""
     current_app.extensions["referee_limits"]["tokens"].missed(request.remote_addr)
-    return ApiError(403, message)
+    return ApiError(403, message, **params)
 
 
 def token_is(token: str | None, expected: str | None) -> bool:
@@ -186,6 +193,6 @@ def seat_of(token: str | None, snapshot: dict) -> int | None:
 def require_admin(data: dict | None = None) -> None:
     token = given_token(data)
     if token is None:
-        raise ApiError(403, "this needs the admin token (Authorization: Bearer <token> or field 'token')")
+        raise ApiError(403, N_("this needs the admin token (Authorization: Bearer <token> or field 'token')"))
     if not is_admin(token):
-        raise wrong_token("wrong admin token")
+        raise wrong_token(N_("wrong admin token"))

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from ..i18n import N_, Wrong
 
 DATA = Path(__file__).resolve().parent.parent / "games" / "data" / "dice.json"
 
@@ -77,7 +78,7 @@ def definitions(path: Path = DATA) -> dict[str, DieSet]:
 def die_set(name: str) -> DieSet:
     sets = definitions()
     if name not in sets:
-        raise ValueError(f"unknown die {name!r}; expected one of {', '.join(sets)}")
+        raise Wrong(N_("unknown die {name!r}; expected one of {dice}"), name=name, dice=", ".join(sets))
     return sets[name]
 
 
@@ -94,27 +95,31 @@ def parse(die_name: str, notation: str) -> Roll:
     words = notation.split()
     if not words or words[0] != "roll" or len(words) != len(dice) + 1:
         want = " ".join(f"<{d.name}>" for d in dice)
-        raise ValueError(f"{notation!r} is not a {die_name} roll; expected 'roll {want}'")
+        raise Wrong(N_("{notation!r} is not a {die} roll; expected 'roll {want}'"), notation=notation, die=die_name,
+                    want=want)
     faces = []
     for die, word in zip(dice, words[1:]):
         face = next((f for f in die.faces if f.label == word), None)
         if face is None:
             labels = sorted({f.label for f in die.faces})
-            raise ValueError(f"{word!r} is not a face of the {die.name} die; expected one of {', '.join(labels)}")
+            raise Wrong(N_("{word!r} is not a face of the {die} die; expected one of {faces}"), word=word, die=die.name,
+                        faces=", ".join(labels))
         faces.append(face)
     return Roll(die_name, tuple(faces))
 
 
 def cmd_roll(args) -> int:
-    """`referee roll --die smb|monopoly -n N [--json] [--seed S]`: N rolls, one a line."""
+    """`referee roll --die smb|monopoly -n N [--json] [--seed S]`: N rolls, one a line;
+    a wrong option said in `--lang`'s words."""
+    from ..cli import failed, words
+
     try:
         die_set(args.die)
     except ValueError as exc:
-        print(f"referee roll: --die: {exc}", file=sys.stderr)
-        return 2
+        return failed(args, exc, "--die")
     if args.n < 1:
-        print(f"referee roll: -n is {args.n}; expected a count of at least 1", file=sys.stderr)
-        return 2
+        _ = words(args)
+        return failed(args, _("-n is {n}; expected a count of at least 1", n=args.n))
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     for _ in range(args.n):
         r = roll(args.die, rng)

@@ -66,6 +66,10 @@ def _wait_for(find, timeout: float) -> str | None:
 
 
 def cmd_firmware(args) -> int:
+    """Flash the die module; what it does and why it failed, in `--lang`'s words."""
+    from ..cli import failed, words
+
+    _ = words(args)
     usb_id = DieModuleSettings().usb_id
     if args.port == "auto":
         def find():
@@ -75,34 +79,30 @@ def cmd_firmware(args) -> int:
             return args.port if Path(args.port).exists() else None
     port = find()
     if port is None:
-        where = f"no board with USB id {usb_id}" if args.port == "auto" else f"no port {args.port}"
-        print(f"referee firmware flash: {where} is connected. Plug the die module (a Raspberry Pi "
-              "Pico with MicroPython) into a USB port, or give --port /dev/ttyACM0.", file=sys.stderr)
-        return 1
+        where = (_("no board with USB id {usb_id}", usb_id=usb_id) if args.port == "auto"
+                 else _("no port {port}", port=args.port))
+        return failed(args, _("{where} is connected. Plug the die module (a Raspberry Pi Pico with MicroPython) "
+                              "into a USB port, or give --port /dev/ttyACM0.", where=where), "flash", status=1)
     try:
         if firmware_running(port):
-            print(f"{port}: die module firmware is running; rebooting it into the REPL")
+            print(_("{port}: die module firmware is running; rebooting it into the REPL", port=port))
             enter_repl(port)
             time.sleep(1.0)
             port = _wait_for(find, REBOOT_WAIT_S)
             if port is None:
-                print("referee firmware flash: the board did not come back after its reboot; unplug "
-                      "it, hold the roll button while plugging it in, and try again", file=sys.stderr)
-                return 1
+                return failed(args, _("the board did not come back after its reboot; unplug it, hold the roll "
+                                      "button while plugging it in, and try again"), "flash", status=1)
     except serial.SerialException as exc:
-        print(f"referee firmware flash: cannot open {port}: {exc}", file=sys.stderr)
-        return 1
+        return failed(args, _("cannot open {port}: {error}", port=port, error=exc), "flash", status=1)
     cmd = mpremote_command(port)
-    print(f"copying {', '.join(p.name for p in firmware_files())} to {port}")
+    print(_("copying {files} to {port}", files=", ".join(p.name for p in firmware_files()), port=port))
     try:
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired:
-        print(f"referee firmware flash: mpremote got no answer from {port} in 2 minutes; unplug the "
-              "board, hold the roll button while plugging it in, and try again", file=sys.stderr)
-        return 1
+        return failed(args, _("mpremote got no answer from {port} in 2 minutes; unplug the board, hold the roll "
+                              "button while plugging it in, and try again", port=port), "flash", status=1)
     if run.returncode != 0:
-        print(f"referee firmware flash: mpremote failed on {port}:\n{run.stderr.strip() or run.stdout.strip()}",
-              file=sys.stderr)
-        return 1
-    print("flashed; the board has been reset into the new firmware")
+        return failed(args, _("mpremote failed on {port}:", port=port) + "\n" + (run.stderr.strip() or run.stdout.strip()),
+                      "flash", status=1)
+    print(_("flashed; the board has been reset into the new firmware"))
     return 0

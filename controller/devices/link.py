@@ -33,6 +33,7 @@ import serial.tools.list_ports
 from firmware import protocol
 
 from ..events import Bus, Event, Kind
+from ..i18n import N_, Wrong
 
 TONES = {"tick": protocol.TONE_TICK, "chirp": protocol.TONE_CHIRP, "alarm": protocol.TONE_ALARM,
          "fanfare": protocol.TONE_FANFARE}
@@ -50,8 +51,8 @@ def parse_usb_id(text: str) -> tuple[int, int]:
     """(vendor, product) from "vvvv:pppp"; the config check and DieLink both call this,
     so a typo stops start-up with this message instead of failing in the link thread."""
     if not isinstance(text, str) or not USB_ID.fullmatch(text):
-        raise ValueError(f"usb_id {text!r}: expected four hex digits, a colon, four hex digits, "
-                         "e.g. 2e8a:0005")
+        raise Wrong(N_("usb_id {text!r}: expected four hex digits, a colon, four hex digits, e.g. 2e8a:0005"),
+                    text=text)
     vid, pid = text.split(":")
     return int(vid, 16), int(pid, 16)
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Hashable, Iterable, Iterator, Mapping
 
-from ..i18n import DEFAULT, N_, translator
+from ..i18n import DEFAULT, N_, Phrase, Wrong, translator
 from .shape import check, describe
 from .words import joined
 
@@ -146,7 +146,8 @@ class Game:
                                     game=self.name, variant=variant, variants=", ".join(self.variants)))
         self.variant = variant
         if not isinstance(settings or {}, Mapping):
-            raise ValueError(f"{self.name} settings are {describe(settings)}; expected KEY = VALUE pairs")
+            raise Wrong(N_("{game} settings are {value}; expected KEY = VALUE pairs"), game=self.name,
+                        value=describe(settings))
         settings = dict(settings or {})
         if self.SETTINGS_SHAPE is not None:  # checked here, and a null is the default
             check(settings, self.SETTINGS_SHAPE, self.name, "setting")
@@ -174,7 +175,7 @@ class Game:
         for none."""
         if setup is None:
             return {}
-        check(setup, self.SETUP, f"{self.name} setup")
+        check(setup, self.SETUP, Phrase(N_("{game} setup"), game=self.name))
         return dict(setup)
 
     # --- the pure rules ------------------------------------------------------------
@@ -332,7 +333,7 @@ class Game:
                                     cell=self.cell_name(c), other=self.label_words(state, got)))
         steps += [self._("put {piece} back on {cell}", piece=self.label_words(state, lab), cell=self.cell_name(c))
                   for c, lab in missing.items()]
-        return joined(steps) or self._("put the board back as it was")
+        return joined(steps, self._) or self._("put the board back as it was")
 
     # --- shared helpers ------------------------------------------------------------
     def play(self, state: State, action: Action) -> State:

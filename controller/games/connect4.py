@@ -25,6 +25,7 @@ from typing import Mapping
 
 from ..i18n import N_
 from .base import Game, IllegalAction, NotationError, Outcome, Prompt, Ruling
+from .words import semicolon
 
 COLS, ROWS = 7, 6
 EMPTY = ""
@@ -192,7 +193,7 @@ class Connect4(Game):
         who = NAMES[state.turn]
         text = self._("{who} to move ({chip})", who=who, chip=self._(CHIP_COLOUR[state.turn]))
         if state.may_remove is not None:
-            text += "; " + self._("{other} may first remove {who}'s blocker ('x') or leave it ('-')",
+            text += semicolon(self._) + self._("{other} may first remove {who}'s blocker ('x') or leave it ('-')",
                                   other=NAMES[state.may_remove], who=who)
         return Prompt("move", state.turn, text)
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import N_, Phrase, Wrong
+
 
 @dataclass(frozen=True)
 class Each:
@@ -28,29 +30,38 @@ class OneOf:
     values: tuple
 
 
-_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "text", list: "a list",
-          dict: "an object"}
+# the kinds of value, as a message names them
+_NAMES = {bool: N_("true or false"), int: N_("a whole number"), float: N_("a number"), str: N_("text"),
+          list: N_("a list"), dict: N_("an object")}
 
 
-def describe(value) -> str:
+def _kind(t) -> Phrase | str:
+    return Phrase(_NAMES[t]) if t in _NAMES else t.__name__
+
+
+def describe(value) -> Phrase | str:
     """A value in a message: its kind, and the value itself when it is short."""
     if value is None:
         return "null"
-    kind = "true/false" if isinstance(value, bool) else _NAMES.get(type(value), type(value).__name__)
+    kind = Phrase(N_("true/false")) if isinstance(value, bool) else _kind(type(value))
     shown = repr(value)
-    return f"{kind} {shown}" if len(shown) <= 30 else kind
+    return Phrase("{kind} {shown}", kind=kind, shown=shown) if len(shown) <= 30 else kind
 
 
-def _expected(shape) -> str:
+def _expected(shape) -> Phrase | str:
     if isinstance(shape, tuple):
-        return " or ".join(_NAMES.get(t, t.__name__) for t in shape)
+        words = _kind(shape[0])
+        for t in shape[1:]:
+            words = Phrase(N_("{one} or {other}"), one=words, other=_kind(t))
+        return words
     if isinstance(shape, type):
-        return _NAMES.get(shape, shape.__name__)
+        return _kind(shape)
     if isinstance(shape, list):
-        return f"a list of {_expected(shape[0])}"
+        return Phrase(N_("a list of {kind}"), kind=_expected(shape[0]))
     if isinstance(shape, (dict, Each)):
-        return "an object"
-    return "one of " + ", ".join(str(v).lower() if isinstance(v, bool) else repr(v) for v in shape.values)
+        return Phrase(_NAMES[dict])
+    return Phrase(N_("one of {values}"),
+                  values=", ".join(str(v).lower() if isinstance(v, bool) else repr(v) for v in shape.values))
 
 
 def _fits(value, shape) -> bool:
@@ -61,29 +72,37 @@ def _fits(value, shape) -> bool:
         float in types and isinstance(value, int) and not isinstance(value, bool))
 
 
-def check(value, shape, where: str, noun: str = "key") -> None:
-    """ValueError naming `where` (and the key within) when `value` is not of `shape`;
-    `noun` names an object's keys in the message ("monopoly has no setting 'x'")."""
+def check(value, shape, where, noun: str = "key") -> None:
+    """A ValueError (`i18n.Wrong`, worded in the listener's language) naming `where` (a
+    text or a `Phrase`, and the key within) when `value` is not of `shape`; `noun` ("key"
+    or "setting") names an object's keys in the message ("monopoly has no setting 'x'")."""
     if isinstance(shape, OneOf):
         if not any(value == v and type(value) is type(v) for v in shape.values):
-            raise ValueError(f"{where} is {describe(value)}; expected {_expected(shape)}")
+            raise _wrong(where, value, shape)
     elif isinstance(shape, (type, tuple)):
         if not _fits(value, shape):
-            raise ValueError(f"{where} is {describe(value)}; expected {_expected(shape)}")
+            raise _wrong(where, value, shape)
     elif isinstance(shape, list):
         if not isinstance(value, list):
-            raise ValueError(f"{where} is {describe(value)}; expected {_expected(shape)}")
+            raise _wrong(where, value, shape)
         for i, item in enumerate(value):
-            check(item, shape[0], f"{where} item {i + 1}")
+            check(item, shape[0], Phrase(N_("{where} item {n}"), where=where, n=i + 1))
     else:
         if not isinstance(value, dict):
-            raise ValueError(f"{where} is {describe(value)}; expected {_expected(shape)}")
-        inner = where if noun == "key" else f"{where} {noun}"
+            raise _wrong(where, value, shape)
+        inner = where if noun == "key" else Phrase(N_("{game} setting"), game=where)
         for key, item in value.items():
             if isinstance(shape, Each):
-                check(item, shape.shape, f"{inner} {key!r}")
+                check(item, shape.shape, Phrase("{where} {key!r}", where=inner, key=key))
             elif key not in shape:
-                known = f"expected one of {', '.join(shape)}" if shape else "it takes none"
-                raise ValueError(f"{where} has no {noun} {key!r}; {known}")
+                known = (Phrase(N_("expected one of {keys}"), keys=", ".join(shape)) if shape
+                         else Phrase(N_("it takes none")))
+                raise Wrong(N_("{where} has no key {key!r}; {known}") if noun == "key" else
+                            N_("{where} has no setting {key!r}; {known}"), where=where, key=key, known=known)
             elif item is not None:
-                check(item, shape[key], f"{inner} {key!r}")
+                check(item, shape[key], Phrase("{where} {key!r}", where=inner, key=key))
+
+
+def _wrong(where, value, shape) -> Wrong:
+    return Wrong(N_("{where} is {value}; expected {expected}"), where=where, value=describe(value),
+                 expected=_expected(shape))

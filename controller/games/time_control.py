@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 
 from ..i18n import N_, Said
+from .words import semicolon
 
 MAX_MINUTES = 24 * 60  # a longer control is a typo
 MAX_BONUS_S = 600  # an increment or delay longer than ten minutes is a typo
@@ -136,7 +137,7 @@ class TimeControl:
     def words(self, _) -> str:
         """The control in words, in the language of the translator `_` (each side named by
         its colour, for a control with time odds)."""
-        said = [("; " + _("then") + " ").join(p.words(_) for p in side) for side in self.sides]
+        said = [(semicolon(_) + _("then") + " ").join(p.words(_) for p in side) for side in self.sides]
         if said[0] == said[1]:
             return said[0] + (", " + _("repeated") if self.sides[0][-1].moves else "")
         names = (_("red"), _("green"))

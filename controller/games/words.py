@@ -20,10 +20,17 @@ def printed(name: str) -> str:
     return re.sub(r"\bJr$", "Jr.", text)
 
 
-def joined(parts) -> str:
-    """Clauses joined by '; ', each without its own full stop ('Advance to GO.' does not
-    become 'Advance to GO.;')."""
-    return "; ".join(p.rstrip(". ") for p in parts if p and p.strip())
+def joined(parts, _=None) -> str:
+    """Clauses joined by '; ' (in the language of the translator `_`: French puts a space
+    before it), each without its own full stop ('Advance to GO.' does not become
+    'Advance to GO.;')."""
+    return semicolon(_).join(p.rstrip(". ") for p in parts if p and p.strip())
+
+
+def semicolon(_=None) -> str:
+    """What goes between two clauses in the language of the translator `_` ('; ', and
+    ' ; ' in French, whose typography puts a space before ; : ? !); English without one."""
+    return _("; ") if _ is not None else "; "
 
 
 def either(items, word: str) -> str:

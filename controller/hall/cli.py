@@ -2,17 +2,19 @@
 (`referee hall` itself, the page, starts in web/hall.py: the controller never imports web)."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from ..cli import failed, words
+from ..i18n import N_
 from .store import HallStore
 
 
 def _store(args, must_exist: bool) -> HallStore | None:
     path = Path(args.data) / "hall.sqlite"
     if must_exist and not path.exists():
-        print(f"referee hall: {path}: no hall journal here (run `referee hall --broker HOST "
-              f"--data {args.data}` first)", file=sys.stderr)
+        _ = words(args)
+        failed(args, _("{path}: no hall journal here (run `referee hall --broker HOST --data {data}` first)",
+                       path=path, data=args.data))
         return None
     path.parent.mkdir(parents=True, exist_ok=True)
     return HallStore(path)
@@ -20,12 +22,12 @@ def _store(args, must_exist: bool) -> HallStore | None:
 
 def mark_round(args) -> int:
     if args.number is None or args.number < 1:
-        print("referee hall round N: give the round's number (1 or more)", file=sys.stderr)
-        return 2
+        return failed(args, words(args)(N_("round N: give the round's number (1 or more)")))
     store = _store(args, must_exist=False)
     store.mark_round(args.number)
     store.close()
-    print(f"round {args.number} starts now: games started from now on belong to it")
+    _ = words(args)
+    print(_("round {n} starts now: games started from now on belong to it", n=args.number))
     return 0
 
 
@@ -38,11 +40,10 @@ def export(args) -> int:
     try:
         files, problems = write_round(store, args.round, args.out)
     except KeyError as exc:
-        print(f"referee hall export: {exc.args[0]}", file=sys.stderr)
-        return 1
+        return failed(args, exc.args[0], "export", status=1)
     finally:
         store.close()
     for problem in problems:
-        print(f"referee hall export: {problem}", file=sys.stderr)
+        failed(args, problem, "export")
     print("\n".join(files))
     return 0

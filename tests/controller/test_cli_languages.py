@@ -117,3 +117,82 @@ def test_a_new_game_with_a_clock_that_is_not_one_is_refused_in_the_table_s_langu
     with running_service(tmp_path, language="de") as service:
         result = service.submit(NewGame(game="chess", clock="5 x3"))
     assert not result.ok and result.error.startswith("Bedenkzeit '5 x3': '5 x3' ist keine Periode;"), result.error
+
+
+# --- the commands that had no language, and errors quoted inside a translated sentence ---
+@pytest.mark.parametrize("argv, said", [
+    (["roll", "--die", "dice", "--lang", "fr"],
+     "referee roll : --die : dé 'dice' inconnu ; attendu l'un de "),
+    (["roll", "--die", "smb", "-n", "0", "--lang", "de"],
+     "referee roll: -n ist 0; erwartet eine Anzahl von mindestens 1\n"),
+    (["hall", "--lang", "de"], "referee hall: --broker HOST wird gebraucht, um den Saal bereitzustellen\n"),
+    (["hall", "round", "--lang", "fr"], "referee hall : round N : donnez le numéro de la ronde (1 ou plus)\n"),
+])
+def test_roll_and_hall_say_a_wrong_option_in_the_table_s_language(capsys, argv, said):
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(said)
+
+
+def test_export_says_an_empty_journal_in_german(tmp_path, capsys):
+    from controller.journal import Journal
+
+    Journal(tmp_path / "journal.sqlite").close()
+    assert main(["export", "--data", str(tmp_path), "--lang", "de"]) == 1
+    assert capsys.readouterr().err == f"referee export: {tmp_path / 'journal.sqlite'} enthält keine Partie\n"
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("de", "referee play: die Schacheinstellung 'claimable_draws' ist 'x'; erwartet eines von "),
+    ("fr", "referee play : le réglage d'échecs 'claimable_draws' vaut 'x' ; attendu l'un de "),
+])
+def test_a_chess_setting_that_is_not_one_is_worded_in_the_table_s_language(capsys, lang, said):
+    assert main(["play", "--game", "chess", "--setting", "claimable_draws=x", "--lang", lang]) == 2
+    assert capsys.readouterr().err.startswith(said)
+
+
+def test_a_die_face_and_a_usb_id_are_worded_where_they_are_quoted(tmp_path, capsys):
+    from controller.devices.dice import parse
+    from controller.devices.link import parse_usb_id
+
+    with pytest.raises(ValueError) as face:
+        parse("smb", "roll x")
+    assert str(face.value).startswith("'x' is not a face of the colour die")  # the log's English
+    assert face.value.said(translator("fr")).startswith("'x' n'est pas une face du dé colour ; attendu l'une de ")
+    with pytest.raises(ValueError) as usb:
+        parse_usb_id("pico")
+    assert usb.value.said(translator("de")).startswith("usb_id 'pico': erwartet vier Hex-Ziffern")
+    path = config(tmp_path, '[table]\nlanguage = "fr"\n[die_module]\nusb_id = "pico"\n')
+    assert main(["serve", "--config", str(path)]) == 2
+    assert capsys.readouterr().err == (f"referee serve : {path} : [die_module] usb_id 'pico' : attendu quatre chiffres "
+                                      "hexadécimaux, deux-points, quatre chiffres hexadécimaux, par ex. 2e8a:0005\n")
+
+
+def test_bad_camera_corners_are_worded_in_the_config_file_s_language(tmp_path, capsys):
+    """vision/locate.py imports nothing from controller; its CornersError words itself
+    with the translator it is given, the same catalogue."""
+    path = config(tmp_path, '[table]\nlanguage = "de"\n[camera]\ncorners = ["1,1", "1,1", "1,1", "1,1"]\n')
+    assert main(["serve", "--config", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"referee serve: {path}: [camera] Ecken 1,1 1,1 1,1 1,1: entartet: die Punkte 1 und 2 liegen weniger als 8 "
+        "Pixel auseinander; erwartet die vier Ecken des Bretts\n")
+
+
+def test_every_option_of_every_command_is_helped_in_the_table_s_language():
+    """The commands that had no language (export, roll, firmware, simulate, hall) too."""
+    from controller.cli import build_parser
+
+    english, german = build_parser(translator("en")), build_parser(translator("de"))
+    for name, sp in english._subparsers._group_actions[0].choices.items():
+        unhelped = [a.option_strings or a.dest for a in sp._actions if a.dest != "help" and not a.help]
+        assert unhelped == [], name
+        assert "--lang" in sp.format_help(), name
+    roll = german._subparsers._group_actions[0].choices["roll"].format_help()
+    assert "wie viele Würfe (Standard 1)" in roll and "die Sprache des Tisches" in roll
+
+
+def test_firmware_flash_says_a_missing_port_in_french(tmp_path, capsys):
+    port = tmp_path / "ttyACM9"
+    assert main(["firmware", "flash", "--port", str(port), "--lang", "fr"]) == 1
+    assert capsys.readouterr().err == (
+        f"referee firmware : flash : port {port} : introuvable. Branchez le module du dé (un Raspberry Pi Pico "
+        "avec MicroPython) sur un port USB, ou donnez --port /dev/ttyACM0.\n")

@@ -33,6 +33,6 @@ def test_the_figures_are_the_same_as_json_and_as_lines_and_for_the_same_seed(cap
 
 def test_a_game_without_a_simulation_is_one_line(capsys):
     """argparse offers only the games with one; asked directly, the command says so."""
-    assert cmd_simulate(argparse.Namespace(game="chess", json=True)) == 2
+    assert cmd_simulate(argparse.Namespace(command="simulate", game="chess", json=True)) == 2
     out = capsys.readouterr()
     assert out.out == "" and out.err == "referee simulate: no simulation for chess\n"

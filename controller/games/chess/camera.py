@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Mapping
 import chess
 
 from ..base import IllegalAction
+from ..words import semicolon
 from .actions import PROMOTION
 from .cast import COLOUR, piece_words, seat_of
 from .illegal import why
@@ -71,7 +72,7 @@ def fix(_, state: ChessState, seen: Mapping) -> str:
             back.append(_("put {piece} ({colour}) back on {square}", piece=piece_words(_, piece, chess.parse_square(sq)),
                           colour=_(COLOUR[seat_of(piece.color)]), square=sq))
     parts = back + ([_("clear {squares}", squares=", ".join(clear))] if clear else [])
-    return "; ".join(parts) or _("put the board back as it was")
+    return semicolon(_).join(parts) or _("put the board back as it was")
 
 
 def _attempt(game: Chess, board: chess.Board, now: Mapping, seen: Mapping, changed: list) -> IllegalAction | None:
@@ -123,4 +124,4 @@ def _mismatch(_, board: chess.Board, now: Mapping, seen: Mapping, changed: list)
 
     parts = [_("{square} shows {seen} where {piece} should be", square=sq, seen=looks(seen[sq]), piece=what(sq))
              for sq in changed]
-    return IllegalAction(_("board does not match: {cells}", cells="; ".join(parts)), changed)
+    return IllegalAction(_("board does not match: {cells}", cells=semicolon(_).join(parts)), changed)

@@ -43,10 +43,10 @@ def why(_, board: chess.Board, move: chess.Move) -> IllegalAction:
         return IllegalAction(_("{cannot}: {team}'s own {piece} stands there", cannot=cannot,
                                team=team_words(_, seat), piece=piece_words(_, target, move.to_square)), cells)
     if move not in board.pseudo_legal_moves and chess.Move(move.from_square, move.to_square) not in board.pseudo_legal_moves:
-        return IllegalAction(f"{cannot}: {geometry(_, board, piece, move)}", cells)
+        return IllegalAction(_("{text}: {note}", text=cannot, note=geometry(_, board, piece, move)), cells)
     if piece.piece_type == chess.KING:
-        by = attackers(_, board, not piece.color, move.to_square, move.from_square)
-        return IllegalAction(_("{king} cannot move into check on {square}", king=king, square=to) + by, cells)
+        return IllegalAction(attacked(_, _("{king} cannot move into check on {square}", king=king, square=to), board,
+                                      not piece.color, move.to_square, move.from_square), cells)
     if board.is_check():
         # {pronoun} is English's him/her/it: a translation may leave it out
         return IllegalAction(_("{king} is in check: moving {piece} from {frm} to {to} does not get "
@@ -59,18 +59,19 @@ def why(_, board: chess.Board, move: chess.Move) -> IllegalAction:
     return IllegalAction(_("{cannot}: it would leave {king} in check", cannot=cannot, king=king), cells)
 
 
-def attackers(_, board: chess.Board, color: bool, square: int, without: int | None = None) -> str:
-    """': e3 is attacked by Birdo on d5', said after a move into check (`without`: the
-    square the king leaves, so a piece it blocked counts), or '' when nothing attacks."""
+def attacked(_, text: str, board: chess.Board, color: bool, square: int, without: int | None = None) -> str:
+    """`text` (a move into check) and ': e3 is attacked by Birdo on d5' (`without`: the
+    square the king leaves, so a piece it blocked counts), joined in the language's way
+    (French: ' : '); `text` alone when nothing attacks."""
     probe = board.copy(stack=False)
     if without is not None:
         probe.remove_piece_at(without)
     found = list(probe.attackers(color, square))
     if not found:
-        return ""
+        return text
     sq = found[0]
-    return ": " + _("{square} is attacked by {piece} on {on}", square=SQUARES[square],
-                    piece=piece_words(_, probe.piece_at(sq), sq), on=SQUARES[sq])
+    return _("{text}: {note}", text=text, note=_("{square} is attacked by {piece} on {on}", square=SQUARES[square],
+                                                 piece=piece_words(_, probe.piece_at(sq), sq), on=SQUARES[sq]))
 
 
 def why_castle(_, board: chess.Board, move: chess.Move, king: str) -> IllegalAction:
@@ -102,10 +103,10 @@ def why_castle(_, board: chess.Board, move: chess.Move, king: str) -> IllegalAct
     step = 1 if kingside else -1
     through = move.from_square + step
     if board.is_attacked_by(not color, through):
-        return IllegalAction(_("{king} cannot castle through check", king=king)
-                             + attackers(_, board, not color, through), cells)
-    return IllegalAction(_("{king} cannot castle into check", king=king)
-                         + attackers(_, board, not color, move.to_square, move.from_square), cells)
+        return IllegalAction(attacked(_, _("{king} cannot castle through check", king=king), board, not color,
+                                      through), cells)
+    return IllegalAction(attacked(_, _("{king} cannot castle into check", king=king), board, not color,
+                                  move.to_square, move.from_square), cells)
 
 
 def geometry(_, board: chess.Board, piece: chess.Piece, move: chess.Move) -> str:

@@ -18,9 +18,10 @@ from typing import Iterable, Mapping
 
 import chess
 
-from ...i18n import N_
+from ...i18n import N_, Wrong
 from ..base import Game, IllegalAction, Outcome, Prompt, Ruling
 from ..time_control import TimeControl
+from ..words import semicolon
 from . import actions, camera, page, words
 from .actions import AcceptDraw, ClaimDraw, Flag, OfferDraw, Promote, Resign
 from .cast import COLOUR, KING, TEAM, piece_words, seat_of, team_words
@@ -52,10 +53,12 @@ class Chess(Game):
                     TimeControl.parse(value)
                 continue
             if key not in self.SETTINGS:
-                raise ValueError(f"chess has no setting {key!r}; expected one of {', '.join(self.SETTINGS)}, clock")
+                raise Wrong(N_("chess has no setting {key!r}; expected one of {keys}"), key=key,
+                            keys=", ".join([*self.SETTINGS, "clock"]))
             allowed = self.SETTINGS[key][1]
             if value not in allowed:
-                raise ValueError(f"chess setting {key!r} is {value!r}; expected one of {', '.join(allowed)}")
+                raise Wrong(N_("chess setting {key!r} is {value!r}; expected one of {allowed}"), key=key, value=value,
+                            allowed=", ".join(allowed))
 
     def setting(self, key: str):
         return self.settings.get(key, self.SETTINGS[key][0])
@@ -89,9 +92,10 @@ class Chess(Game):
         try:
             board = chess.Board(fen)
         except ValueError as exc:
-            raise ValueError(f"chess setup: fen {fen!r}: {exc}") from None
+            raise Wrong(N_("chess setup: fen {fen!r}: {error}"), fen=fen, error=exc) from None
         if not board.is_valid():
-            raise ValueError(f"chess setup: fen {fen!r} is not a legal position ({board.status()!r})")
+            raise Wrong(N_("chess setup: fen {fen!r} is not a legal position ({status!r})"), fen=fen,
+                        status=board.status())
         return ChessState(fen=board.fen())
 
     def seats(self, state: ChessState) -> list[str]:
@@ -210,7 +214,7 @@ class Chess(Game):
         offers = ((f"accept draw {COLOUR[1 - state.draw_offer]}",) if state.draw_offer is not None
                   else tuple(f"offer draw {c}" for c in COLOUR))
         anytime = offers + tuple(f"resign {c}" for c in COLOUR)
-        return Prompt("move", seat, "; ".join(parts), claims=claims, anytime=anytime)
+        return Prompt("move", seat, semicolon(self._).join(parts), claims=claims, anytime=anytime)
 
     def actor(self, state: ChessState, action) -> int | None:
         """Who makes an action that is not the move itself: the promoter picks the piece

@@ -157,4 +157,4 @@ def fix(_, state: LabState, seen: Mapping) -> str:
                     tile=label_words(_, want[k])) for k in tiles]
     if "spare" in wrong:
         steps.append(_("the spare tile is {tile}", tile=label_words(_, want['spare'])))
-    return joined(steps) or _("put the board back as it was")
+    return joined(steps, _) or _("put the board back as it was")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...i18n import N_, translator
-from ..words import either, printed
+from ..words import either, printed, semicolon
 from .actions import DeclareFound, Leave, MovePawn, Push
 from .maze import ARROWS, SIDE_BITS, SIZE, Tile, cell_text, rotate, sides_text, tile_kind
 from .state import LabState
@@ -96,7 +96,7 @@ def describe(game: Labyrinth, state: LabState, action) -> str:
                  cell=cell_text(line[-1]), out=tile_words(state.tiles[line[-1]], _))
         bumped = [who(_, state, s) for s, p in enumerate(state.pawns) if p == line[-1]]
         if bumped:
-            text += "; " + _.n("{pawns} goes over to {cell}", "{pawns} go over to {cell}", len(bumped),
+            text += semicolon(_) + _.n("{pawns} goes over to {cell}", "{pawns} go over to {cell}", len(bumped),
                                pawns=either(bumped, _("and")), cell=cell_text(line[0]))
         return text
     if isinstance(action, Leave):

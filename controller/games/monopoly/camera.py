@@ -46,7 +46,7 @@ class Camera:
                                     cell=either(map(self.space_name, away), self._("and"))))
             elif not there:
                 steps.append(self._("put {piece} back on {cell}", piece=name, cell=self.space_name(home)))
-        return joined(steps) or self._("put the board back as it was")
+        return joined(steps, self._) or self._("put the board back as it was")
 
     def explain(self, state: MState, seen: Mapping) -> IllegalAction:
         """Words for a view no legal placement explains: which token is where it should not be."""
@@ -63,12 +63,12 @@ class Camera:
                                        got=(" " + self._("or") + " ").join(self.space_name(c) for c in wrong)))
                 cells += wrong
         if problems:
-            return IllegalAction("; ".join(problems), cells)
+            return IllegalAction(joined(problems, self._), cells)
         for token, want in expected.items():  # a token that is nowhere to be seen
             if want is not None and not any(token in str(label).split("+") for label in seen.values()):
                 problems.append(self._("{token} should be on {want}, but the camera does not see it there",
                                        token=self._token_name(s, token), want=self.space_name(want)))
                 cells.append(want)
         if problems:
-            return IllegalAction("; ".join(problems), cells)
+            return IllegalAction(joined(problems, self._), cells)
         return super().explain(state, seen)

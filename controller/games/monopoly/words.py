@@ -64,7 +64,7 @@ class Words:
             what = self._(CHOICE_WORDS[action.word], who=who,
                           space=self.space_name(space) if space is not None else "").rstrip()
         news = self.apply(s, action).news
-        return self._("{text}: {note}", text=what, note=joined(news)) if news else what
+        return self._("{text}: {note}", text=what, note=joined(news, self._)) if news else what
 
     def _seat_words(self, s: MState, p: int) -> str:
         """What the page writes on a player's card: coins, where the token stands (or is

@@ -4,7 +4,7 @@ options of a choice (in notation).
 from __future__ import annotations
 
 from ..base import Prompt
-from ..words import either, printed
+from ..words import either, printed, semicolon
 from .state import EXTRA_LIFE, SMBState
 from .words import NEXT_SPACE
 
@@ -40,7 +40,7 @@ class Prompts:
         text = self._("{who}: roll the die (King Bowser phase: yellow or red/yellow wins)", who=who) \
             if state.bowser else self._("{who}: roll the die", who=who)
         if self._fireball_spaces(state):
-            text += "; " + self._("a Fireball may be played first")
+            text += semicolon(self._) + self._("a Fireball may be played first")
         if any(self._card_kinds(state, s) for s in range(state.players)):
-            text += "; " + self._("opponents may play a hazard card")
+            text += semicolon(self._) + self._("opponents may play a hazard card")
         return Prompt("roll", state.turn, text, die=self.die)

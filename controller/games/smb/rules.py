@@ -26,6 +26,7 @@ from typing import Mapping
 from ...i18n import N_
 from ..base import Game, Outcome, Ruling
 from ..shape import OneOf
+from ..words import semicolon
 from . import actions
 from .actions import ROLL_COLOURS, Buy, Card, Move, Pass, Roll, Token
 from .board import FEATURE_NAMES, Worlds, bundled_worlds, load_worlds
@@ -192,12 +193,12 @@ class SuperMarioBros(Camera, Page, Prompts, Words, Legality, Game):
         state = evolve(state, mario=space_id, tokens=tokens, targets=(), moved=True, phase="roll")
         who = state.names[state.turn]
         if sp.has("princess"):
-            return evolve(state, phase="over", note="; ".join(notes + [self._("Mario saves the Princess")]),
+            return evolve(state, phase="over", note=semicolon(self._).join(notes + [self._("Mario saves the Princess")]),
                            outcome=Outcome(state.turn, self._("{who} moves Mario onto the Princess space", who=who),
                                            who))
         if sp.has("link"):
             return evolve(state, phase="link", targets=(self.worlds.worlds[state.world + 1].start,),
-                           note="; ".join(notes + [self._("a link to World {n}", n=state.world + 1)]))
+                           note=semicolon(self._).join(notes + [self._("a link to World {n}", n=state.world + 1)]))
         if state.token_at(space_id):
             state = evolve(state, tokens=tuple(t for t in state.tokens if t[0] != space_id))
             return self._lose_life(state, notes + [self._("landed on a hazard token: it goes back to the "
@@ -217,11 +218,11 @@ class SuperMarioBros(Camera, Page, Prompts, Words, Legality, Game):
         if sp.has("question_block"):
             state, drew = self._draw(state, state.turn)
             notes.append(self._("{who} draws a card", who=who) if drew else self._("no card left to draw"))
-        return evolve(state, note="; ".join(notes))
+        return evolve(state, note=semicolon(self._).join(notes))
 
     def _lose_life(self, state: SMBState, notes: list[str]) -> SMBState:
         lost = _set(state.lives_lost, state.turn, state.lives_lost[state.turn] + 1)
-        return self._turn_over(evolve(state, lives_lost=lost), "; ".join(notes + [self._("a life is lost")]))
+        return self._turn_over(evolve(state, lives_lost=lost), semicolon(self._).join(notes + [self._("a life is lost")]))
 
     def _turn_over(self, state: SMBState, note: str) -> SMBState:
         """After a STOP or a lost life: an extra life may extend the turn."""

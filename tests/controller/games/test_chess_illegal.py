@@ -4,7 +4,7 @@ enters text, and straight from a python-chess board."""
 import chess
 import pytest
 
-from controller.games.chess.illegal import attackers, why, why_san
+from controller.games.chess.illegal import attacked, why, why_san
 from controller.i18n import translator
 from controller.journal import Journal
 from controller.referee import Referee
@@ -55,7 +55,8 @@ def test_the_explainer_answers_for_any_board_and_names_the_squares_to_show():
 def test_a_move_into_check_names_a_piece_that_attacks_the_square():
     _ = translator()
     board = chess.Board("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1")  # Goomba on d2 holds the second rank
-    assert attackers(_, board, chess.BLACK, chess.E2) == ": e2 is attacked by Goomba on d2"
-    assert attackers(_, board, chess.BLACK, chess.H5) == ""
+    assert attacked(_, "X", board, chess.BLACK, chess.E2) == "X: e2 is attacked by Goomba on d2"
+    assert attacked(_, "X", board, chess.BLACK, chess.H5) == "X"
+    assert attacked(translator("fr"), "X", board, chess.BLACK, chess.E2).startswith("X : ")  # French typography
     assert why(_, board, chess.Move.from_uci("e1f2")).reason == (
         "Mario cannot move into check on f2: f2 is attacked by Goomba on d2")

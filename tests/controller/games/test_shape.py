@@ -56,6 +56,21 @@ def test_settings_name_their_keys_as_settings():
 
 
 def test_a_value_is_described_by_its_kind_and_shown_when_short():
-    assert describe(None) == "null" and describe(False) == "true/false False"
-    assert describe({"a": 1}) == "an object {'a': 1}" and describe("x" * 40) == "text"
-    assert describe((1, 2)) == "tuple (1, 2)"
+    assert str(describe(None)) == "null" and str(describe(False)) == "true/false False"
+    assert str(describe({"a": 1})) == "an object {'a': 1}" and str(describe("x" * 40)) == "text"
+    assert str(describe((1, 2))) == "tuple (1, 2)"
+
+
+def test_a_setup_s_shape_error_is_worded_in_the_listener_s_language():
+    """Issue 30: quoted inside a translated sentence (a --setup file, the page's position),
+    the place, the value's kind and what was expected are in the same language."""
+    from controller.games import load_game
+    from controller.i18n import said, translator
+
+    with pytest.raises(ValueError) as caught:
+        load_game("chess").checked_setup({"fen": 5})
+    assert str(caught.value) == "chess setup 'fen' is a whole number 5; expected text"
+    assert said(caught.value, translator("fr")) == "position de départ chess 'fen' vaut un nombre entier 5 ; attendu du texte"
+    with pytest.raises(ValueError) as caught:
+        check({"players": [1, "x"]}, {"players": [int]}, "smb", "setting")
+    assert said(caught.value, translator("de")) == "smb-Einstellung 'players' Eintrag 2 ist Text 'x'; erwartet eine ganze Zahl"

@@ -5,16 +5,13 @@ disagrees with its noun or glued words, and a move's words begin with the name o
 player whose action it is (the page writes that name once, in front)."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from controller.events import Bus
 from controller.journal import Journal
 from controller.referee import Referee
 from controller.registry import ENTRIES
-from table_players import TextTable
-from vision.view import BoardView
+from table_players import told
 from words_check import faults
 
 STEPS = {"connect4": 60, "chess": 120, "labyrinth": 80, "smb": 120, "monopoly": 160}
@@ -24,27 +21,10 @@ def play(tmp_path, name: str, seed: int):
     """(texts the players read, move events, seat names) of a seeded game of
     `STEPS[name]` inputs, with a camera alarm from a player's mistake every few moves."""
     referee = Referee(Journal(tmp_path / f"{name}.sqlite"), Bus())
-    events = []
-    referee.bus.subscribe(events.append)
-    referee.new_game(name, rng=random.Random(seed))
-    table = TextTable(referee.game, seed)
-    texts = []
-    for step in range(STEPS[name]):
-        if referee.game.outcome(referee.state):
-            break
-        snap = referee.snapshot()
-        texts += [snap["prompt"]["text"], *snap["prompt"]["words"].values()]
-        wrong = table.wrong_board(referee.state) if step % 5 == 2 else None
-        if wrong:
-            right = referee.game.board(referee.state)
-            referee.observe(BoardView({c: (lab, 0.99) for c, lab in wrong.items()}))
-            referee.observe(BoardView({c: (lab, 0.99) for c, lab in right.items()}))
-        for text in table.inputs(referee.state):
-            referee.enter(text)
-    texts.append(referee.snapshot()["prompt"]["text"])
-    for e in events:
-        texts += [e.data[k] for k in ("text", "reason", "fix") if isinstance(e.data.get(k), str)]
-    return texts, [e for e in events if e.kind == "move"], referee.game.seats(referee.state)
+    moves = []
+    referee.bus.subscribe(lambda e: moves.append(e) if e.kind == "move" else None)
+    texts = told(referee, name, seed, STEPS[name])
+    return texts, moves, referee.game.seats(referee.state)
 
 
 @pytest.mark.parametrize("name", list(ENTRIES))
