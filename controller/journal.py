@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .events import Event
-from .i18n import N_, Said
+from .i18n import N_, Phrase, Said
 from .record import fold
 
 SCHEMA_VERSION = 1
@@ -62,11 +62,12 @@ CREATE INDEX IF NOT EXISTS events_by_game ON events(game_id, seq);
 CACHE_KB = 128
 
 
-class JournalError(Exception):
-    """A journal file that cannot be used; the message names the file and why."""
+class JournalError(Said):
+    """A journal file that cannot be used; the message names the file and why, in the
+    listener's language where a person reads it (`said(_)`)."""
 
 
-class RecordLost(Said, JournalError):
+class RecordLost(JournalError):
     """A write the journal could not keep (a full disk, a file deleted or replaced): the
     message says so in words, naming the file; nothing of it was written. The referee
     says it in the table's language (`said(_)`, controller/i18n.py); str() is the
@@ -100,7 +101,7 @@ class Journal:
             db.close()  # the file is left as it was, and not held open
             if isinstance(exc, JournalError):
                 raise
-            raise JournalError(f"{self.path}: not a usable journal ({exc})") from exc
+            raise JournalError(N_("{path}: not a usable journal ({error})"), path=self.path, error=exc) from exc
         return db, (st.st_dev, st.st_ino) if st else None
 
     def _verify(self, db: sqlite3.Connection) -> None:
@@ -108,13 +109,13 @@ class Journal:
         app = db.execute("PRAGMA application_id").fetchone()[0]
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if version > SCHEMA_VERSION:
-            raise JournalError(f"{self.path}: written by a newer version (schema {version}, "
-                               f"this referee reads up to {SCHEMA_VERSION})")
+            raise JournalError(N_("{path}: written by a newer version (schema {version}, this referee reads "
+                                  "up to {known})"), path=self.path, version=version, known=SCHEMA_VERSION)
         if tables and app != APPLICATION_ID:
-            raise JournalError(f"{self.path}: an SQLite file that is not a referee journal")
+            raise JournalError(N_("{path}: an SQLite file that is not a referee journal"), path=self.path)
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
-            raise JournalError(f"{self.path}: corrupt ({check})")
+            raise JournalError(N_("{path}: corrupt ({check})"), path=self.path, check=check)
 
     def close(self) -> None:
         self._db.close()
@@ -279,38 +280,41 @@ def bounded(value):
 
 
 def open_journal(folder: str | Path, name: str = "journal.sqlite",
-                 create: bool = True) -> tuple[Journal, list[str]]:
+                 create: bool = True) -> tuple[Journal, list[Phrase]]:
     """Open the data folder's journal. If it cannot be used, say so, leave it as it is,
     and go on with the newest usable journal started beside it (or a new one, unless
     `create` is False: then JournalError)."""
     folder = Path(folder)
     main = folder / name
     if not create and not main.exists():
-        raise JournalError(f"{main}: no journal here")
+        raise JournalError(N_("{path}: no journal here"), path=main)
     if folder.exists() and not folder.is_dir():
-        raise JournalError(f"data folder {folder}: is a file, not a folder; set [data] folder to a folder")
+        raise JournalError(N_("data folder {folder}: is a file, not a folder; set [data] folder to a folder"),
+                           folder=folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise JournalError(f"data folder {folder}: cannot be made ({exc.strerror})") from None
+        raise JournalError(N_("data folder {folder}: cannot be made ({error})"), folder=folder,
+                           error=exc.strerror) from None
     if main.is_dir():
-        raise JournalError(f"journal {main}: is a folder, not a file; move it away")
-    notes: list[str] = []
+        raise JournalError(N_("journal {path}: is a folder, not a file; move it away"), path=main)
+    notes: list[Phrase] = []
     try:
         return Journal(main), notes
     except JournalError as exc:
-        notes.append(f"{exc}; it is left untouched")
+        unusable = exc
+        notes.append(Phrase(N_("{error}; it is left untouched"), error=exc))
     stem = main.stem
     for sibling in sorted(folder.glob(f"{stem}.after-*.sqlite"), reverse=True):
         try:
             journal = Journal(sibling)
         except JournalError as exc:
-            notes.append(f"{exc}; it is left untouched")
+            notes.append(Phrase(N_("{error}; it is left untouched"), error=exc))
             continue
-        notes.append(f"going on with {sibling}")
+        notes.append(Phrase(N_("going on with {path}"), path=sibling))
         return journal, notes
     if not create:
-        raise JournalError("; ".join(notes))
+        raise unusable
     fresh = folder / f"{stem}.after-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.sqlite"
-    notes.append(f"started a new journal: {fresh}")
+    notes.append(Phrase(N_("started a new journal: {path}"), path=fresh))
     return Journal(fresh), notes

@@ -345,7 +345,7 @@ class Referee(Following):
         It is taken on the history shown (or the best one it is legal on): the unsure
         plies before it are recorded first."""
         if self.game is None:
-            return self._refuse(text, "no game has been started", source, seat)
+            return self._refuse(text, self._("no game has been started"), source, seat)
         refusal = None
         for line in self._lines_shown_first():
             states = self._states(line.actions)

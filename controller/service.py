@@ -24,6 +24,7 @@ from pathlib import Path
 
 from .config import Config
 from .events import Bus, Command, Event, Kind, NewGame, RollDie, Tick
+from .i18n import said
 from .hall.publisher import hall_publisher
 from .journal import open_journal
 from .referee import Referee
@@ -52,10 +53,11 @@ class Service:
     def __init__(self, config: Config, *, camera=True, devices: bool = True, die_module=None):
         self.config = config
         self.bus = Bus()
-        self.journal, self.notes = open_journal(config.data.folder)
-        for note in self.notes:
+        self.journal, notes = open_journal(config.data.folder)
+        for note in notes:
             log.warning("journal: %s", note)
         self.referee = Referee(self.journal, self.bus, lang=config.table.language)
+        self.notes = [said(note, self.referee._) for note in notes]  # the page's, in the table's language
         self.admin_token = config.web.admin_token or secrets.token_urlsafe(12)
         self.token_generated = not config.web.admin_token  # only a generated token is printed
         self.systemd = Notifier()
@@ -263,7 +265,7 @@ class Service:
         """Run a command (controller/events.py) on the referee's thread; with `wait`,
         return its result."""
         if self.stopping:  # the referee's thread takes no more commands
-            return Result.refused(f"{type(command).__name__}: the referee is stopping")
+            return Result.refused(self.referee._("the referee is stopping"))
         future: Future | None = Future() if wait else None
         self._inbox.put((command, future))
         if future is None:
@@ -271,7 +273,7 @@ class Service:
         try:
             return future.result(timeout)
         except TimeoutError:
-            return Result.refused(f"{type(command).__name__}: the referee did not answer in {timeout:.0f} s")
+            return Result.refused(self.referee._("the referee did not answer in {seconds} s", seconds=f"{timeout:.0f}"))
 
     def snapshot(self, viewer: int | None = None) -> dict:
         """The game as the page shows it, read under the referee's lock: the web reads the

@@ -437,11 +437,12 @@ class Watcher:
 
     def read_frame(self, frame: np.ndarray, t: float = 0.0) -> BoardView:
         """Read one picture at once, without waiting for stillness (`referee read`).
-        Raises ValueError when the board cannot be found in it."""
+        Raises CornersError (a ValueError, worded in the listener's language) when the
+        board cannot be found in it."""
         self.last_frame = frame
         if self.H is None and not self._search(t, frame):
-            raise ValueError(f"the {self.board} markers (ids {self.marker_ids}) "
-                             "are not all in view; give the corners instead")
+            raise locate.CornersError(locate.N_("the {board} markers (ids {ids}) are not all in view; "
+                                                "give the corners instead"), board=self.board, ids=self.marker_ids)
         return self._read(t, self.plane(frame)) or self.last_view
 
 

@@ -142,6 +142,25 @@ def test_export_says_an_empty_journal_in_german(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("lang, said", [
+    ("de", "referee export: {path}: kein brauchbares Protokoll"),
+    ("fr", "referee export : {path} : pas un journal utilisable"),
+    ("en", "referee export: {path}: not a usable journal"),
+])
+def test_a_damaged_or_missing_journal_is_said_in_the_language_asked_for(tmp_path, capsys, lang, said):
+    """The journal's own refusals (controller/journal.py JournalError) are worded where a
+    person reads them: a file that is no journal, and a folder that holds none."""
+    path = tmp_path / "journal.sqlite"
+    path.write_bytes(b"SQLite format 3\x00" + b"\x00" * 100 + b"not a database" * 300)
+    assert main(["export", "--data", str(tmp_path), "--lang", lang]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(said.format(path=path)), err
+    empty = tmp_path / "elsewhere"
+    empty.mkdir()
+    assert main(["export", "--data", str(empty), "--lang", "de"]) == 1
+    assert capsys.readouterr().err == f"referee export: {empty / 'journal.sqlite'}: hier ist kein Protokoll\n"
+
+
+@pytest.mark.parametrize("lang, said", [
     ("de", "referee play: die Schacheinstellung 'claimable_draws' ist 'x'; erwartet eines von "),
     ("fr", "referee play : le réglage d'échecs 'claimable_draws' vaut 'x' ; attendu l'un de "),
 ])
@@ -196,3 +215,14 @@ def test_firmware_flash_says_a_missing_port_in_french(tmp_path, capsys):
     assert capsys.readouterr().err == (
         f"referee firmware : flash : port {port} : introuvable. Branchez le module du dé (un Raspberry Pi Pico "
         "avec MicroPython) sur un port USB, ou donnez --port /dev/ttyACM0.\n")
+
+
+def test_a_picture_without_the_board_s_markers_is_said_in_the_language_asked_for(tmp_path, capsys):
+    import cv2
+    import numpy as np
+
+    picture = tmp_path / "table.png"
+    cv2.imwrite(str(picture), np.full((200, 300, 3), 128, np.uint8))
+    assert main(["read", str(picture), "--game", "chess", "--lang", "de"]) == 2
+    assert capsys.readouterr().err == (f"referee read: {picture}: die Marker des Bretts chess (IDs (4, 5, 6, 7)) "
+                                       "sind nicht alle zu sehen; geben Sie stattdessen die Ecken an\n")

@@ -79,14 +79,14 @@ def test_corrupt_journal_is_reported_left_untouched_and_a_new_one_started(tmp_pa
     bad.write_bytes(b"this is not a database" * 100)
     before = bad.read_bytes()
     journal, notes = open_journal(tmp_path)
-    assert "journal.sqlite" in notes[0] and "left untouched" in notes[0]
+    assert "journal.sqlite" in str(notes[0]) and "left untouched" in str(notes[0])
     assert bad.read_bytes() == before
     assert journal.path != str(bad)
     Referee(journal).new_game("connect4", "classic")
     journal.close()
     # the next start goes on with the journal started beside it
     again, notes2 = open_journal(tmp_path)
-    assert again.path == journal.path and any("going on with" in n for n in notes2)
+    assert again.path == journal.path and any("going on with" in str(n) for n in notes2)
 
 
 def test_journal_from_a_newer_version_is_refused(tmp_path):
@@ -104,7 +104,7 @@ def test_journal_from_a_newer_version_is_refused(tmp_path):
     else:
         raise AssertionError("a newer journal was opened")
     journal, notes = open_journal(tmp_path)
-    assert journal.path != str(path) and "newer version" in notes[0]
+    assert journal.path != str(path) and "newer version" in str(notes[0])
 
 
 def test_a_record_that_cannot_be_replayed_is_kept_closed_and_named(tmp_path):
