@@ -41,6 +41,7 @@ from typing import Any, Iterable, NamedTuple
 
 from vision.view import SURE, BoardView
 
+from . import recovery
 from .beliefs import Beliefs, Line, Still, replay
 from .clock import Clock
 from .evidence import MISFIT, SEEN, Evidence
@@ -55,7 +56,8 @@ from .record import Ply, Record, changes, fold
 
 MIN_CONFIDENCE = SURE
 DOUBT_CANDIDATES = 3
-CONFIRM_S = 0.5  # the live camera's wrong board must stay this long before an alarm
+CONFIRM_S = 2.5  # the live camera's boards must stay unexplained (clear, uncovered) this long before an alarm
+STILL_S = 0.5  # ... and the wrong board still this long: a hand passing postpones the alarm
 DOUBT_S = 3.0  # an undecided board must stand still this long before the referee says so
 SWITCH = 1.0  # the history shown gives way to another only when that one leads by this much
 BACK = 3  # recorded camera plies a clear view may take back
@@ -135,6 +137,7 @@ class Referee:
         self._challenges: dict = {}  # (plies back, still) -> the first view that said they were misread
         self._challenged: Challenge | None = None  # a take-back that explains the view, not yet surely
         self._suspect: tuple | None = None  # (view, "illegal", data) waiting for confirmation
+        self._wrong: tuple | None = None  # (since when no history explains the clear views, the first wrong board's data)
         self._unsure: tuple | None = None  # (view, doubt data) of an undecided board, until said
         self._said: list = []  # each doubt said since the sure position last changed
         self._odd: dict = {}  # cell -> since when the view shows it otherwise than the best history
@@ -290,7 +293,7 @@ class Referee:
         self.shown, self._past, self._said, self._odd = None, [], [], {}
         self._since, self._lost_at = Since(None, 0), None
         self._stills, self._replays, self._challenges = [], {}, {}
-        self.doubt, self._suspect, self._unsure = None, None, None
+        self.doubt, self._suspect, self._unsure, self._wrong = None, None, None, None
         self.put_back = None
         self.epoch += 1
 
@@ -469,7 +472,7 @@ class Referee:
                                text=f"the camera lost the board for a while: {', '.join(recovered)} "
                                     f"recovered late from the board as it stands")
         self.shown = self._rebased(self.shown, actions)
-        self.alarm, self._suspect, self.awaiting_start = None, None, False
+        self.alarm, self._suspect, self._wrong, self.awaiting_start = None, None, None, False
         self.epoch += 1
         self._said = []
         if source != "camera":
@@ -589,8 +592,7 @@ class Referee:
         unclear to settle anything; one that read so before the last motion began is a
         misread look the referee lives with (a nudged piece in a shadow)."""
         events = []
-        if self._suspect is not None:
-            self._suspect = None
+        self._suspect, self._wrong = None, None
         best = self.beliefs.best
         self._odd = {c: self._odd.get(c, view.t) for c in ev.unexplained(best.board)}
         clear = all(since < view.moved_at for since in self._odd.values())
@@ -738,15 +740,15 @@ class Referee:
         motions = self.beliefs.motions(view.moved_at, view.extra.get("motions"))
         if motions is not None:  # no deeper than the hands counted allow, and a quick reply
             depth = min(depth, motions + 1)
-        found = self.beliefs.search(ev, [(line, 0, motions) for line in before[:3]], depth, view.moved_at, late=lost)
-        if found and found[0].score >= lines[0].score + FURTHER and not lost:
-            self.beliefs.adopt(found, view.moved_at, motions=view.extra.get("motions"))
-            self.awaiting_start = False
-            return [self._follow(view, ev)]
+        if not lost:
+            found = self.beliefs.search(ev, [(line, 0, motions) for line in before[:3]], depth, view.moved_at)
+            if found and found[0].score >= lines[0].score + FURTHER:
+                self.beliefs.adopt(found, view.moved_at, motions=view.extra.get("motions"))
+                self.awaiting_start = False
+                return [self._follow(view, ev)]
         taking_back = challenge is not None and challenge.lead + RETRACT * challenge.k > 0
-        if lost and not found and not taking_back:
-            found = self._found_again(view, ev)
-        if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
+        found = self._found_again(view, ev) if lost and not taking_back else []
+        if found:  # found afresh: the lines kept explain nothing
             self.beliefs.reset(self.sure)
             # a re-read of this still board weighs them again (without this reading)
             self.beliefs.lines = [replace(line, score=line.score - ev.score(line.board)) for line in found]
@@ -759,28 +761,26 @@ class Referee:
 
     def _found_again(self, view: BoardView, ev: Evidence) -> list[Line]:
         """The camera lost the board (a bumped camera, a stretch of video lost, a hand
-        over it while play went on): the histories on from the lines kept (else from the
-        sure position), as long as
-        the hand motions counted since allow (one more: a quick reply), or else as the
-        time since allows (a ply a PLY_S at most), up to LOST_DEPTH plies, that explain
-        the view, each guided by the cells the view shows changed against its board.
-        Tried once per still view (a re-read of it finds nothing new)."""
+        over it while play went on): the legal histories on from the lines kept (else
+        from the sure position) that explain the view, as long as the hand motions
+        counted since allow (one more: a quick reply), or else as the time since allows
+        (a ply a PLY_S at most, and at least as deep as a view is searched), up to
+        LOST_DEPTH plies (controller/recovery.py). Tried once per still view (a re-read
+        of it finds nothing new)."""
         if self._lost_at == view.moved_at:
             return []
         self._lost_at = view.moved_at
         t, motions = self._since.at, self._since.motions
-        plies = motions + 1 if motions is not None else 1 + int(max(0.0, view.moved_at - (t or view.moved_at)) / PLY_S)
-        most = min(LOST_DEPTH, plies)
-        if most <= self.game.max_actions_per_view + DEEPER and motions is None:
-            return []  # no deeper than the lines were searched already
+        if motions is not None:
+            most = min(LOST_DEPTH, motions + 1)
+        else:
+            plies = 1 + int(max(0.0, view.moved_at - (t or view.moved_at)) / PLY_S)
+            most = min(LOST_DEPTH, max(plies, self.game.max_actions_per_view + DEEPER))
         # on from the lines kept first (what the views before showed stands), else from the sure position
-        for lines in (self.beliefs.before(view.moved_at)[:3], [Line((), self.sure, self.game.board(self.sure))]):
-            starts = [(line, len(line.actions), None if motions is None else max(0, motions - len(line.actions)))
-                      for line in lines if len(line.actions) < most]
-            found = self.beliefs.search(ev, starts, most, view.moved_at, most=most, late=True)
-            if found:
-                return found
-        return []
+        starts = [(line, None if motions is None else max(0, motions - len(line.actions)))
+                  for line in self.beliefs.before(view.moved_at)[:3] if len(line.actions) < most]
+        starts.append((Line((), self.sure, self.game.board(self.sure)), motions))
+        return recovery.found_again(self.beliefs, ev, starts, most, view.moved_at)[0]
 
     def _keep_still(self, still: Still) -> None:
         """Keep a still view for weighing again (a re-read of the same still board, or
@@ -880,10 +880,16 @@ class Referee:
     # --- the camera's clock ------------------------------------------------------------
     def _confirm(self, view: BoardView, kind: str, data: dict) -> Event | None:
         """An alarm from `view`. Without a camera clock (`confirm_s` 0) it is raised at
-        once; on the live camera path it waits for `tick` to see the board stay so for
-        `confirm_s`."""
+        once; on the live camera path it waits for `tick` to see the clear views stay
+        unexplained for `confirm_s` (a lost board is searched for meanwhile, on each
+        still view), whatever changed since the first of them: when play went on from
+        that first wrong board, it is the one the alarm is about (the illegal move)."""
         if self.confirm_s <= 0:
             return self._raise(data)
+        since, first = self._wrong if self._wrong is not None else (view.t, data)
+        if self.alarm is None and first["seen"].items() <= data["seen"].items():
+            data = first  # play went on from the first wrong board: what to fix is that one
+        self._wrong = (since, first)
         if self._suspect is None or self._suspect[1:] != (kind, data):
             self._suspect = (view, kind, data)
         return None
@@ -894,16 +900,17 @@ class Referee:
         return self._suspect is not None or self._unsure is not None
 
     def tick(self, t: float, moved_at: float) -> Event | None:
-        """The live camera's clock: a wrong board that has stayed still for `confirm_s`
-        (after its view and after the last motion, `moved_at`) becomes an alarm; a board
-        still undecided after DOUBT_S becomes a doubt, said once."""
+        """The live camera's clock: clear views no history explains for `confirm_s`,
+        the last of them still for STILL_S (after its view and after the last motion,
+        `moved_at`), become an alarm; a board still undecided after DOUBT_S becomes a
+        doubt, said once."""
         # still since the view, and since any motion after it: a hand that passes and
         # leaves the board as it was postpones the alarm (a hand that changes the board
         # brings a new view, which decides afresh); it never cancels it, for the watcher
         # hands on no new view of a board that reads the same
         if self._suspect is not None:
             view, kind, data = self._suspect
-            if t - max(view.t, moved_at) >= self.confirm_s:
+            if t - max(view.t, moved_at) >= min(STILL_S, self.confirm_s) and t - self._wrong[0] >= self.confirm_s:
                 self._suspect = None
                 return self._raise(data)
         if self._unsure is not None:

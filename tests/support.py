@@ -285,12 +285,12 @@ def referee_on(journal):
     """A referee on `journal` whose events are kept in a list, its confirm time the live
     camera's (as the Table sets it)."""
     from controller.events import Bus
-    from controller.referee import Referee
+    from controller.referee import CONFIRM_S, Referee
     events: list = []
     bus = Bus()
     bus.subscribe(events.append)
     referee = Referee(journal, bus)
-    referee.confirm_s = 0.5  # the live camera's clock, as the Table sets it
+    referee.confirm_s = CONFIRM_S  # the live camera's clock, as the Table sets it
     return referee, events
 
 
