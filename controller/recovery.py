@@ -99,12 +99,14 @@ class Walk:
         that the view does not contradict (one per board and number of actions)."""
         found: list = []
         seat = self.game.prompt(start.state).seat
-        self._walk(start.state, start.board, (), plies, None, seat, {}, found, set())
+        self._walk(start.state, start.board, (), plies, None, seat, {}, found, set(), frozenset([frozenset(start.board.items())]))
         return found
 
-    def _walk(self, state, board, actions, left, last, next_seat, passing, found, seen) -> None:
-        """`passing`: seat -> the cells its last action filled without touching any cell
-        the view shows otherwise (a piece on its way: its next action must go on from them)."""
+    def _walk(self, state, board, actions, left, last, next_seat, passing, found, seen, path) -> None:
+        """`passing`: seat -> the cells its last action filled and left without touching
+        any cell the view shows otherwise (a piece on its way: its next action must go on
+        from them, and not back); `path`: the boards on the way, none of which a history stands on twice (a
+        knight out and back is no history guessed from a view)."""
         if self.nodes >= self.budget:
             return
         self.nodes += 1
@@ -126,14 +128,15 @@ class Walk:
             changed = {c for c, _ in after.items() - board.items()}
             self.learn(seat, board, after)
             on_its_way = passing.get(seat)
-            if on_its_way is not None and not changed & on_its_way:
-                continue  # the piece on its way goes on first
+            if on_its_way is not None and (not changed & on_its_way[0]
+                                           or any(after[c] != "empty" for c in changed & on_its_way[1])):
+                continue  # the piece on its way goes on first, and not back where it came from
             if on_its_way is None and not changed & maybe and left > 1:
                 # an action that touches no cell the view shows otherwise: a piece on its way
                 # (the bishop leaves f1, which castling fills again, for b5, then a4)
                 went = frozenset(c for c in changed if after[c] != "empty")
                 children.append((len(self.target.items() - after.items()) + 1, action, after_state, after,
-                                 {**passing, seat: went}))
+                                 {**passing, seat: (went, frozenset(changed - went))}))
                 continue
             rest = {k: v for k, v in passing.items() if k != seat} if on_its_way is not None else passing
             children.append((len(self.target.items() - after.items()), action, after_state, after, rest))
@@ -142,11 +145,13 @@ class Walk:
         for _, action, after_state, after, rest in children:
             if self.ev.hides(board, after) or not self.needed(after, left - 1, following):
                 continue
-            key = (frozenset(after.items()), left - 1, frozenset(rest.items()))
-            if key in seen:
+            cells = frozenset(after.items())
+            key = (cells, left - 1, frozenset(rest.items()))
+            if key in seen or cells in path:
                 continue  # the same board in as many plies (two independent plies in either order)
             seen.add(key)
-            self._walk(after_state, after, actions + (action,), left - 1, seat, following, rest, found, seen)
+            self._walk(after_state, after, actions + (action,), left - 1, seat, following, rest, found, seen,
+                       path | {cells})
 
 
 def _target(ev: Evidence, board: dict) -> dict:

@@ -763,19 +763,21 @@ class Referee:
         """The camera lost the board (a bumped camera, a stretch of video lost, a hand
         over it while play went on): the legal histories on from the lines kept (else
         from the sure position) that explain the view, as long as the hand motions
-        counted since allow (one more: a quick reply), or else as the time since allows
-        (a ply a PLY_S at most, and at least as deep as a view is searched), up to
+        counted since allow (one more: a quick reply) or the time the camera saw no still
+        board allows (a ply a PLY_S at most; uncounted, at least as deep as a view is
+        searched), up to
         LOST_DEPTH plies (controller/recovery.py). Tried once per still view (a re-read
         of it finds nothing new)."""
         if self._lost_at == view.moved_at:
             return []
         self._lost_at = view.moved_at
         t, motions = self._since.at, self._since.motions
-        if motions is not None:
-            most = min(LOST_DEPTH, motions + 1)
-        else:
-            plies = 1 + int(max(0.0, view.moved_at - (t or view.moved_at)) / PLY_S)
-            most = min(LOST_DEPTH, max(plies, self.game.max_actions_per_view + DEEPER))
+        # the time the camera saw no still board since the last one (or the sure position):
+        # a camera that saw nothing counted no motions either
+        seen = [still.moved_at for still in self._stills if still.moved_at < view.moved_at] + [t]
+        blind = view.moved_at - max((s for s in seen if s is not None), default=view.moved_at)
+        plies = 1 + int(max(0.0, blind) / PLY_S)
+        most = min(LOST_DEPTH, max(plies, self.game.max_actions_per_view + DEEPER if motions is None else motions + 1))
         # on from the lines kept first (what the views before showed stands), else from the sure position
         starts = [(line, None if motions is None else max(0, motions - len(line.actions)))
                   for line in self.beliefs.before(view.moved_at)[:3] if len(line.actions) < most]

@@ -261,8 +261,8 @@ def master_game(plies: int) -> list[str]:
 @pytest.mark.parametrize("skip", [3])
 def test_positions_skipped_are_found_again_in_order_once_said(skip):
     """A real game, each position held 2 s; the camera loses the board for `skip` plies
-    (a bumped camera, a stretch of video lost) twice, and sees it again (5 and 8 plies
-    lost are a known limit: docs/following.md): the referee
+    (a bumped camera, a stretch of video lost) twice, and sees it again (5 and 8 plies:
+    tests/controller/test_recovery.py): the referee
     searches from the position it is sure of as deep as the time since allows, guided by
     the squares that differ, and follows on: every ply the camera saw in order, each
     position it saw reached, each lost stretch said once as recovered late, no alarm."""

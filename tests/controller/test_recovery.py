@@ -1,0 +1,98 @@
+"""The camera sees the board again 3 to 8 plies later (a bumped camera, a lost stretch of
+video): the referee walks the legal plies from the position it is sure of to the board
+the clear view shows (controller/recovery.py), follows on, says once which plies it
+recovered late and raises no alarm; a board no legal history explains is still an alarm,
+within a few seconds (CONFIRM_S). Labelled views (tests/support.py Camera); the real
+photos, the real video and renders are in tests/rig/test_chess_lost.py."""
+import chess
+import pytest
+
+from controller.journal import Journal
+from controller.referee import CONFIRM_S, STILL_S
+from support import Camera, referee_on
+from test_beliefs import master_game, placement
+
+
+def followed_with_stretches_lost(sans, lost: dict, motions: bool = False):
+    """`sans` from the start, each position held 2 s; at ply i in `lost` the camera sees
+    nothing for lost[i] plies (2 s each). Returns the referee, its events and the plies
+    after which the camera saw the board."""
+    referee, events = referee_on(Journal(":memory:"))
+    referee.new_game("chess")
+    board, camera = chess.Board(), Camera(referee)
+    camera.show(board, motions=0 if motions else None)
+    i, seen = 0, []
+    while i < len(sans):
+        n = lost.get(i, 1)
+        for san in sans[i:i + n]:
+            board.push_san(san)
+        camera.lose(2.0 * (n - 1))
+        i += n
+        seen.append(i)
+        camera.show(board, motions=n if motions else None)
+    referee.settle()
+    return referee, events, seen
+
+
+@pytest.mark.parametrize("skip", [3, 5, 8])
+def test_a_real_game_seen_again_3_5_and_8_plies_later_is_followed_once_said(skip):
+    """Nepomniachtchi-Ding 2023, 30 plies, the camera blind for `skip` plies twice
+    (from the 5th ply: Bb5 a6 Ba4 Nf6 O-O, the bishop passing b5 and castling filling
+    f1 again; and from the 17th): every position the camera saw is reached, every ply
+    it saw recorded in order, each lost stretch said once as recovered late, no alarm,
+    no doubt (plies no view showed may be recorded in another order that reaches the
+    same board: nothing seen tells)."""
+    sans = master_game(30)
+    lost = {4: skip, 16: skip}
+    referee, events, seen = followed_with_stretches_lost(sans, lost)
+    assert len(referee.history) == len(sans)
+    assert [placement(referee.history[:i]) for i in seen] == [placement(sans[:i]) for i in seen]
+    unseen = {p for start, n in lost.items() for p in range(start, start + n)}
+    assert [referee.history[i] for i in range(len(sans)) if i not in unseen] == \
+        [sans[i] for i in range(len(sans)) if i not in unseen]
+    recovered = [e for e in events if e.kind == "recovered"]
+    assert len(recovered) == 2 and all(len(e.data["notation"]) >= skip - 1 for e in recovered)
+    assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+
+
+def test_a_knight_that_moves_twice_and_captures_is_found():
+    """The Fried Liver: the camera sees 1. e4 e5, then nothing until 4... d5 (Nf3 Nc6 Bc4
+    Nf6 Ng5 d5: the knight went g1-f3-g5, f3 empty before and after), then nothing until
+    6... Kxf7 (exd5 Nxd5 Nxf7 Kxf7: the knight captures on f7 and is captured there):
+    both stretches are found, the hand motions counted, and said once each."""
+    sans = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Ng5", "d5", "exd5", "Nxd5", "Nxf7", "Kxf7", "Qf3+", "Ke6"]
+    referee, events, seen = followed_with_stretches_lost(sans, {2: 6, 8: 4}, motions=True)
+    assert [placement(referee.history[:i]) for i in seen] == [placement(sans[:i]) for i in seen]
+    assert referee.history[-2:] == ["Qf3+", "Ke6"] and len(referee.history) == len(sans)
+    # said once per stretch, or once for both when the first was not yet sure at the second
+    assert len([e for e in events if e.kind == "recovered"]) in (1, 2)
+    assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+
+
+def test_a_board_no_legal_history_explains_is_an_alarm_within_a_few_seconds_not_before():
+    """1. e4, then Black's e-pawn jumps to e4's neighbour e3 (no legal history of any
+    length makes that board): nothing is said while it could still be a lost stretch
+    seen (CONFIRM_S), then one alarm, in words, within STILL_S more."""
+    referee, events = referee_on(Journal(":memory:"))
+    referee.new_game("chess")
+    board, camera = chess.Board(), Camera(referee)
+    camera.show(board)
+    board.push_san("e4")
+    camera.show(board)
+    wrong = board.copy()
+    wrong.remove_piece_at(chess.E7)
+    wrong.set_piece_at(chess.E3, chess.Piece(chess.PAWN, chess.BLACK))
+    first = camera.t + 0.25
+    camera.show(wrong, hold=CONFIRM_S - 0.5)
+    assert [e for e in events if e.kind == "illegal"] == []
+    at = None
+    for _ in range(8):
+        camera.t += 0.25
+        event = referee.tick(camera.t, moved_at=first - 0.15)
+        if event is not None and event.kind == "illegal":
+            at = camera.t
+            break
+    assert at is not None and CONFIRM_S <= at - first <= CONFIRM_S + STILL_S + 0.25
+    alarms = [e for e in events if e.kind == "illegal"]
+    assert len(alarms) == 1 and "e3" in alarms[0].data["reason"] + str(alarms[0].data["cells"])
+    assert referee.history == ["e4"]
