@@ -40,9 +40,8 @@ def measure() -> dict:
     import chess
 
     from controller.journal import Journal
-    from controller.referee import Referee
-    from support import Camera, referee_on
-    from test_beliefs import master_game, placement
+    from support import Camera, placement, referee_on
+    from test_beliefs import master_game
 
     try:
         from controller import recovery

@@ -121,6 +121,16 @@ class Camera:
         self.t += seconds
 
 
+def placement(sans) -> str:
+    """Where the pieces stand after `sans` (SAN) from the start."""
+    import chess
+
+    board = chess.Board()
+    for san in sans:
+        board.push_san(san)
+    return board.board_fen()
+
+
 def chess_labels(fen: str) -> dict:
     """Each square's label as a reader should give it, for the position `fen`."""
     import chess

@@ -6,7 +6,7 @@ import pytest
 
 from controller.journal import Journal
 from controller.referee import Referee
-from support import Camera, label, misread_then_corrected, referee_on
+from support import Camera, label, misread_then_corrected, placement, referee_on
 from vision.view import BoardView
 
 
@@ -233,14 +233,6 @@ def test_a_history_with_more_plies_than_hand_motions_is_refused_a_quick_reply_is
     recovered = [e for e in events if e.kind == "recovered"]
     assert len(recovered) == 1 and recovered[0].data["notation"] == referee.history
     assert [e for e in events if e.kind in ("illegal", "corrected")] == []
-
-
-def placement(sans) -> str:
-    """Where the pieces stand after `sans` from the start."""
-    board = chess.Board()
-    for san in sans:
-        board.push_san(san)
-    return board.board_fen()
 
 
 def master_game(plies: int) -> list[str]:

@@ -9,8 +9,8 @@ import pytest
 
 from controller.journal import Journal
 from controller.referee import CONFIRM_S, STILL_S
-from support import Camera, referee_on
-from test_beliefs import master_game, placement
+from support import Camera, placement, referee_on
+from test_beliefs import master_game
 
 
 def followed_with_stretches_lost(sans, lost: dict, motions: bool = False):

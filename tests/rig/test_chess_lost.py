@@ -18,6 +18,7 @@ from controller.journal import Journal
 from controller.referee import Referee
 from controller.table import Table
 from shared_data import SHARED_DATA
+from support import placement
 from chess_watching import PGN, positions_of
 
 RECTIFIED = f"{SHARED_DATA}/chess-rectified"
@@ -108,13 +109,6 @@ def test_the_real_video_seen_again_three_and_five_plies_on_is_followed_to_the_ma
     assert placement(referee.history[:seen_again]) == placement(sans[:seen_again])
     assert len([e for e in events if e.kind == "recovered"]) == 1
     assert [e for e in events if e.kind in ("illegal", "doubt")] == []
-
-
-def placement(plies) -> str:
-    board = chess.Board()
-    for san in plies:
-        board.push_san(san)
-    return board.board_fen()
 
 
 def test_a_rendered_game_seen_again_after_lost_stretches_is_followed():
