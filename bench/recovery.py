@@ -40,8 +40,14 @@ def measure() -> dict:
     import chess
 
     from controller.journal import Journal
-    from support import Camera, placement, referee_on
+    from support import Camera, referee_on
     from test_beliefs import master_game
+
+    def placement(sans) -> str:
+        board = chess.Board()
+        for san in sans:
+            board.push_san(san)
+        return board.board_fen()
 
     try:
         from controller import recovery
@@ -124,9 +130,9 @@ def main() -> int:
         sys.path[0] = str(ROOT)  # the code under test, not bench/
         print(json.dumps(measure()))
         return 0
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from real_boards import export  # the baseline's code, exported with git archive
+    from real_boards import export  # bench/real_boards.py, beside this script: the baseline's code
 
+    sys.path[0] = str(ROOT)  # this tree's controller, not bench/vision.py
     from controller.recovery import NODES
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
           f"{platform.python_version()}; NODES {NODES}")

@@ -782,7 +782,16 @@ class Referee:
         starts = [(line, None if motions is None else max(0, motions - len(line.actions)))
                   for line in self.beliefs.before(view.moved_at)[:3] if len(line.actions) < most]
         starts.append((Line((), self.sure, self.game.board(self.sure)), motions))
-        return recovery.found_again(self.beliefs, ev, starts, most, view.moved_at)[0]
+        found = recovery.found_again(self.beliefs, ev, starts, most, view.moved_at)[0]
+        if found:
+            return found
+        # the walk's boards spent (a view with many unclear cells): the beam guided by the view
+        for start, left in starts:
+            found = self.beliefs.search(ev, [(start, len(start.actions), left)], most, view.moved_at, most=most,
+                                        late=True)
+            if found:
+                return found
+        return []
 
     def _keep_still(self, still: Still) -> None:
         """Keep a still view for weighing again (a re-read of the same still board, or

