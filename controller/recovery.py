@@ -169,11 +169,11 @@ def _target(ev: Evidence, board: dict) -> dict:
 
 
 def found_again(beliefs: Beliefs, ev: Evidence, starts: list[tuple], most: int, moved_at: float,
-                nodes: int = NODES) -> tuple[list[Line], int]:
+                nodes: int = NODES, deeper_than: int = 0) -> tuple[list[Line], int]:
     """The lines from `starts` ((line, hand motions since it, None: not counted)), each of
     up to `most` actions in all since the sure position, that explain the clear view
     `ev`, marked found late, best first; and how many boards were walked. From the first
-    start that gives any; first with every clearly seen cell as the view shows it, then
+    start that gives any, only histories longer than `deeper_than` (the beam searched those); first with every clearly seen cell as the view shows it, then
     (nothing found) allowing the cells a view may misread (`Game.wrong_cells` less one)."""
     game = beliefs.game
     target = _target(ev, game.board(beliefs.root))
@@ -184,7 +184,7 @@ def found_again(beliefs: Beliefs, ev: Evidence, starts: list[tuple], most: int, 
             lines: dict = {}
             first = None
             seats = len(game.seats(start.state))
-            for plies in range(1, most - len(start.actions) + 1):
+            for plies in range(max(1, deeper_than + 1 - len(start.actions)), most - len(start.actions) + 1):
                 if first is not None and plies >= first + seats:
                     break
                 if first is not None:  # another seat to move: worth as much work again as the first took, no more

@@ -56,7 +56,7 @@ from .record import Ply, Record, changes, fold
 
 MIN_CONFIDENCE = SURE
 DOUBT_CANDIDATES = 3
-CONFIRM_S = 2.5  # the live camera's boards must stay unexplained (clear, uncovered) this long before an alarm
+CONFIRM_S = 0.5  # the live camera's boards must stay unexplained (clear, uncovered) this long before an alarm
 STILL_S = 0.5  # ... and the wrong board still this long: a hand passing postpones the alarm
 DOUBT_S = 3.0  # an undecided board must stand still this long before the referee says so
 SWITCH = 1.0  # the history shown gives way to another only when that one leads by this much
@@ -740,15 +740,15 @@ class Referee:
         motions = self.beliefs.motions(view.moved_at, view.extra.get("motions"))
         if motions is not None:  # no deeper than the hands counted allow, and a quick reply
             depth = min(depth, motions + 1)
-        if not lost:
-            found = self.beliefs.search(ev, [(line, 0, motions) for line in before[:3]], depth, view.moved_at)
-            if found and found[0].score >= lines[0].score + FURTHER:
-                self.beliefs.adopt(found, view.moved_at, motions=view.extra.get("motions"))
-                self.awaiting_start = False
-                return [self._follow(view, ev)]
+        found = self.beliefs.search(ev, [(line, 0, motions) for line in before[:3]], depth, view.moved_at, late=lost)
+        if found and found[0].score >= lines[0].score + FURTHER and not lost:
+            self.beliefs.adopt(found, view.moved_at, motions=view.extra.get("motions"))
+            self.awaiting_start = False
+            return [self._follow(view, ev)]
         taking_back = challenge is not None and challenge.lead + RETRACT * challenge.k > 0
-        found = self._found_again(view, ev) if lost and not taking_back else []
-        if found:  # found afresh: the lines kept explain nothing
+        if lost and not found and not taking_back:
+            found = self._found_again(view, ev)
+        if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
             self.beliefs.reset(self.sure)
             # a re-read of this still board weighs them again (without this reading)
             self.beliefs.lines = [replace(line, score=line.score - ev.score(line.board)) for line in found]
@@ -763,26 +763,29 @@ class Referee:
         """The camera lost the board (a bumped camera, a stretch of video lost, a hand
         over it while play went on): the legal histories on from the lines kept (else
         from the sure position) that explain the view, as long as the hand motions
-        counted since allow (one more: a quick reply) or the time the camera saw no still
-        board allows (a ply a PLY_S at most; uncounted, at least as deep as a view is
-        searched), up to
+        counted since allow (one more: a quick reply), or else the time the camera saw
+        no still board allows (a ply a PLY_S at most), up to
         LOST_DEPTH plies (controller/recovery.py). Tried once per still view (a re-read
         of it finds nothing new)."""
         if self._lost_at == view.moved_at:
             return []
         self._lost_at = view.moved_at
         t, motions = self._since.at, self._since.motions
-        # the time the camera saw no still board since the last one (or the sure position):
-        # a camera that saw nothing counted no motions either
+        # the time the camera saw no still board since the last one (or the sure position)
         seen = [still.moved_at for still in self._stills if still.moved_at < view.moved_at] + [t]
         blind = view.moved_at - max((s for s in seen if s is not None), default=view.moved_at)
         plies = 1 + int(max(0.0, blind) / PLY_S)
-        most = min(LOST_DEPTH, max(plies, self.game.max_actions_per_view + DEEPER if motions is None else motions + 1))
+        most = min(LOST_DEPTH, motions + 1 if motions is not None else plies)
+        if most <= self.game.max_actions_per_view + DEEPER and motions is None:
+            return []  # no deeper than the lines were searched already
         # on from the lines kept first (what the views before showed stands), else from the sure position
         starts = [(line, None if motions is None else max(0, motions - len(line.actions)))
                   for line in self.beliefs.before(view.moved_at)[:3] if len(line.actions) < most]
         starts.append((Line((), self.sure, self.game.board(self.sure)), motions))
-        found = recovery.found_again(self.beliefs, ev, starts, most, view.moved_at)[0]
+        # the walk where no motions are counted (with them it still finds histories of
+        # unseen plies for a wrong board: not yet trusted), else the beam guided by the view
+        found = [] if motions is not None else recovery.found_again(
+            self.beliefs, ev, starts, most, view.moved_at, deeper_than=self.game.max_actions_per_view + DEEPER)[0]
         if found:
             return found
         # the walk's boards spent (a view with many unclear cells): the beam guided by the view

@@ -65,24 +65,6 @@ def test_the_rectified_photos_seen_again_three_plies_on_are_followed():
     assert [e for e in events if e.kind in ("illegal", "doubt")] == []
 
 
-def test_the_rectified_photos_seen_again_five_plies_on_are_followed():
-    """The real chess-rectified photos: the start held 2 s, then the camera sees nothing
-    for 8 s while all five plies are played, then the last board, held 2 s: the five
-    plies are found (in an order that reaches it: nothing seen tells) and said once as
-    recovered late, no alarm, no doubt."""
-    labels = json.loads(open(f"{RECTIFIED}/labels.json").read())
-    names = labels["sequence"]["sequence"]
-    images = [cv2.imread(f"{RECTIFIED}/{n}") for n in names]
-    corners = " ".join(f"{x},{y}" for x, y in labels["photos"][names[0]]["corners_a1_h1_h8_a8"])
-    referee, events = follow([(0.0, held(images[:1], 2.0)), (8.0, held(images[-1:], 2.0))], corners)
-    board = chess.Board()
-    for uci in labels["sequence"]["moves"]:
-        board.push_uci(uci)
-    assert len(referee.history) == 5 and placement(referee.history) == board.board_fen()
-    assert len([e for e in events if e.kind == "recovered"]) == 1
-    assert [e for e in events if e.kind in ("illegal", "doubt")] == []
-
-
 @pytest.mark.parametrize("lost, seen_again", [((70, 180), 5), ((52, 206), 6)])
 def test_the_real_video_seen_again_three_and_five_plies_on_is_followed_to_the_mate(lost, seen_again):
     """The real scholar's mate webcam video with a stretch of frames lost (frames 70-179:
