@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 from vision.view import BoardView
 
+from . import recovery
 from .beliefs import Beliefs, Line, Still
 from .events import Event
 from .evidence import Evidence
@@ -250,25 +251,38 @@ class Following:
 
     def _found_again(self, view: BoardView, ev: Evidence) -> list[Line]:
         """The camera lost the board (a bumped camera, a stretch of video lost, a hand
-        over it while play went on): the histories on from the lines kept (else from the
-        sure position), as long as
-        the hand motions counted since allow (one more: a quick reply), or else as the
-        time since allows (a ply a PLY_S at most), up to LOST_DEPTH plies, that explain
-        the view, each guided by the cells the view shows changed against its board.
-        Tried once per still view (a re-read of it finds nothing new)."""
+        over it while play went on): the legal histories on from the lines kept (else
+        from the sure position) that explain the view, as long as the hand motions
+        counted since allow (one more: a quick reply), or else the time the camera saw
+        no still board allows (a ply a PLY_S at most), up to LOST_DEPTH plies
+        (controller/recovery.py). Tried once per still view (a re-read of it finds
+        nothing new)."""
         if self._lost_at == view.moved_at:
             return []
         self._lost_at = view.moved_at
         t, motions = self._since.at, self._since.motions
-        plies = motions + 1 if motions is not None else 1 + int(max(0.0, view.moved_at - (t or view.moved_at)) / PLY_S)
-        most = min(LOST_DEPTH, plies)
+        # the time the camera saw no still board since the last one (or the sure position)
+        seen = [still.moved_at for still in self.takeback.stills if still.moved_at < view.moved_at] + [t]
+        blind = view.moved_at - max((s for s in seen if s is not None), default=view.moved_at)
+        plies = 1 + int(max(0.0, blind) / PLY_S)
+        most = min(LOST_DEPTH, motions + 1 if motions is not None else plies)
         if most <= self.game.max_actions_per_view + DEEPER and motions is None:
             return []  # no deeper than the lines were searched already
         # on from the lines kept first (what the views before showed stands), else from the sure position
-        for lines in (self.beliefs.before(view.moved_at)[:3], [Line((), self.sure, self.game.board(self.sure))]):
-            starts = [(line, len(line.actions), None if motions is None else max(0, motions - len(line.actions)))
-                      for line in lines if len(line.actions) < most]
-            found = self.beliefs.search(ev, starts, most, view.moved_at, most=most, late=True)
+        starts = [(line, None if motions is None else max(0, motions - len(line.actions)))
+                  for line in self.beliefs.before(view.moved_at)[:3] if len(line.actions) < most]
+        starts.append((Line((), self.sure, self.game.board(self.sure)), motions))
+        # the walk where no motions are counted (with them it still finds histories of
+        # unseen plies for a wrong board: not yet trusted), else the beam guided by the view
+        found = [] if motions is not None else recovery.found_again(
+            self.beliefs, ev, starts, most, view.moved_at, self.sure,
+            deeper_than=self.game.max_actions_per_view + DEEPER)[0]
+        if found:
+            return found
+        # the walk's boards spent (a view with many unclear cells): the beam guided by the view
+        for start, left in starts:
+            found = self.beliefs.search(ev, [(start, len(start.actions), left)], most, view.moved_at, most=most,
+                                        late=True)
             if found:
                 return found
         return []

@@ -122,6 +122,16 @@ class Camera:
         self.t += seconds
 
 
+def placement(sans) -> str:
+    """Where the pieces stand after `sans` (SAN) from the start."""
+    import chess
+
+    board = chess.Board()
+    for san in sans:
+        board.push_san(san)
+    return board.board_fen()
+
+
 def chess_labels(fen: str) -> dict:
     """Each square's label as a reader should give it, for the position `fen`."""
     import chess
@@ -330,12 +340,12 @@ def referee_on(journal):
     """A referee on `journal` whose events are kept in a list, its confirm time the live
     camera's (as the Table sets it)."""
     from controller.events import Bus
-    from controller.referee import Referee
+    from controller.referee import CONFIRM_S, Referee
     events: list = []
     bus = Bus()
     bus.subscribe(events.append)
     referee = Referee(journal, bus)
-    referee.confirm_s = 0.5  # the live camera's clock, as the Table sets it
+    referee.confirm_s = CONFIRM_S  # the live camera's clock, as the Table sets it
     return referee, events
 
 

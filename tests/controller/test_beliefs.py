@@ -6,7 +6,7 @@ import pytest
 
 from controller.journal import Journal
 from controller.referee import Referee
-from support import Camera, label, misread_then_corrected, referee_on
+from support import Camera, label, misread_then_corrected, placement, referee_on
 from vision.view import BoardView, CellSight, Change, Front
 
 
@@ -239,14 +239,6 @@ def test_a_history_with_more_plies_than_hand_motions_is_refused_a_quick_reply_is
     assert [e for e in events if e.kind in ("illegal", "corrected")] == []
 
 
-def placement(sans) -> str:
-    """Where the pieces stand after `sans` from the start."""
-    board = chess.Board()
-    for san in sans:
-        board.push_san(san)
-    return board.board_fen()
-
-
 def master_game(plies: int) -> list[str]:
     """The first `plies` of a real master game (Nepomniachtchi-Ding, 2023, game 1)."""
     import chess.pgn
@@ -265,8 +257,8 @@ def master_game(plies: int) -> list[str]:
 @pytest.mark.parametrize("skip", [3])
 def test_positions_skipped_are_found_again_in_order_once_said(skip):
     """A real game, each position held 2 s; the camera loses the board for `skip` plies
-    (a bumped camera, a stretch of video lost) twice, and sees it again (5 and 8 plies
-    lost are a known limit: docs/following.md): the referee
+    (a bumped camera, a stretch of video lost) twice, and sees it again (5 and 8 plies:
+    tests/controller/test_recovery.py): the referee
     searches from the position it is sure of as deep as the time since allows, guided by
     the squares that differ, and follows on: every ply the camera saw in order, each
     position it saw reached, each lost stretch said once as recovered late, no alarm."""

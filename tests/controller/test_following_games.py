@@ -104,3 +104,40 @@ def test_labyrinth_three_turns_after_one_hand_motion_are_refused_after_three_the
     recovered = [e for e in events if e.kind == "recovered"]
     assert len(recovered) == 1 and recovered[0].data["notation"] == truth
     assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+
+
+def test_a_connect4_game_seen_again_5_and_8_chips_later_is_followed():
+    """Connect 4, a chip every 2 s, motions not counted; the camera sees nothing for 5
+    chips after the 2nd and for 8 after the 9th: every board it saw is reached, the
+    chips it saw recorded in order, each stretch said once as recovered late, no alarm."""
+    referee, events = connect4()
+    game = referee.game
+    columns = [3, 3, 2, 4, 4, 2, 5, 1, 3, 0, 6, 6, 0, 5, 1, 4, 2, 6, 5, 0, 1]
+    lost = {2: 5, 9: 8}
+    state, t, i, seen_at = game.start({}), 1.0, 0, []
+    boards = [game.board(state)]
+    for col in columns:
+        state = game.apply(state, game.parse(state, str(col + 1)))
+        boards.append(game.board(state))
+    referee.observe(seen(referee, [], t, None))
+    while i < len(columns):
+        n = lost.get(i, 1)
+        i += n
+        t += 2.0 * n
+        seen_at.append(i)
+        referee.observe(seen(referee, list(boards[i].items()), t, None))
+    referee.settle()
+
+    def board_after(notations):
+        s = game.start({})
+        for text in notations:
+            s = game.apply(s, game.parse(s, text))
+        return game.board(s)
+
+    assert len(referee.history) == len(columns)
+    assert all(board_after(referee.history[:i]) == boards[i] for i in seen_at)
+    unseen = {p for start, n in lost.items() for p in range(start, start + n)}
+    assert [h for k, h in enumerate(referee.history) if k not in unseen] == \
+        [str(c + 1) for k, c in enumerate(columns) if k not in unseen]
+    assert len([e for e in events if e.kind == "recovered"]) == 2
+    assert [e for e in events if e.kind == "illegal"] == []

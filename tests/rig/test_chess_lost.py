@@ -4,10 +4,12 @@ time since allows, guided by the squares that differ, re-anchors on the first le
 history that explains the clear view and says once which plies it recovered late
 (controller/referee.py `_lost`), on the real chess-rectified photos and on renders."""
 import json
+from pathlib import Path
 
 import chess
 import chess.pgn
 import cv2
+import pytest
 
 from controller.config import CameraSettings, GameSettings
 from controller.demo_rig.render_chess import Camera, corners_in_frame, render_game
@@ -16,9 +18,11 @@ from controller.journal import Journal
 from controller.referee import Referee
 from controller.table import Table
 from shared_data import SHARED_DATA
+from support import placement
 from chess_watching import PGN, positions_of
 
 RECTIFIED = f"{SHARED_DATA}/chess-rectified"
+VIDEO = Path(SHARED_DATA) / "chess-video"
 
 
 def follow(segments, corners: str) -> tuple[Referee, list]:
@@ -61,6 +65,34 @@ def test_the_rectified_photos_seen_again_three_plies_on_are_followed():
     assert [e for e in events if e.kind in ("illegal", "doubt")] == []
 
 
+@pytest.mark.parametrize("lost, seen_again", [((70, 180), 5), ((52, 206), 6)])
+def test_the_real_video_seen_again_three_and_five_plies_on_is_followed_to_the_mate(lost, seen_again):
+    """The real scholar's mate webcam video with a stretch of frames lost (frames 70-179:
+    the camera sees e5 recorded, then the board after Bc4, 3 plies on; frames 52-205:
+    after e4, then after Nf6, 5 plies on): the game is followed to the mate, each board
+    the camera saw reached, the lost plies said once as recovered late, no alarm, no
+    doubt."""
+    label = json.loads((VIDEO / "labels.json").read_text())["scholarsmate.avi"]
+    corners = " ".join(f"{x},{y}" for x, y in label["corners_a1_h1_h8_a8"])
+    cap, frames = cv2.VideoCapture(str(VIDEO / "scholarsmate.avi")), []
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        frames.append(frame)
+    a, b = lost
+    referee, events = follow([(0.0, [(i / 20, f) for i, f in enumerate(frames[:a])]),
+                              ((b - a) / 20, [(i / 20, f) for i, f in enumerate(frames[b:])])], corners)
+    sans, board = [], chess.Board()
+    for uci in label["moves"]:
+        sans.append(board.san(chess.Move.from_uci(uci)))
+        board.push_uci(uci)
+    assert len(referee.history) == 7 and referee.history[-1] == "Qxf7#"
+    assert placement(referee.history[:seen_again]) == placement(sans[:seen_again])
+    assert len([e for e in events if e.kind == "recovered"]) == 1
+    assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+
+
 def test_a_rendered_game_seen_again_after_lost_stretches_is_followed():
     """A master game rendered with hands, the camera at an angle: it loses the board for
     5 plies after the 6th and for 8 after the 16th (2 s a ply), and sees it again: every
@@ -79,12 +111,6 @@ def test_a_rendered_game_seen_again_after_lost_stretches_is_followed():
     segments = [(2.0 * (a - before), list(render_game(positions[a:b + 1], style="mario", camera=camera, seed=5)))
                 for (a, b), before in zip(cuts, [0, 6, 16])]
     referee, events = follow(segments, corners)
-
-    def placement(plies):
-        b = chess.Board()
-        for san in plies:
-            b.push_san(san)
-        return b.board_fen()
 
     assert len(referee.history) == len(sans)
     assert all(placement(referee.history[:i]) == placement(sans[:i]) for a, b in cuts for i in range(a, b + 1))

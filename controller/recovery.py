@@ -1,0 +1,203 @@
+"""Finding the board again after the camera lost it: the legal histories, several plies
+long, from the position the referee is sure of to the board a clear view shows now.
+
+A bumped camera, a stretch of video lost, a hand over the board while play went on:
+the camera sees the board again 3 to 8 plies later. A beam over the boards on the way
+(controller/beliefs.py `Beliefs.search`) loses such a history when its middle steps fit
+the view worse than others (Ba4 then Bxc6: the bishop passes a4 and leaves it; Nf3 then
+Ng5: f3 is empty before and after). So the referee walks the legal plies themselves, as
+far as the time and the hand motions since the sure position allow, and keeps every
+board on the way that could still reach the view in the plies left:
+
+    sure position ── depth 1 ── depth 2 ── ... ── depth n: boards the view does not contradict
+                     (only plies from cells the view shows otherwise than the board on the
+                      way; a board that needs more plies than are left is not walked on)
+
+- the target: the cells the view shows clearly (every label but one contradicted, as
+  `Evidence.contradicts` says; a cell under a hand or unclear sets no target);
+- plies still needed, at least: each target cell that should hold a seat's piece (its
+  label placed only by that seat's actions, learned from the actions the walk applies)
+  and does not yet needs one action of that seat, less one (an action may place two:
+  castling), and a cell may be misread (`Game.wrong_cells` less one); in a game whose
+  turns alternate between two seats (learned the same way), each seat has only its half
+  of the plies left;
+- depth: the fewest plies that explain the view, and as many more as the game has seats
+  (the same board with another seat to move: 5...Be7 6.Bxc6 and 4.Ba4 ... 6.Bxc6 leave
+  one board, a ply apart; the next view, whose side moves, tells them apart), up to the
+  plies allowed;
+- a board reached twice in the same number of plies (two independent plies in either
+  order) is walked once: nothing the camera saw tells the orders apart;
+- at most NODES boards a view (bench/recovery.py measures the work); the deeper
+  histories with another seat to move get as much work again as the first took (and
+  PARITY_NODES), no more.
+
+The lines found are scored as any (`Beliefs.cost`: the rules' prior, the hand motions)
+and weighed by later views as any; the referee records them when sure and says once
+which plies were recovered late (controller/referee.py `_found_again`).
+"""
+from __future__ import annotations
+
+from .beliefs import Beliefs, Line
+from .evidence import SEEN, Evidence
+
+NODES = 12000  # boards walked per view at most (two thirds of them on the first pass)
+PARITY_NODES = 500  # ... beyond twice the first histories' for those with another seat to move
+
+
+class Walk:
+    """One search over one view: the target the view sets, what the walk learned of the
+    game (who places which label, how many at once, whether turns alternate), the boards
+    walked. `misread`: cells a board may show otherwise than the target and still
+    explain the view (none on the first pass: `found_again`)."""
+
+    def __init__(self, beliefs: Beliefs, ev: Evidence, target: dict, twice: bool, budget: int, sure):
+        self.beliefs, self.game, self.ev = beliefs, beliefs.game, ev
+        self.target = target
+        self.twice = twice  # one action of each seat's may place two of its labels (castling), seen or not
+        self.owner: dict = {}  # label -> the one seat whose actions place it (None: more than one)
+        self.most: dict = {}  # seat -> the most of its labels one of its actions placed
+        self.two = len(self.game.seats(sure)) == 2
+        self.alternates = self.two  # two seats, and every action seen was by the other seat than the one before it
+        self.budget = budget
+        self.nodes = 0
+
+    # --- what the view still asks of a board --------------------------------------------
+    def needed(self, board: dict, left: int, next_seat) -> bool:
+        """Can `board` still reach one the view does not contradict in `left` actions,
+        `next_seat` acting first (None: not known)?"""
+        missing: dict = {}
+        for c, want in self.target.items() - board.items():
+            seat = self.owner.get(want)
+            if seat is not None:
+                missing[seat] = missing.get(seat, 0) + 1
+        # each action places one of its seat's labels, but one may place as many as an action
+        # of that seat was seen to place, or (second pass) two: castling
+        need = {s: max(0, n - max(2 if self.twice else 1, self.most.get(s, 1)) + 1) for s, n in missing.items()}
+        if sum(need.values()) > left:
+            return False
+        if self.alternates and next_seat is not None:
+            for seat, n in need.items():
+                if n > ((left + 1) // 2 if seat == next_seat else left // 2):
+                    return False
+        return True
+
+    def learn(self, seat, before: dict, after: dict) -> None:
+        """Which labels an action of `seat` placed, for the bound in `needed`."""
+        placed = 0
+        for c, lab in after.items() - before.items():
+            if lab == "empty":
+                continue
+            placed += 1
+            if self.owner.setdefault(lab, seat) != seat:
+                self.owner[lab] = None
+        if placed > self.most.get(seat, 1):
+            self.most[seat] = placed
+
+    # --- walking ------------------------------------------------------------------------
+    def walk(self, start: Line, plies: int) -> list[tuple]:
+        """Every (actions, state, board) of exactly `plies` legal actions from `start`
+        that the view does not contradict (one per board and number of actions)."""
+        found: list = []
+        seat = self.game.prompt(start.state).seat
+        self._walk(start.state, start.board, (), plies, None, seat, {}, found, set(), frozenset([frozenset(start.board.items())]))
+        return found
+
+    def _walk(self, state, board, actions, left, last, next_seat, passing, found, seen, path) -> None:
+        """`passing`: seat -> the cells its last action filled and left without touching
+        any cell the view shows otherwise (a piece on its way: its next action must go on
+        from them, and not back); `path`: the boards on the way, none of which a history stands on twice (a
+        knight out and back is no history guessed from a view)."""
+        if self.nodes >= self.budget:
+            return
+        self.nodes += 1
+        if left == 0:
+            if not self.target.items() - board.items() and self.ev.explains(board):
+                found.append((actions, state, board))
+            return
+        if self.game.outcome(state) is not None:
+            return
+        maybe = self.ev.maybe_changed(board)
+        children, seat = [], None
+        for action in self.game.observable_actions(state):
+            after_state = self.game.apply(state, action)
+            after = self.game.board(after_state)
+            if seat is None:  # a move's actor: the same for every move from one position
+                seat = self.game.actor(state, action)
+                if last is not None and seat == last:
+                    self.alternates = False
+            changed = {c for c, _ in after.items() - board.items()}
+            self.learn(seat, board, after)
+            on_its_way = passing.get(seat)
+            if on_its_way is not None and (not changed & on_its_way[0]
+                                           or any(after[c] != "empty" for c in changed & on_its_way[1])):
+                continue  # the piece on its way goes on first, and not back where it came from
+            if on_its_way is None and not changed & maybe and left > 1:
+                # an action that touches no cell the view shows otherwise: a piece on its way
+                # (the bishop leaves f1, which castling fills again, for b5, then a4)
+                went = frozenset(c for c in changed if after[c] != "empty")
+                children.append((len(self.target.items() - after.items()) + 1, action, after_state, after,
+                                 {**passing, seat: (went, frozenset(changed - went))}))
+                continue
+            rest = {k: v for k, v in passing.items() if k != seat} if on_its_way is not None else passing
+            children.append((len(self.target.items() - after.items()), action, after_state, after, rest))
+        following = 1 - seat if self.alternates and seat in (0, 1) else None
+        children.sort(key=lambda child: child[0])  # the boards nearest the view first
+        for _, action, after_state, after, rest in children:
+            if self.ev.hides(board, after) or not self.needed(after, left - 1, following):
+                continue
+            cells = frozenset(after.items())
+            key = (cells, left - 1, frozenset(rest.items()))
+            if key in seen or cells in path:
+                continue  # the same board in as many plies (two independent plies in either order)
+            seen.add(key)
+            self._walk(after_state, after, actions + (action,), left - 1, seat, following, rest, found, seen,
+                       path | {cells})
+
+
+def _target(ev: Evidence, board: dict) -> dict:
+    """The cells the view shows clearly: each well-seen cell where every label but one
+    is contradicted, with that one."""
+    labels = set(board.values()) | {lab for lab, _ in ev.read.values()} | {"empty"}
+    target = {}
+    for c in board:
+        if ev.weight(c) < SEEN:
+            continue
+        fits = [lab for lab in labels if not ev.contradicts(c, {**board, c: lab})]
+        if len(fits) == 1:
+            target[c] = fits[0]
+    return target
+
+
+def found_again(beliefs: Beliefs, ev: Evidence, starts: list[tuple], most: int, moved_at: float, sure,
+                nodes: int = NODES, deeper_than: int = 0) -> tuple[list[Line], int]:
+    """From the sure position `sure`: the lines from `starts` ((line, hand motions since
+    it, None: not counted)), each of
+    up to `most` actions in all since the sure position, that explain the clear view
+    `ev`, marked found late, best first; and how many boards were walked. From the first
+    start that gives any, only histories longer than `deeper_than` (the beam searched those); first with every clearly seen cell as the view shows it, then
+    (nothing found) allowing the cells a view may misread (`Game.wrong_cells` less one)."""
+    game = beliefs.game
+    target = _target(ev, game.board(sure))
+    walked = 0
+    for twice in (False, True):
+        for start, motions in starts:
+            walk = Walk(beliefs, ev, target, twice, max(0, (nodes if twice else nodes * 2 // 3) - walked), sure)
+            lines: dict = {}
+            first = None
+            seats = len(game.seats(start.state))
+            for plies in range(max(1, deeper_than + 1 - len(start.actions)), most - len(start.actions) + 1):
+                if first is not None and plies >= first + seats:
+                    break
+                if first is not None:  # another seat to move: worth as much work again as the first took, no more
+                    walk.budget = min(walk.budget, 2 * walk.nodes + PARITY_NODES)
+                for actions, state, board in walk.walk(start, plies):
+                    turns = beliefs.turns(start.state, actions)[0] if motions is not None else None
+                    beliefs._keep(lines, start.then(game, actions, state, start.score + ev.score(board)
+                                                    - beliefs.cost(plies, turns, motions, most), moved_at, late=True))
+                    first = plies if first is None else first
+                if walk.nodes >= walk.budget:
+                    break
+            walked += walk.nodes
+            if lines:
+                return Beliefs._ranked(lines), walked
+    return [], walked
