@@ -236,8 +236,11 @@ class Following:
             self.life = self.life.started()
             return [self._follow(view, ev)]
         taking_back = retraction is not None and retraction.likely
-        if lost and not found and not taking_back:
-            found = self._found_again(view, ev)
+        if lost and not taking_back and (not found or ev.unexplained(found[0].board)
+                                         or ev.poorly_explained(found[0].board)):
+            # the beam's best leaves cells as the view does not show them (a history too
+            # short for what moved in a stretch the camera did not see): further back
+            found = self._found_again(view, ev) or found
         if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
             self.beliefs.reset(self.sure)
             # a re-read of this still board weighs them again (without this reading)

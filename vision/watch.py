@@ -46,6 +46,9 @@ when a view is read (a hand waiting at the edge) counts 1 for that view, and aga
 the next view once it has ended, so the count never falls short of the hands that moved.
 A re-read of a still board that reads differently without anything moving says 0; the
 first view counts from the watcher's first frame (which is a motion: nothing came before).
+After a stretch the watcher did not see (no frames for over LOST_S and four of the
+source's usual intervals, black frames, the markers out of view) the next view says None:
+what moved meanwhile was not counted.
 
 Geometry. Four reference points in the frame, in the order bottom-left, bottom-right,
 top-right, top-left, map to four points in the reader's plane: the inner corners of the
@@ -82,6 +85,7 @@ PATCH_STEP = 20.0  # mean grey change of a marker patch that means the view move
 KEEP_PLANES_S = 10.0  # a view's plane is kept this long, for learning once it is accepted
 SAME_PX = 2.0  # markers found again within this many frame pixels of where they were: the board has not moved
 PATIENCE_S = 3.0  # a "hand" still this long over the board's never-changing parts: read (covered cells marked)
+LOST_S = 1.0  # frames further apart than this and than a few of the source's own intervals: unseen between
 PARTIAL_SHARE = 0.25  # at most this share of a board of squares may still move for a partial read
 
 
@@ -118,6 +122,12 @@ class Watcher:
         self.cover = Cover(self.reader)  # the cells a still hand lies over
         self._cover_H: np.ndarray | None = None  # the homography the cover's reference was taken through
         self._motions = 0  # bursts of motion ended since the last view returned
+        # the watcher did not see the board for a while since the last view returned (no
+        # frames, black frames, no markers in view): the motions it counted are not all
+        # there were, so the next view says None (not counted)
+        self._blind = False
+        self._looked_at: float | None = None  # the last frame the board was looked at in
+        self._intervals: list[float] = []  # the source's latest intervals between such frames
         self._in_motion = False  # a burst of motion is going on
         self._moving = None  # the cells under motion in the last read (8x8), None when all still
         # (expected, plane, hidden, agree, around) to learn before the next frame
@@ -302,6 +312,7 @@ class Watcher:
         problem = self.health.check(t, frame)
         if problem == "too dark":
             self.status = problem
+            self._blind = True
             return None
         if self.H is None:
             if self._searched_at is not None and t - self._searched_at < SEARCH_EVERY_S:
@@ -309,12 +320,14 @@ class Watcher:
             if not self._search(t, frame):
                 if self.kept_quad is None:
                     self.status = "no markers in view"
+                    self._blind = self._looked_at is not None  # before the first look there is nothing to miss
                     return None
                 # a restart where a piece now hides a marker: where the board was found
                 # before it (the markers are searched again whenever the view moves)
                 self._set_geometry(self.kept_quad, self.plane_corners, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
             self.kept_quad = None
             self.gate.reset(t)
+        self._look(t)
         moving = None
         moved = self.gate.update(t, self.small_plane(frame))
         if moved:
@@ -350,6 +363,19 @@ class Watcher:
         self._blocked_since = None
         self.status = problem or "ok"
         return self._read(t, plane, motions=self._motions)
+
+    def _look(self, t: float) -> None:
+        """A frame the board is looked at in: a gap since the last one longer than
+        LOST_S and than four of the source's usual intervals (a camera lost, frames
+        dropped from a recording; a folder of stills at its own slow pace is no gap)
+        means the motions counted miss what happened in it."""
+        if self._looked_at is not None:
+            gap = t - self._looked_at
+            # the source's pace is known after a few frames (a folder of stills may be slow)
+            if len(self._intervals) >= 3 and gap > max(LOST_S, 4 * float(np.median(self._intervals))):
+                self._blind = True
+            self._intervals = (self._intervals + [gap])[-20:]
+        self._looked_at = t
 
     def plane(self, frame: np.ndarray) -> np.ndarray:
         """The playing area at the size the reader wants."""
@@ -404,14 +430,15 @@ class Watcher:
             elif moving is None:
                 hidden = mask  # a board read whole is not learned from while a hand lies on it
         moved_at = self.gate.moved_at if moving is None else float(self.gate.block_at[~moving].max())
-        view = BoardView(cells, t=t, moved_at=moved_at, source=self.board, motions=motions,
+        view = BoardView(cells, t=t, moved_at=moved_at, source=self.board,
+                         motions=None if self._blind else motions,
                          change_from=self.change.board,
                          sight=self._sight(plane, cells, covered, moving, hidden))
         if self.last_view is not None and _same(self.last_view, view):
             return None
         self.last_view = view
         if motions is not None:
-            self._motions = 0
+            self._motions, self._blind = 0, False
         self._planes = {k: p for k, p in self._planes.items() if k > t - KEEP_PLANES_S}
         self._planes[t] = (plane, hidden, {c: cells[c][0] for c in covered if cells[c][1] >= SURE}, around)
         return view

@@ -66,3 +66,42 @@ def test_a_quick_reply_in_one_motion_is_one_motion():
     feed.show(board, 1.0)
     assert len(feed.views) == 2
     assert feed.views[-1].motions == 1
+
+
+def test_what_moved_while_the_camera_saw_nothing_is_not_counted():
+    """Frames lost for seconds (a camera unplugged, a stretch of video dropped) or black
+    (the lens covered): the next view says its motions are not counted (None), not 1,
+    so the referee does not take "one motion" to bound what was played meanwhile; the
+    view after it counts again. A source whose own pace is slow (stills 2 s apart) is
+    no gap."""
+    board = chess.Board()
+    feed = Feed(board)
+    feed.show(board, 1.0)
+    for san in ("e4", "e5", "Nf3"):
+        board.push_san(san)
+    feed.t += 6.0  # no frames for 6 s
+    feed.show(board, 1.0)
+    assert feed.views[-1].motions is None
+    board.push_san("Nc6")
+    feed.lean_over(board)
+    feed.show(board, 1.0)
+    assert feed.views[-1].motions == 1
+    black = render(position(board).labels, kinds=position(board).kinds, camera=CAMERA, light=0.0)
+    for _ in range(20):  # 2 s of black frames while Bb5 is played
+        feed.watcher.feed(feed.t, black)
+        feed.t += 1 / FPS
+    board.push_san("Bb5")
+    feed.show(board, 1.0)
+    assert feed.views[-1].motions is None
+
+    slow = Feed(chess.Board())
+    board = chess.Board()
+    for san in (None, "d4", "d5", "c4"):
+        if san:
+            board.push_san(san)
+        frame = render(position(board).labels, kinds=position(board).kinds, camera=CAMERA)
+        for _ in range(4):  # each position photographed four times, 2 s apart
+            view = slow.watcher.feed(slow.t, frame)
+            slow.views += [view] if view is not None else []
+            slow.t += 2.0
+    assert [v.motions for v in slow.views][-3:] == [1, 1, 1]
