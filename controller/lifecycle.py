@@ -11,7 +11,8 @@ While following, what the referee says about the board stands beside the phase, 
 report pending on the camera's clock before it is said (nobody taps; said once):
 
     nothing ──(an undecided board)──► unsure ──(still so DOUBT_S: `tick`)──► doubt
-    nothing ──(a wrong board)──► suspect ──(still so `confirm_s`: `tick`)──► alarm
+    nothing ──(a wrong board)──► suspect ──(`confirm_s` of clear views no history
+        explains, whatever changed since the first, the last still STILL_S: `tick`)──► alarm
     unsure, doubt ──(decided, or a move typed)──► nothing (`doubt_cleared`, in words)
     suspect, alarm ──(a view explained)──► nothing (`restored` when an alarm stood)
 
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from .takeback import Retraction
 
 DOUBT_S = 3.0  # an undecided board must stand still this long before the referee says so
+STILL_S = 0.5  # the last wrong board must stand still this long before its alarm: a hand passing postpones it
 
 
 class Phase(Enum):
@@ -75,7 +77,8 @@ class Lifecycle:
     phase: Phase = Phase.FOLLOWING
     put_back: PutBack | None = None  # in PUT_BACK
     alarm: dict | None = None  # the standing illegal-board report, until put right
-    suspect: Pending | None = None  # a wrong board waiting for `confirm_s`
+    suspect: Pending | None = None  # the latest wrong board, waiting for `confirm_s`
+    first_wrong: Pending | None = None  # the first clear view no history explained since one did: the clock's start
     doubt: dict | None = None  # the standing "I can't tell yet", until settled
     unsure: Pending | None = None  # an undecided board waiting for DOUBT_S
     doubts_said: tuple = ()  # each doubt said since the sure position last changed
@@ -96,8 +99,8 @@ class Lifecycle:
         the alarm, `alarm_too` False): nothing pending, no doubt, no put-back asked. The
         misread take-back stays for the next view that looks further to weigh again."""
         phase = Phase.FOLLOWING if self.phase is Phase.PUT_BACK else self.phase
-        return replace(self, phase=phase, put_back=None, doubt=None, suspect=None, unsure=None, doubts_said=(),
-                       alarm=None if alarm_too else self.alarm)
+        return replace(self, phase=phase, put_back=None, doubt=None, suspect=None, first_wrong=None, unsure=None,
+                       doubts_said=(), alarm=None if alarm_too else self.alarm)
 
     def await_start(self) -> Lifecycle:
         return replace(self, phase=Phase.AWAITING_START)
@@ -109,7 +112,7 @@ class Lifecycle:
     def recorded(self, typed: str | None) -> tuple[Lifecycle, list[Say]]:
         """Plies recorded: the board is legal, the camera follows; `typed`, the plies in
         words when they were typed, not seen (a standing doubt is over)."""
-        life = replace(self.started(), alarm=None, suspect=None, doubts_said=())
+        life = replace(self.started(), alarm=None, suspect=None, first_wrong=None, doubts_said=())
         return life._clear_doubt(typed) if typed is not None else (life, [])
 
     def ask_put_back(self, board: dict, text: str, cells: list) -> Lifecycle:
@@ -129,7 +132,7 @@ class Lifecycle:
 
     def explained(self) -> tuple[Lifecycle, list[Say]]:
         """A view the beliefs explain: no wrong board waits; a standing alarm is over."""
-        life = replace(self, suspect=None, alarm=None)
+        life = replace(self, suspect=None, first_wrong=None, alarm=None)
         says = [Say(Kind.RESTORED, {}, N_("the board shows a legal position again"))] if self.alarm else []
         return life, says
 
@@ -152,9 +155,12 @@ class Lifecycle:
         return replace(self, suspect=None).undecided(view, data)
 
     def wrong(self, view: BoardView, alarm: dict, confirm_s: float, went_on: str) -> tuple[Lifecycle, list[Say]]:
-        """A clear board no legal history explains (`alarm`, in words): an alarm once it
-        stays so `confirm_s` (at once without a camera clock); the same wrong board, or
-        play going on from it, is reported once (`went_on`: that report's reason)."""
+        """A clear board no legal history explains (`alarm`, in words): an alarm once the
+        clear views have stayed unexplained `confirm_s` since the first of them (at once
+        without a camera clock); when play went on from that first wrong board (its
+        wrong change still there, more changed since) it is the one reported, the illegal
+        move. The same wrong board, or play going on from it, is reported once
+        (`went_on`: that report's reason)."""
         if self.alarm and (self.alarm["reason"] == alarm["reason"] or self.alarm.get("went_on")):
             return self, []
         if self.alarm and self.alarm["seen"].items() < alarm["seen"].items():
@@ -162,20 +168,25 @@ class Lifecycle:
             alarm = {**alarm, "went_on": True, "reason": went_on}
         if confirm_s <= 0:
             return self._raise(alarm)
+        first = self.first_wrong if self.first_wrong is not None else Pending(view, alarm)
+        if self.alarm is None and first.data["seen"].items() <= alarm["seen"].items():
+            alarm = first.data  # play went on from the first wrong board: what to fix is that one
         if self.suspect is None or self.suspect.data != alarm:
-            return replace(self, suspect=Pending(view, alarm)), []
-        return self, []
+            return replace(self, suspect=Pending(view, alarm), first_wrong=first), []
+        return replace(self, first_wrong=first), []
 
     def tick(self, t: float, moved_at: float, confirm_s: float) -> tuple[Lifecycle, list[Say]]:
-        """The camera's clock: a wrong board that has stayed still for `confirm_s` (after
-        its view and after the last motion, `moved_at`) becomes an alarm; a board still
-        undecided after DOUBT_S becomes a doubt, said once."""
+        """The camera's clock: clear views no history explains for `confirm_s` since the
+        first of them, the last wrong board still STILL_S (after its view and after the
+        last motion, `moved_at`), become an alarm; a board still undecided after DOUBT_S
+        becomes a doubt, said once."""
         # still since the view, and since any motion after it: a hand that passes and
         # leaves the board as it was postpones the alarm (a hand that changes the board
         # brings a new view, which decides afresh); it never cancels it, for the watcher
         # hands on no new view of a board that reads the same
-        if self.suspect is not None and t - max(self.suspect.view.t, moved_at) >= confirm_s:
-            return replace(self, suspect=None)._raise(self.suspect.data)
+        if (self.suspect is not None and t - max(self.suspect.view.t, moved_at) >= min(STILL_S, confirm_s)
+                and t - self.first_wrong.view.t >= confirm_s):
+            return replace(self, suspect=None, first_wrong=None)._raise(self.suspect.data)
         if self.unsure is not None and t - max(self.unsure.view.t, moved_at) >= DOUBT_S:
             data, life = self.unsure.data, replace(self, unsure=None)
             if data is None or data["text"] in self.doubts_said:

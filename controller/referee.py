@@ -51,7 +51,7 @@ from .takeback import TakeBack
 from .wording import Wording
 
 MIN_CONFIDENCE = SURE
-CONFIRM_S = 0.5  # the live camera's wrong board must stay this long before an alarm
+CONFIRM_S = 2.0  # the live camera's clear views must stay unexplained this long before an alarm
 REFUSED_KEPT = 3  # lines a phone typed that were refused, journalled per seat and position (the rest are told only)
 
 

@@ -137,7 +137,7 @@ def test_illegal_moves_are_flagged_in_words_and_wait_for_the_position_to_return(
         position(after_e4),  # a legal move from the restored position
         scene(after_e4, {"d2": None, "d4": "P"}),  # red again, out of turn
     ]
-    referee, events = watch(positions, still_s=1.2)  # a wrong board must stay a moment
+    referee, events = watch(positions, still_s=2.5)  # a wrong board must stay a few seconds (CONFIRM_S)
     illegal = [e.data["reason"] for e in kinds_of(events, "illegal")]
     assert illegal == ["Yoshi cannot move from b1 to b4: a knight moves in an L, two squares one way "
                        "and one to the side",
@@ -154,7 +154,7 @@ def test_castling_through_check_is_flagged():
     for san in sans:
         board.push_san(san)
     positions.append(scene(board, {"e1": None, "h1": None, "g1": "K", "f1": "R"}))
-    referee, events = watch(positions, style="wood", still_s=1.2)
+    referee, events = watch(positions, style="wood", still_s=2.5)
     assert referee.history == sans
     assert [e.data["reason"] for e in kinds_of(events, "illegal")] == \
         ["Mario cannot castle through check: f1 is attacked by Magikoopa on a6"]
@@ -165,7 +165,7 @@ def test_a_knocked_over_piece_is_a_board_that_does_not_match():
     board.push_san("e4")
     upright = position(board)
     fallen = Position(upright.labels, upright.kinds, fallen=("e1",))  # Mario falls over e2
-    referee, events = watch([position(chess.Board()), upright, fallen, upright], still_s=1.2)
+    referee, events = watch([position(chess.Board()), upright, fallen, upright], still_s=2.5)
     reasons = [e.data["reason"] for e in kinds_of(events, "illegal")]
     assert len(reasons) == 1 and reasons[0].startswith("board does not match: ")
     assert "e2 shows a red piece where an empty square should be" in reasons[0]

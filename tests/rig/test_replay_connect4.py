@@ -77,7 +77,8 @@ def test_chip_out_of_turn_and_floating_chip_are_reported_until_put_right(tmp_pat
     after = rc.positions_of(game, ["4", "4", "3"])[3]
     floating = {**after, (5, 2): "p1"}  # Luigi's chip hangs over two empty holes
     sequence = legal + [out_of_turn, legal[2], after, floating, after, rc.positions_of(game, ["4", "4", "3", "6"])[4]]
-    events = replay(write_video(tmp_path / "illegal.mp4", sequence, 15, seed=5))
+    # each board held 2.5 s: a wrong one must stay a few seconds before its alarm (CONFIRM_S)
+    events = replay(write_video(tmp_path / "illegal.mp4", sequence, 15, seed=5, still_s=2.5))
     kinds = [(e["type"], e.get("notation") or e.get("reason", "")) for e in events
              if e["type"] in ("move", "illegal", "restored")]
     assert kinds[:2] == [("move", "4"), ("move", "4")]
