@@ -1,4 +1,4 @@
-"""glibc's allocator, set once for a process that runs all season (issue 13).
+"""glibc's allocator, set once for a process that runs all season.
 
 Why: the referee's threads (camera, referee, page, die link, OpenCV's own) each get a
 glibc malloc arena of their own, and every arena keeps what it has freed for reuse, up to

@@ -84,7 +84,7 @@ class CaptureCamera(Camera):
 
     def _why_not(self, source: str) -> str:
         """Why the source did not open, for what it is (a missing file is open_camera's
-        to say: "no such file" for one that is there was issue 21's last finding)."""
+        to say: never "no such file" for one that is there)."""
         if self.live:
             return f"camera device {source} cannot be opened (is a camera plugged in?)"
         if "://" in source:
@@ -200,9 +200,9 @@ class KeptCamera(Camera):
     lost again counts as a failed try too (it was reopened every second for good, issue
     21), and the first frame brings the wait back to `first_wait`. A recording that ended
     (a file or folder played out) is back only when it changes (`contents`): the same
-    one opened again is closed unread, and said nothing of (a folder of one picture
-    was lost and back every second for good, two log lines and two page notices each,
-    issue 28). Time goes on across a reopening (a file or folder starts its own clock
+    one opened again is closed unread, and said nothing of (else a folder of one
+    picture is lost and back every second for good, two log lines and two page notices
+    each). Time goes on across a reopening (a file or folder starts its own clock
     from 0 again), so the watcher's stillness clock never runs back.
     """
 

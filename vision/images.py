@@ -1,7 +1,7 @@
 """Reading a picture file, its size checked from its header before anything is decoded.
 
 OpenCV allocates the whole decoded picture first: a 1.1 MB PNG that claims 20000x20000
-pixels took 3.2 GB before a single check ran (issue 21), and a Pi has 1 GB. So the
+pixels took 3.2 GB before a single check ran, and a Pi has 1 GB. So the
 width and height are read from the file's header (PNG, JPEG, BMP, TIFF and WebP, the
 types the referee reads) and a picture over MAX_PIXELS, or too small to hold a board
 (under MIN_SIDE pixels a side: a 1x1 picture crashed the readers), is refused with a

@@ -2,8 +2,8 @@
 `hall` print at start.
 
 `0.0.0.0` means every network this machine is on: printing `http://127.0.0.1:...` for
-it (as before issue 21) hid that the page was open to the whole network, and gave the
-phones at the table no address they could use. So every IPv4 address of every
+it would hide that the page is open to the whole network, and give the phones at the
+table no address they could use. So every IPv4 address of every
 interface is listed, read from the kernel (SIOCGIFADDR, Linux: the Pi's system); a
 named host is printed as it is.
 """

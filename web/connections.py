@@ -1,4 +1,4 @@
-"""The page's server limits, chosen rather than defaulted (issue 21).
+"""The page's server limits, chosen rather than defaulted.
 
 Waitress's defaults suit a server behind a proxy in a data centre, not a Pi on a club's
 Wi-Fi: 100 connections in all (110 slow ones from one laptop made the page unreachable),

@@ -9,7 +9,7 @@ client sends may grow without limit:
   at, so guessing a token takes years, not minutes. A browser that has used a token
   before carries a mark of it (a cookie: an HMAC of the token under a key of this run)
   and is let past another's misses from its address (a club's NAT, a proxy): five wrong
-  guesses from a shared address no longer lock out the admin's own page (issue 21). A
+  guesses from a shared address do not lock out the admin's own page. A
   new browser with the right token still waits, or the wait would tell a guesser which
   guess was right at full speed;
 - `security_headers`: what every answer tells the browser (no framing, no sniffing, no

@@ -291,7 +291,7 @@ class DieLink:
     def _count_from(self, uid: bytes, numbered: int) -> None:
         """The module's press counter never goes back, unless it lost the file it keeps it
         in (a reflash, a damaged flash): then its next presses reuse numbers already
-        counted and were all ignored as repeats (4 presses, 0 rolls, issue 21). So a
+        counted and would all be ignored as repeats (4 presses, 0 rolls). So a
         counter below the last press counted is believed, said, and counted from."""
         last = self._last_press.get(uid)
         if last is not None and numbered < last:

@@ -3,7 +3,7 @@
 Setups and settings come from outside the rules: a `--setup` file, `--setting KEY=VALUE`,
 `[game] rulings` in referee.toml, a recorded game. A game reading `setup.get("fen")`
 from a list, or splitting the number 5 as a FEN, raised AttributeError or TypeError with
-a traceback (issue 21 #7). So each game declares the shape it reads (`Game.SETUP`,
+a traceback. So each game declares the shape it reads (`Game.SETUP`,
 `Game.SETTINGS_SHAPE`) and `check` compares a value with it first, with one message
 naming the key and what was expected; the game's own checks (a legal FEN, a deck of the
 right cards) then see only values of the right type.

@@ -61,8 +61,8 @@ class NetworkLoop:
     """paho's network loop on a thread of ours rather than `loop_start`'s, so that a fault
     that escapes it (a callback that raised, a bug in a library) is seen: `fault` says
     what and since when, `on_fault(text)` is told, and the loop runs again after
-    RESTART_S (a hall that stopped hearing its tables while its page said connected
-    was issue 21's first finding). `stop()` after `client.disconnect()` ends it."""
+    RESTART_S (else a hall may stop hearing its tables while its page says
+    connected). `stop()` after `client.disconnect()` ends it."""
 
     def __init__(self, client, name: str, on_fault=lambda text: None):
         self.client, self.on_fault = client, on_fault

@@ -4,7 +4,7 @@ MQTT 3.1.1 gives a publisher no answer when the broker's ACL drops its message, 
 only sure test is to publish and listen: a client with no credentials connects and
 publishes a random word on a `referee/.../probe` topic, and the hall, subscribed to that
 topic with its own credentials, says whether it heard it. If it did, anyone on the
-broker's network can send events as any table (issue 21: a forged `game_over` was kept
+broker's network can send events as any table (a forged `game_over` would be kept
 as a game's result); hardware.md shows the password file and ACL that stop it.
 """
 from __future__ import annotations

@@ -8,7 +8,7 @@ kept, or a retained state newer than it. The hall then asks that table, on
 `referee/T/resend`, for everything after its last kept seq, and asks again every
 `RETRY_S` while the gap stays open. What is kept goes out on the hall's bus to the page.
 
-The hall trusts nothing it receives (issue 21): each message is checked field by field
+The hall trusts nothing it receives: each message is checked field by field
 (message.py) and a bad one is dropped, the first from each table logged and shown, the
 rest counted; no message can end the network thread, and a fault that does is on the
 page (NetworkLoop). Only MAX_TABLES table names are kept, so a stranger inventing names

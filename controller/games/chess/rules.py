@@ -230,7 +230,7 @@ class Chess(Game):
 
     def not_one_seats(self, state: ChessState, action) -> str:
         """'draw agreed' is both players' at once: from a phone it would be one player
-        ending the game alone (issue 21 #3)."""
+        ending the game alone."""
         if isinstance(action, Flag):
             return self._("a flag fall is the clock's to say (or the referee's, admin), not a player's")
         return self._("a draw needs both players: one offers it ('offer draw') and the other accepts "
