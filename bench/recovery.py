@@ -36,12 +36,24 @@ SEQUENCES = {  # name: (plies, {ply index: plies lost from it}, motions counted,
 
 
 def measure() -> dict:
-    sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "controller")]
+    # the labelled views of the measured tree's own test helpers (its Camera speaks its
+    # BoardView), so the driving loop is written here, not taken from either tree's tests
+    sys.path[:0] = [str(ROOT / "tests")]
     import chess
+    import chess.pgn
 
     from controller.journal import Journal
+    from shared_data import SHARED_DATA
     from support import Camera, referee_on
-    from test_beliefs import master_game
+
+    def master_game(plies: int) -> list[str]:
+        with open(f"{SHARED_DATA}/pgn/nepomniachtchi-liren-2023-game1.pgn") as f:
+            game = chess.pgn.read_game(f)
+        board, sans = game.board(), []
+        for move in list(game.mainline_moves())[:plies]:
+            sans.append(board.san(move))
+            board.push(move)
+        return sans
 
     def placement(sans) -> str:
         board = chess.Board()

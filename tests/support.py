@@ -122,6 +122,21 @@ class Camera:
         self.t += seconds
 
 
+def master_game(plies: int) -> list[str]:
+    """The first `plies` of a real master game (Nepomniachtchi-Ding, 2023, game 1)."""
+    import chess.pgn
+
+    from shared_data import SHARED_DATA
+
+    with open(f"{SHARED_DATA}/pgn/nepomniachtchi-liren-2023-game1.pgn") as f:
+        game = chess.pgn.read_game(f)
+    board, sans = game.board(), []
+    for move in list(game.mainline_moves())[:plies]:
+        sans.append(board.san(move))
+        board.push(move)
+    return sans
+
+
 def placement(sans) -> str:
     """Where the pieces stand after `sans` (SAN) from the start."""
     import chess

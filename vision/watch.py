@@ -372,9 +372,10 @@ class Watcher:
         if self._looked_at is not None:
             gap = t - self._looked_at
             # the source's pace is known after a few frames (a folder of stills may be slow)
-            if len(self._intervals) >= 3 and gap > max(LOST_S, 4 * float(np.median(self._intervals))):
-                self._blind = True
-            self._intervals = (self._intervals + [gap])[-20:]
+            if gap > LOST_S and len(self._intervals) >= 3 and gap > 4 * float(np.median(self._intervals)):
+                self._blind = True  # (the median only for a gap: this runs on every frame)
+            self._intervals.append(gap)
+            del self._intervals[:-20]
         self._looked_at = t
 
     def plane(self, frame: np.ndarray) -> np.ndarray:

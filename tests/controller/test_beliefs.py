@@ -6,7 +6,7 @@ import pytest
 
 from controller.journal import Journal
 from controller.referee import Referee
-from support import Camera, label, misread_then_corrected, placement, referee_on
+from support import Camera, label, master_game, misread_then_corrected, placement, referee_on
 from vision.view import BoardView, CellSight, Change, Front
 
 
@@ -237,21 +237,6 @@ def test_a_history_with_more_plies_than_hand_motions_is_refused_a_quick_reply_is
     recovered = [e for e in events if e.kind == "recovered"]
     assert len(recovered) == 1 and recovered[0].data["notation"] == referee.history
     assert [e for e in events if e.kind in ("illegal", "corrected")] == []
-
-
-def master_game(plies: int) -> list[str]:
-    """The first `plies` of a real master game (Nepomniachtchi-Ding, 2023, game 1)."""
-    import chess.pgn
-
-    from shared_data import SHARED_DATA
-
-    with open(f"{SHARED_DATA}/pgn/nepomniachtchi-liren-2023-game1.pgn") as f:
-        game = chess.pgn.read_game(f)
-    board, sans = game.board(), []
-    for move in list(game.mainline_moves())[:plies]:
-        sans.append(board.san(move))
-        board.push(move)
-    return sans
 
 
 @pytest.mark.parametrize("skip", [3])

@@ -7,8 +7,7 @@ import chess
 import pytest
 
 from controller.journal import Journal
-from support import Camera, placement, referee_on
-from test_beliefs import master_game
+from support import Camera, master_game, placement, referee_on
 
 
 def followed_with_stretches_lost(sans, lost: dict, motions: bool = False):
