@@ -97,7 +97,8 @@ def probe(game: str, moments: int, rng: random.Random, folder: Path, patience: f
             shutil.rmtree(folder / "before", ignore_errors=True)
             shutil.copytree(data, folder / "before")
         log = folder / f"{game}-{k}.log"
-        proc = run(data, game, rng.randrange(1 << 30), log)
+        seed = rng.randrange(1 << 30)
+        proc = run(data, game, seed, log)
         deadline = time.monotonic() + patience
         ok = False
         while time.monotonic() < deadline and proc.poll() is None:
@@ -112,7 +113,7 @@ def probe(game: str, moments: int, rng: random.Random, folder: Path, patience: f
                 shutil.copytree(folder / "before", keep / f"{game}-{k}")
             if not ok:
                 said = [line for line in log.read_text().splitlines() if "Error" in line or "waited" in line]
-                failures.append(f"moment {k}: " + (said[-1][:300] if said else "no camera move within "
+                failures.append(f"moment {k} (--seed {seed}): " + (said[-1][:300] if said else "no camera move within "
                                                    f"{patience:g} s"))
         if proc.poll() is None:
             time.sleep(rng.uniform(0.0, 6.0))  # a random moment of play

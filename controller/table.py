@@ -97,6 +97,7 @@ class Table:
         self._players: tuple | None = None  # the names given with a game read from the table, until it starts
         self._caught: list[Event] | None = None
         self._learned: int | None = None  # the referee's epoch (its sure position) last learned from
+        self._looks_on_trial = False  # the looks kept before a restart read the table until a view says otherwise
         self.looks = Path(looks) if looks is not None else None  # the camera's looks, kept beside the journal
         self._looks_fault: str | None = None  # the last failure to keep them, said once
         referee.bus.subscribe(self._catch)
@@ -110,7 +111,9 @@ class Table:
             remembered = self._remembered()
             if remembered is not None:  # the looks it had learned of this game before a restart
                 self.watcher.remember(*remembered)
+            self._looks_on_trial = remembered is not None  # until the first view shows they fit
             if self._between_sheets():  # resumed while the players swap the board sheets
+                self._looks_on_trial = False
                 self._learn_what_stays()
             elif remembered is None:
                 # nothing kept: learn from the next still view (with the looks kept, the
@@ -189,6 +192,8 @@ class Table:
         view = command.view
         if self.enrolment.active:
             return self._from_table(self._table_view(view))
+        if self._looks_on_trial and not self._kept_looks_fit(view):
+            return Result()  # read with looks that do not fit: the next views are read with those learned now
         event = self.referee.observe(view)
         known = self.referee.known
         if known is not None and self.watcher is not None and (
@@ -413,6 +418,27 @@ class Table:
             log.warning("%s: the camera's kept looks cannot be read (%s: %s); learning the table "
                         "again from its first view", self.looks, type(exc).__name__, exc)
             return None
+
+    def _kept_looks_fit(self, view) -> bool:
+        """The first view of a game resumed with kept looks: do they still read this
+        table? They do when the view shows the journal's position, or that position after
+        one action the players may have made while the service was down. Else the camera
+        was moved or the light changed meanwhile (a board read with such looks shows
+        pieces on empty squares, surely): they are dropped and the table is learned again
+        from this view as the journal has it, as a game resumed without kept looks is."""
+        self._looks_on_trial = False
+        r = self.referee
+        board = r.game.board(r.sure)
+        ev = Evidence(view, board, r.min_confidence, r.game.sure_labels_name_changes, r.game.wrong_cells)
+        if ev.explains(board) or any(ev.explains(r.game.board(r.game.apply(r.sure, a)))
+                                     for a in r.game.observable_actions(r.sure)):
+            return True
+        log.warning("camera: the looks kept before the restart do not fit the table now (%s read otherwise than "
+                    "the journal's position); learning the table again from this view",
+                    ", ".join(sorted(map(str, ev.unexplained(board)))))
+        self.watcher.forget_remembered()
+        self.learn_position(at=view.t)
+        return False
 
     # --- the watcher and the board sheet ------------------------------------------------
     def _watch(self, board: str, options: dict | None, current=None):

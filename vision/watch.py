@@ -68,6 +68,8 @@ them in: vision opens no game file).
 """
 from __future__ import annotations
 
+import copy
+
 import cv2
 import numpy as np
 
@@ -138,6 +140,7 @@ class Watcher:
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
         self.kept_quad: np.ndarray | None = None  # where the markers were before a restart
+        self._unremembered = None  # the reader as made, while the one reading has looks kept from before a restart
         if self.given:
             self._set_geometry(locate.parse_corners(corners), self.anchors)
             self.status = "ok"
@@ -278,12 +281,24 @@ class Watcher:
         when it read this very sheet, else what carries over from sheet to sheet
         (`Reader.adopt`); and `quad`, where its markers were found then, used only if
         they are not all in view now. Called before the first frame."""
+        self._unremembered = self.reader
+        self.reader = copy.copy(self.reader)
         if type(reader) is type(self.reader) and reader.cells == self.reader.cells and \
                 reader.plane_size == self.reader.plane_size:
             self.reader.__dict__.update(reader.__dict__)
             self.kept_quad = None if quad is None or self.given else np.float32(quad)
         else:
             self.reader.adopt(reader)
+
+    def forget_remembered(self) -> None:
+        """The looks taken in `remember` do not fit the table now (the camera was moved
+        or the light changed while the service was down): back to the reader as made,
+        which learns the table again from a known position."""
+        if self._unremembered is not None:
+            self.reader, self._unremembered = self._unremembered, None
+            if self._told_H is not None:  # it learns next, from the camera where it stands now
+                h, w = self.last_frame.shape[:2]
+                self.reader.view_from(self._told_H, (w, h))
 
     def _cells_of(self, mask) -> set:
         """The cells of a mask (bool per cell in reader order; on squares 8x8, plane rows)."""
