@@ -17,7 +17,9 @@ board on the way that could still reach the view in the plies left:
   `Evidence.contradicts` says; a cell under a hand or unclear sets no target);
 - plies still needed, at least: each target cell that should hold a seat's piece (its
   label placed only by that seat's actions, learned from the actions the walk applies)
-  and does not yet needs one action of that seat, less one (an action may place two:
+  and does not yet needs one action of that seat, and so does each target cell that
+  should be empty and still holds a piece only its seat's actions take away (a bishop
+  that went to b5 must leave it again), less one (an action may place or empty two:
   castling), and a cell may be misread (`Game.wrong_cells` less one); in a game whose
   turns alternate between two seats (learned the same way), each seat has only its half
   of the plies left;
@@ -56,6 +58,8 @@ class Walk:
         self.twice = twice  # one action of each seat's may place two of its labels (castling), seen or not
         self.owner: dict = {}  # label -> the one seat whose actions place it (None: more than one)
         self.most: dict = {}  # seat -> the most of its labels one of its actions placed
+        self.emptier: dict = {}  # label -> the one seat whose actions empty a cell of it (None: more than one)
+        self.most_emptied: dict = {}  # seat -> the most cells one of its actions emptied
         self.two = len(self.game.seats(sure)) == 2
         self.alternates = self.two  # two seats, and every action seen was by the other seat than the one before it
         self.budget = budget
@@ -66,13 +70,21 @@ class Walk:
         """Can `board` still reach one the view does not contradict in `left` actions,
         `next_seat` acting first (None: not known)?"""
         missing: dict = {}
+        leaving: dict = {}
         for c, want in self.target.items() - board.items():
             seat = self.owner.get(want)
             if seat is not None:
                 missing[seat] = missing.get(seat, 0) + 1
-        # each action places one of its seat's labels, but one may place as many as an action
-        # of that seat was seen to place, or (second pass) two: castling
-        need = {s: max(0, n - max(2 if self.twice else 1, self.most.get(s, 1)) + 1) for s, n in missing.items()}
+            seat = self.emptier.get(board[c]) if want == "empty" else None
+            if seat is not None:
+                leaving[seat] = leaving.get(seat, 0) + 1
+        # each action places one of its seat's labels and empties one cell of them, but one
+        # may place or empty as many as an action of that seat was seen to, or (second
+        # pass) two: castling
+        need = {}
+        for counts, most in ((missing, self.most), (leaving, self.most_emptied)):
+            for s, n in counts.items():
+                need[s] = max(need.get(s, 0), n - max(2 if self.twice else 1, most.get(s, 1)) + 1)
         if sum(need.values()) > left:
             return False
         if self.alternates and next_seat is not None:
@@ -82,16 +94,22 @@ class Walk:
         return True
 
     def learn(self, seat, before: dict, after: dict) -> None:
-        """Which labels an action of `seat` placed, for the bound in `needed`."""
-        placed = 0
+        """Which labels an action of `seat` placed and which it emptied, for the bound in
+        `needed`."""
+        placed = emptied = 0
         for c, lab in after.items() - before.items():
             if lab == "empty":
-                continue
-            placed += 1
-            if self.owner.setdefault(lab, seat) != seat:
-                self.owner[lab] = None
+                emptied += 1
+                lab, learned = before[c], self.emptier
+            else:
+                placed += 1
+                learned = self.owner
+            if learned.setdefault(lab, seat) != seat:
+                learned[lab] = None
         if placed > self.most.get(seat, 1):
             self.most[seat] = placed
+        if emptied > self.most_emptied.get(seat, 1):
+            self.most_emptied[seat] = emptied
 
     # --- walking ------------------------------------------------------------------------
     def walk(self, start: Line, plies: int) -> list[tuple]:
@@ -99,14 +117,15 @@ class Walk:
         that the view does not contradict (one per board and number of actions)."""
         found: list = []
         seat = self.game.prompt(start.state).seat
-        self._walk(start.state, start.board, (), plies, None, seat, {}, found, set(), frozenset([frozenset(start.board.items())]))
+        self._walk(start.state, start.board, (), plies, None, seat, {}, found, set(),
+                   frozenset([frozenset(start.board.items())]))
         return found
 
     def _walk(self, state, board, actions, left, last, next_seat, passing, found, seen, path) -> None:
         """`passing`: seat -> the cells its last action filled and left without touching
         any cell the view shows otherwise (a piece on its way: its next action must go on
-        from them, and not back); `path`: the boards on the way, none of which a history stands on twice (a
-        knight out and back is no history guessed from a view)."""
+        from them, and not back); `path`: the boards on the way, none of which a history
+        stands on twice (a knight out and back is no history guessed from a view)."""
         if self.nodes >= self.budget:
             return
         self.nodes += 1
