@@ -66,12 +66,13 @@ class Walk:
         self.nodes = 0
 
     # --- what the view still asks of a board --------------------------------------------
-    def needed(self, board: dict, left: int, next_seat) -> bool:
+    def needed(self, board: dict, miss: dict, left: int, next_seat) -> bool:
         """Can `board` still reach one the view does not contradict in `left` actions,
-        `next_seat` acting first (None: not known)?"""
+        `next_seat` acting first (None: not known)? `miss`: the target's cells `board`
+        does not show as the target has them."""
         missing: dict = {}
         leaving: dict = {}
-        for c, want in self.target.items() - board.items():
+        for c, want in miss.items():
             seat = self.owner.get(want)
             if seat is not None:
                 missing[seat] = missing.get(seat, 0) + 1
@@ -93,11 +94,12 @@ class Walk:
                     return False
         return True
 
-    def learn(self, seat, before: dict, after: dict) -> None:
-        """Which labels an action of `seat` placed and which it emptied, for the bound in
-        `needed`."""
+    def learn(self, seat, before: dict, after: dict, changed) -> None:
+        """Which labels an action of `seat` placed and which it emptied (the `changed`
+        cells from `before` to `after`), for the bound in `needed`."""
         placed = emptied = 0
-        for c, lab in after.items() - before.items():
+        for c in changed:
+            lab = after[c]
             if lab == "empty":
                 emptied += 1
                 lab, learned = before[c], self.emptier
@@ -117,20 +119,25 @@ class Walk:
         that the view does not contradict (one per board and number of actions)."""
         found: list = []
         seat = self.game.prompt(start.state).seat
-        self._walk(start.state, start.board, (), plies, None, seat, {}, found, set(),
-                   frozenset([frozenset(start.board.items())]))
+        miss = {c: want for c, want in self.target.items() if start.board.get(c) != want}
+        self._start = start.board
+        self._walk(start.state, start.board, (), plies, None, seat, {}, found, set(), frozenset([frozenset()]),
+                   miss, {})
         return found
 
-    def _walk(self, state, board, actions, left, last, next_seat, passing, found, seen, path) -> None:
+    def _walk(self, state, board, actions, left, last, next_seat, passing, found, seen, path, miss, moved) -> None:
         """`passing`: seat -> the cells its last action filled and left without touching
         any cell the view shows otherwise (a piece on its way: its next action must go on
-        from them, and not back); `path`: the boards on the way, none of which a history
-        stands on twice (a knight out and back is no history guessed from a view)."""
+        from them, and not back); `path`: the boards on the way (each known by `moved`,
+        its cells that differ from the start's), none of which a history stands on twice
+        (a knight out and back is no history guessed from a view); `miss`: the target's
+        cells `board` does not show yet. Both are kept from board to board by the cells
+        an action changes, not the whole board's (the walk's work is per action tried)."""
         if self.nodes >= self.budget:
             return
         self.nodes += 1
         if left == 0:
-            if not self.target.items() - board.items() and self.ev.explains(board):
+            if not miss and self.ev.explains(board):
                 found.append((actions, state, board))
             return
         if self.game.outcome(state) is not None:
@@ -144,8 +151,8 @@ class Walk:
                 seat = self.game.actor(state, action)
                 if last is not None and seat == last:
                     self.alternates = False
-            changed = {c for c, _ in after.items() - board.items()}
-            self.learn(seat, board, after)
+            changed = {c for c, v in after.items() if board.get(c) != v}
+            self.learn(seat, board, after, changed)
             on_its_way = passing.get(seat)
             if on_its_way is not None and (not changed & on_its_way[0]
                                            or any(after[c] != "empty" for c in changed & on_its_way[1])):
@@ -154,23 +161,45 @@ class Walk:
                 # an action that touches no cell the view shows otherwise: a piece on its way
                 # (the bishop leaves f1, which castling fills again, for b5, then a4)
                 went = frozenset(c for c in changed if after[c] != "empty")
-                children.append((len(self.target.items() - after.items()) + 1, action, after_state, after,
-                                 {**passing, seat: (went, frozenset(changed - went))}))
+                child_miss = self._still_missing(miss, after, changed)
+                children.append((len(child_miss) + 1, action, after_state, after,
+                                 {**passing, seat: (went, frozenset(changed - went))}, changed, child_miss))
                 continue
             rest = {k: v for k, v in passing.items() if k != seat} if on_its_way is not None else passing
-            children.append((len(self.target.items() - after.items()), action, after_state, after, rest))
+            child_miss = self._still_missing(miss, after, changed)
+            children.append((len(child_miss), action, after_state, after, rest, changed, child_miss))
         following = 1 - seat if self.alternates and seat in (0, 1) else None
         children.sort(key=lambda child: child[0])  # the boards nearest the view first
-        for _, action, after_state, after, rest in children:
-            if self.ev.hides(board, after) or not self.needed(after, left - 1, following):
+        for _, action, after_state, after, rest, changed, child_miss in children:
+            if self.ev.hides(board, after) or not self.needed(after, child_miss, left - 1, following):
                 continue
-            cells = frozenset(after.items())
+            child_moved = dict(moved)
+            for c in changed:
+                if after[c] == self._start.get(c):
+                    child_moved.pop(c, None)
+                else:
+                    child_moved[c] = after[c]
+            cells = frozenset(child_moved.items())
             key = (cells, left - 1, frozenset(rest.items()))
             if key in seen or cells in path:
                 continue  # the same board in as many plies (two independent plies in either order)
             seen.add(key)
             self._walk(after_state, after, actions + (action,), left - 1, seat, following, rest, found, seen,
-                       path | {cells})
+                       path | {cells}, child_miss, child_moved)
+
+    def _still_missing(self, miss: dict, after: dict, changed) -> dict:
+        """The target's cells `after` does not show, from those its parent did not
+        (`miss`) and the cells the action `changed`."""
+        out = dict(miss)
+        for c in changed:
+            want = self.target.get(c)
+            if want is None:
+                continue
+            if after[c] == want:
+                out.pop(c, None)
+            else:
+                out[c] = want
+        return out
 
 
 def _target(ev: Evidence, board: dict) -> dict:
