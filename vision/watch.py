@@ -282,7 +282,7 @@ class Watcher:
         (`Reader.adopt`); and `quad`, where its markers were found then, used only if
         they are not all in view now. Called before the first frame."""
         self._unremembered = self.reader
-        self.reader = copy.copy(self.reader)
+        self.reader = copy.deepcopy(self.reader)  # `adopt` blends into its own sets and tables
         if type(reader) is type(self.reader) and reader.cells == self.reader.cells and \
                 reader.plane_size == self.reader.plane_size:
             self.reader.__dict__.update(reader.__dict__)
