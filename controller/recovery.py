@@ -64,6 +64,7 @@ class Walk:
         self.alternates = self.two  # two seats, and every action seen was by the other seat than the one before it
         self.budget = budget
         self.nodes = 0
+        self._start: dict = {}  # the board the walk starts from (boards on the way are known by how they differ)
 
     # --- what the view still asks of a board --------------------------------------------
     def needed(self, board: dict, miss: dict, left: int, next_seat) -> bool:
@@ -157,16 +158,15 @@ class Walk:
             if on_its_way is not None and (not changed & on_its_way[0]
                                            or any(after[c] != "empty" for c in changed & on_its_way[1])):
                 continue  # the piece on its way goes on first, and not back where it came from
+            child_miss = self._still_missing(miss, after, changed)
             if on_its_way is None and not changed & maybe and left > 1:
                 # an action that touches no cell the view shows otherwise: a piece on its way
                 # (the bishop leaves f1, which castling fills again, for b5, then a4)
                 went = frozenset(c for c in changed if after[c] != "empty")
-                child_miss = self._still_missing(miss, after, changed)
                 children.append((len(child_miss) + 1, action, after_state, after,
                                  {**passing, seat: (went, frozenset(changed - went))}, changed, child_miss))
                 continue
             rest = {k: v for k, v in passing.items() if k != seat} if on_its_way is not None else passing
-            child_miss = self._still_missing(miss, after, changed)
             children.append((len(child_miss), action, after_state, after, rest, changed, child_miss))
         following = 1 - seat if self.alternates and seat in (0, 1) else None
         children.sort(key=lambda child: child[0])  # the boards nearest the view first
