@@ -18,7 +18,7 @@ A renderer is a tool, not the judge: the reader is also checked on real photogra
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
 import cv2
@@ -172,11 +172,13 @@ def _draw_piece(frame, cam: Camera, x: float, y: float, kind: str, colour, lying
 
 def render(labels: dict, *, style: str = "mario", kinds: dict | None = None, camera: Camera | None = None,
            arm_tip=None, light: float = 1.0, tint=(1.0, 1.0, 1.0), noise: float = 3.0,
-           fallen: Sequence[str] = (), rng: np.random.Generator | None = None, tall: float = 1.0) -> np.ndarray:
+           fallen: Sequence[str] = (), rng: np.random.Generator | None = None, tall: float = 1.0,
+           off: dict | None = None) -> np.ndarray:
     """One camera frame of the board holding `labels`. `fallen` squares hold a piece
     lying on its side instead of standing; `arm_tip` (frame pixels) puts a hand there;
     `tint` scales the blue, green and red of the light (a warmer or cooler lamp); `tall`
-    scales the pieces' height (sets differ: a club's tournament set stands taller)."""
+    scales the pieces' height (sets differ: a club's tournament set stands taller);
+    `off` {square: (dx, dy) in squares}: a piece set down off its square's centre."""
     st = STYLES[style]
     cam = camera or Camera()
     kinds = kinds or {}
@@ -185,7 +187,7 @@ def render(labels: dict, *, style: str = "mario", kinds: dict | None = None, cam
 
     def pieces(frame):
         for sq, lab in placed:
-            x, y = square_xy(sq)
+            x, y = np.add(square_xy(sq), (off or {}).get(sq, (0.0, 0.0)))
             _draw_piece(frame, cam, x, y, kinds.get(sq, "p"), st.pieces[int(lab[1])], sq in fallen, tall)
 
     frame = synth.photograph(_PLANES[style], cam.shot(), light=light, noise=0.0, blur=0.7,
@@ -210,12 +212,14 @@ def corners_in_frame(cam: Camera) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Position:
-    """What stands on the board at one moment: labels, piece letters for heights, and
-    the squares whose piece has been knocked over."""
+    """What stands on the board at one moment: labels, piece letters for heights, the
+    squares whose piece has been knocked over, and where pieces stand off their squares'
+    centres."""
 
     labels: dict
     kinds: dict
     fallen: tuple = ()
+    off: dict = field(default_factory=dict)  # square -> (dx, dy): a piece set down off its square's centre
 
     @classmethod
     def from_placement(cls, placement: dict) -> "Position":
@@ -255,7 +259,7 @@ def render_game(positions: Sequence[Position], *, style: str = "mario", fps: flo
     light, tint = 1.0, np.ones(3)
     first = positions[0]
     still = render(first.labels, style=style, kinds=first.kinds, camera=cam, light=light, noise=0, fallen=first.fallen,
-                   tall=tall)
+                   tall=tall, off=first.off)
     for _ in range(int(lead_s * fps)):
         yield emit(still)
     for i in range(1, len(positions)):
@@ -268,7 +272,7 @@ def render_game(positions: Sequence[Position], *, style: str = "mario", fps: flo
         light = float(np.clip(light + rng.uniform(-0.1, 0.1), 0.75, 1.15))
         tint = np.clip(tint + rng.uniform(-0.03, 0.03, 3), 0.88, 1.12)  # the light's colour wanders too
         still = render(nxt.labels, style=style, kinds=nxt.kinds, camera=cam, light=light, tint=tuple(tint),
-                       noise=0, fallen=nxt.fallen, tall=tall)
+                       noise=0, fallen=nxt.fallen, tall=tall, off=nxt.off)
         yield emit(with_hand(still, 1.0))
         yield emit(with_hand(still, 0.5))
         if i in quick:
