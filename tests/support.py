@@ -122,13 +122,14 @@ class Camera:
         self.t += seconds
 
 
-def master_game(plies: int) -> list[str]:
-    """The first `plies` of a real master game (Nepomniachtchi-Ding, 2023, game 1)."""
+def master_game(plies: int | None, name: str = "nepomniachtchi-liren-2023-game1.pgn") -> list[str]:
+    """The first `plies` (None: all) of a real master game in shared/data/pgn (by default
+    Nepomniachtchi-Ding, 2023, game 1), in SAN."""
     import chess.pgn
 
     from shared_data import SHARED_DATA
 
-    with open(f"{SHARED_DATA}/pgn/nepomniachtchi-liren-2023-game1.pgn") as f:
+    with open(f"{SHARED_DATA}/pgn/{name}") as f:
         game = chess.pgn.read_game(f)
     board, sans = game.board(), []
     for move in list(game.mainline_moves())[:plies]:

@@ -2,26 +2,21 @@
 SquareReader) -> Referee. Real master games in both styles, every special move, quick
 replies, illegal moves with their messages and a knocked-over piece."""
 import chess
-import chess.pgn
 import cv2
 import numpy as np
 import pytest
 
-from chess_watching import PGN, assert_in_time, kinds_of, position, positions_of, table_at, watch
+from chess_watching import assert_in_time, kinds_of, position, positions_of, table_at, watch
 from controller.demo_rig.render_chess import Camera, Position, render
 from controller.events import Settle
+from support import master_game
 
 GAMES = ["kasparov-deep-blue-1997-game1.pgn", "kasparov-deep-blue-1997-game2.pgn",
          "nepomniachtchi-liren-2023-game1.pgn"]
 
 
 def assert_whole_game(pgn_name, style, plies=None):
-    game = chess.pgn.read_game(open(PGN + pgn_name))
-    board = game.board()
-    sans = []
-    for move in list(game.mainline_moves())[:plies]:
-        sans.append(board.san(move))
-        board.push(move)
+    sans = master_game(plies, pgn_name)
     positions, _ = positions_of(sans)
     referee, events = watch(positions, style=style)
     assert kinds_of(events, "illegal") == []
@@ -49,11 +44,7 @@ def test_dark_pieces_on_dark_squares_from_above_and_from_a_low_side(where):
     hands over the board, its corners clicked, and two quick replies: every ply in order,
     decided in time (`assert_in_time`), with no alarm and nothing
     corrected."""
-    game = chess.pgn.read_game(open(PGN + GAMES[1]))
-    board, sans = game.board(), []
-    for move in list(game.mainline_moves())[:30]:
-        sans.append(board.san(move))
-        board.push(move)
+    sans = master_game(30, GAMES[1])
     positions, _ = positions_of(sans)
     camera = getattr(Camera, where)(seed=2)
     referee, events = watch(positions, style="walnut", quick=(9, 24), camera=camera, clicked=True)

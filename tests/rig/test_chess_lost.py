@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import chess
-import chess.pgn
 import cv2
 import pytest
 
@@ -18,8 +17,8 @@ from controller.journal import Journal
 from controller.referee import Referee
 from controller.table import Table
 from shared_data import SHARED_DATA
-from support import placement
-from chess_watching import PGN, positions_of
+from support import master_game, placement
+from chess_watching import positions_of
 
 RECTIFIED = f"{SHARED_DATA}/chess-rectified"
 VIDEO = Path(SHARED_DATA) / "chess-video"
@@ -111,11 +110,7 @@ def test_a_rendered_game_seen_again_after_lost_stretches_is_followed():
     position it saw is reached (plies that no view showed may be recorded in another
     order that reaches the same board), each stretch said once as recovered late, no
     alarm."""
-    game = chess.pgn.read_game(open(PGN + "kasparov-deep-blue-1997-game1.pgn"))
-    board, sans = game.board(), []
-    for move in list(game.mainline_moves())[:28]:
-        sans.append(board.san(move))
-        board.push(move)
+    sans = master_game(28, "kasparov-deep-blue-1997-game1.pgn")
     positions, _ = positions_of(sans)
     camera = Camera(seed=3)
     corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera))

@@ -5,12 +5,12 @@ and from above (a render: the real photos' pieces stand as players left them, an
 are in tests/rig/test_chess_rectified.py and bench/real_boards.py)."""
 import dataclasses
 
-import chess.pgn
 import numpy as np
 import pytest
 
-from chess_watching import PGN, positions_of, watch
+from chess_watching import positions_of, watch
 from controller.demo_rig.render_chess import Camera
+from support import master_game
 
 
 def set_down_anyhow(positions, reach: float, seed: int):
@@ -40,11 +40,7 @@ def set_down_anyhow(positions, reach: float, seed: int):
 
 @pytest.mark.parametrize("camera", ["at an angle", "above"])
 def test_pieces_set_down_off_centre_and_brushed_are_followed(camera):
-    game = chess.pgn.read_game(open(PGN + "kasparov-deep-blue-1997-game1.pgn"))
-    board, sans = game.board(), []
-    for move in list(game.mainline_moves())[:20]:
-        sans.append(board.san(move))
-        board.push(move)
+    sans = master_game(20, "kasparov-deep-blue-1997-game1.pgn")
     positions, _ = positions_of(sans)
     sloppy = set_down_anyhow(positions, reach=0.35, seed=11)
     assert any(abs(dx) > 0.25 or abs(dy) > 0.25 for p in sloppy for dx, dy in p.off.values())
