@@ -425,13 +425,23 @@ class Table:
         one action the players may have made while the service was down. Else the camera
         was moved or the light changed meanwhile (a board read with such looks shows
         pieces on empty squares, surely): they are dropped and the table is learned again
-        from this view as the journal has it, as a game resumed without kept looks is."""
+        from this view as the journal has it, as a game resumed without kept looks is.
+        Where they fit but leave a cell no hand is over unsure, this view teaches them the
+        journal's position (blended in, as any known position)."""
         self._looks_on_trial = False
         r = self.referee
         board = r.game.board(r.sure)
         ev = Evidence(view, board, r.min_confidence, r.game.sure_labels_name_changes, r.game.wrong_cells)
-        if ev.explains(board) or any(ev.explains(r.game.board(r.game.apply(r.sure, a)))
-                                     for a in r.game.observable_actions(r.sure)):
+        fit = next((b for b in [board] + [r.game.board(r.game.apply(r.sure, a))
+                                          for a in r.game.observable_actions(r.sure)] if ev.explains(b)), None)
+        if fit is not None and (fit is not board or not ev.unclear(fit)):
+            return True
+        if fit is board:
+            # they read the table but for a cell they are unsure of (a Labyrinth pawn found
+            # nowhere: its colour under this light): that look is learned again from this view
+            log.warning("camera: after the restart %s read unsurely; learning it again from this view",
+                        ", ".join(sorted(str(c) for c in fit if ev.label(c) != fit[c])))
+            self.learn_position(at=view.t)
             return True
         log.warning("camera: the looks kept before the restart do not fit the table now (%s read otherwise than "
                     "the journal's position); learning the table again from this view",

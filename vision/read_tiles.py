@@ -176,8 +176,9 @@ class TileReader(Reader):
         later position (a resumed game, the position after a move). Path and hedge are
         blended with what was learned before. A pawn alone on a corner (where every game
         starts it: no picture there) is learned again; elsewhere a pawn already known
-        keeps its look (mid-game it may stand on a picture), one not yet known is
-        learned where it stands alone."""
+        keeps its look (mid-game it may stand on a picture) while that look still finds
+        it somewhere, one not yet known or found nowhere now (a game resumed under
+        another light) is learned where it stands alone."""
         self._check_shape(plane_bgr)
         lab = board_lab(plane_bgr)
         colours = self._patch_colours(lab)
@@ -188,11 +189,13 @@ class TileReader(Reader):
         self.path = _blend(self.path, self._model(colours[is_open & known], pixels[is_open & known]))
         self.hedge = _blend(self.hedge, self._model(colours[~is_open & known], pixels[~is_open & known]))
         self.problems = []
+        found = self._read_pawns(lab, 1.0)  # before this lesson: which known pawns its looks still find
         where_of = {c: expected.get(f"pawn:{c}") for c in self.colours}
         shared = {w for w in where_of.values() if w and list(where_of.values()).count(w) > 1}
         blobs = {}
         for colour, where in where_of.items():
-            if not where or where in shared or (colour in self.pawns and where not in CORNERS):
+            if not where or where in shared or (colour in self.pawns and where not in CORNERS
+                                                and found[f"pawn:{colour}"][0] != "unseen"):
                 continue
             blob = self._pawn_blob(lab, colour, where)
             if blob is None:

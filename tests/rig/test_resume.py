@@ -196,6 +196,27 @@ def test_a_chess_game_resumed_while_a_piece_hides_a_marker_finds_the_board_where
     assert played.table.watcher.H is not None and np.allclose(played.table.watcher.quad, quad)
 
 
+def resumed_with_looks_changed(tmp_path, game: str, moves: int, change):
+    """A game on the demo's rendered table, `moves` moves made, its kept looks then
+    changed by `change(reader)` (what a moved camera or another light does to them), and
+    the service restarted on it: the RenderedTable with its new Table."""
+    import pickle
+
+    from controller.config import CameraSettings, GameSettings
+    from controller.table import Table
+    from rendered_table import RenderedTable
+
+    looks = tmp_path / "camera_looks.pickle"
+    played = RenderedTable(game, 3, looks=looks)
+    for _ in range(moves):
+        played.move_on_table()
+    kept = pickle.loads(looks.read_bytes())
+    change(kept["reader"])
+    looks.write_bytes(pickle.dumps(kept))
+    played.table = Table(played.referee, GameSettings(name=game), CameraSettings(), looks=looks)
+    return played
+
+
 def test_kept_looks_that_no_longer_fit_the_table_are_dropped_and_the_table_learned_again(tmp_path, caplog):
     """The camera was moved or the light changed while the service was down, so the
     looks kept before the restart read empty squares as pieces (a chess game killed at a
@@ -204,24 +225,13 @@ def test_kept_looks_that_no_longer_fit_the_table_are_dropped_and_the_table_learn
     the first view is not the journal's position nor one move from it, so the looks are
     dropped, the table is learned again from that view, and the next moves are recorded
     (a knight's move may wait for the next still view: sure before recording)."""
-    import pickle
+    def misread(reader):
+        stats = reader.stats
+        for key in ("mean", "var"):
+            stats[key][0, [0, 1]] = stats[key][0, [1, 0]]  # light squares: empty <-> White's pieces
+        reader.model = reader._model(stats)
 
-    from controller.config import CameraSettings, GameSettings
-    from controller.table import Table
-    from rendered_table import RenderedTable
-
-    looks = tmp_path / "camera_looks.pickle"
-    played = RenderedTable("chess", 3, looks=looks)
-    for _ in range(3):
-        played.move_on_table()
-    kept = pickle.loads(looks.read_bytes())
-    stats = kept["reader"].stats
-    for key in ("mean", "var"):
-        stats[key][0, [0, 1]] = stats[key][0, [1, 0]]  # light squares: empty <-> White's pieces
-    kept["reader"].model = kept["reader"]._model(stats)
-    looks.write_bytes(pickle.dumps(kept))
-
-    played.table = Table(played.referee, GameSettings(name="chess"), CameraSettings(), looks=looks)
+    played = resumed_with_looks_changed(tmp_path, "chess", 3, misread)
     played.still(1.0)
     at, made = len(played.referee.history), []
     for _ in range(4):
@@ -232,6 +242,32 @@ def test_kept_looks_that_no_longer_fit_the_table_are_dropped_and_the_table_learn
     assert played.referee.history[at:at + 3] == made[:3]  # recorded from the camera, in order
     assert played.referee.snapshot()["alarm"] is None
     assert any("do not fit the table now" in r.getMessage() for r in caplog.records)
+
+
+def test_a_labyrinth_pawn_the_kept_looks_find_nowhere_is_learned_again_where_it_stands(tmp_path, caplog):
+    """Resumed under another light, the kept looks read every tile, but a pawn's colour
+    no longer matches it anywhere ("the green pawn read unseen (0.30)": a
+    Labyrinth resume killed at a random moment by the probe stalled so). Made here by
+    moving the kept pawns' colours off: the first view teaches the kept looks the
+    journal's position, and a pawn found nowhere is learned again where the journal has
+    it (vision/read_tiles.py), so each pawn is read where it stands. (The probe's run,
+    replayed from its kept folder and seed, then goes on.)"""
+    import numpy as np
+
+    def lit_otherwise(reader):
+        for colour, (centres, reach, size) in reader.pawns.items():  # colours seen nowhere now
+            reader.pawns[colour] = (np.asarray(centres) + np.float32([0.0, 60.0, -60.0]), reach, size)
+
+    played = resumed_with_looks_changed(tmp_path, "labyrinth", 2, lit_otherwise)
+    board = played.referee.game.board(played.referee.sure)
+    played.still(3.0)
+    read = played.table.watcher.reader.read(played.table.watcher.last_plane)
+    assert {c: read[c][0] for c in pawns_of(board)} == pawns_of(board)  # each pawn found where it stands
+    assert any("read unsurely; learning it again" in r.getMessage() for r in caplog.records)
+
+
+def pawns_of(board: dict) -> dict:
+    return {c: v for c, v in board.items() if str(c).startswith("pawn:")}
 
 
 def test_damaged_kept_looks_are_named_and_the_table_is_learned_afresh(tmp_path, caplog):
