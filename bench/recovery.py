@@ -2,7 +2,7 @@
 seen as labelled views (tests/support.py Camera: each position held 2 s, read plainly),
 the camera blind for 3, 5 and 8 plies twice, and the Fried Liver (a knight that moves
 twice and captures, 6 and 4 plies lost), with the hand motions counted or not; the code
-of another git revision (by default main before issue 27's lost-and-found walk) measured
+of another git revision (by default c22d268, before the walk's tighter bound) measured
 the same way in the same run.
 
     .venv/bin/python bench/recovery.py [--baseline REV | --no-baseline]
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BASELINE = "a88e789"
+BASELINE = "c22d268"  # main before stop 34's walk changes (the oldest tree whose tests/support.py has master_game)
 FRIED_LIVER = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Ng5", "d5", "exd5", "Nxd5", "Nxf7", "Kxf7", "Qf3+", "Ke6"]
 SEQUENCES = {  # name: (plies, {ply index: plies lost from it}, motions counted, the Fried Liver)
     **{f"master game, {n} plies lost twice{m}": (30, {4: n, 16: n}, bool(m), False)
@@ -38,28 +38,12 @@ SEQUENCES = {  # name: (plies, {ply index: plies lost from it}, motions counted,
 def measure() -> dict:
     # the labelled views of the measured tree's own test helpers (its Camera speaks its
     # BoardView), so the driving loop is written here, not taken from either tree's tests
+    # (its master game and placement are: both trees' tests/support.py have them)
     sys.path[:0] = [str(ROOT / "tests")]
     import chess
-    import chess.pgn
 
     from controller.journal import Journal
-    from shared_data import SHARED_DATA
-    from support import Camera, referee_on
-
-    def master_game(plies: int) -> list[str]:
-        with open(f"{SHARED_DATA}/pgn/nepomniachtchi-liren-2023-game1.pgn") as f:
-            game = chess.pgn.read_game(f)
-        board, sans = game.board(), []
-        for move in list(game.mainline_moves())[:plies]:
-            sans.append(board.san(move))
-            board.push(move)
-        return sans
-
-    def placement(sans) -> str:
-        board = chess.Board()
-        for san in sans:
-            board.push_san(san)
-        return board.board_fen()
+    from support import Camera, master_game, placement, referee_on
 
     try:
         from controller import recovery
