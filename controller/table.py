@@ -19,6 +19,7 @@ command is a typed value (controller/events.py) dispatched on its type.
 """
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import pickle
@@ -432,23 +433,22 @@ class Table:
         r = self.referee
         board = r.game.board(r.sure)
         ev = Evidence(view, board, r.min_confidence, r.game.sure_labels_name_changes, r.game.wrong_cells)
-        fit = next((b for b in [board] + [r.game.board(r.game.apply(r.sure, a))
-                                          for a in r.game.observable_actions(r.sure)] if ev.explains(b)), None)
-        if fit is not None and (fit is not board or not ev.unclear(fit)):
-            return True
-        if fit is board:
+        after = (r.game.board(r.game.apply(r.sure, a)) for a in r.game.observable_actions(r.sure))
+        fit = next((b for b in itertools.chain([board], after) if ev.explains(b)), None)
+        self.watcher.tried_remembered(fit is not None)
+        if fit is None:
+            log.warning("camera: the looks kept before the restart do not fit the table now (%s read otherwise "
+                        "than the journal's position); learning the table again from this view",
+                        ", ".join(sorted(map(str, ev.unexplained(board)))))
+        elif fit is board and ev.unclear(board):
             # they read the table but for a cell they are unsure of (a Labyrinth pawn found
             # nowhere: its colour under this light): that look is learned again from this view
             log.warning("camera: after the restart %s read unsurely; learning it again from this view",
-                        ", ".join(sorted(str(c) for c in fit if ev.label(c) != fit[c])))
-            self.learn_position(at=view.t)
+                        ", ".join(sorted(str(c) for c in board if ev.label(c) != board[c])))
+        else:
             return True
-        log.warning("camera: the looks kept before the restart do not fit the table now (%s read otherwise than "
-                    "the journal's position); learning the table again from this view",
-                    ", ".join(sorted(map(str, ev.unexplained(board)))))
-        self.watcher.forget_remembered()
         self.learn_position(at=view.t)
-        return False
+        return fit is not None
 
     # --- the watcher and the board sheet ------------------------------------------------
     def _watch(self, board: str, options: dict | None, current=None):

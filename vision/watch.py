@@ -290,15 +290,18 @@ class Watcher:
         else:
             self.reader.adopt(reader)
 
-    def forget_remembered(self) -> None:
-        """The looks taken in `remember` do not fit the table now (the camera was moved
-        or the light changed while the service was down): back to the reader as made,
-        which learns the table again from a known position."""
-        if self._unremembered is not None:
-            self.reader, self._unremembered = self._unremembered, None
-            if self._told_H is not None:  # it learns next, from the camera where it stands now
-                h, w = self.last_frame.shape[:2]
-                self.reader.view_from(self._told_H, (w, h))
+    def tried_remembered(self, fit: bool) -> None:
+        """The looks taken in `remember` were tried on the first view: they read on
+        (`fit`, the reader as made is let go), or they do not fit the table now (the
+        camera was moved or the light changed while the service was down) and the reader
+        as made takes over, to learn the table again from a known position."""
+        made, self._unremembered = self._unremembered, None
+        if fit or made is None:
+            return
+        self.reader = made
+        if self._told_H is not None:  # it learns next, from the camera where it stands now
+            h, w = self.last_frame.shape[:2]
+            self.reader.view_from(self._told_H, (w, h))
 
     def _cells_of(self, mask) -> set:
         """The cells of a mask (bool per cell in reader order; on squares 8x8, plane rows)."""
