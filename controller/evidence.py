@@ -216,9 +216,12 @@ class Evidence:
         return not wrong or self.strain(after) < STRAIN
 
     def strain(self, after: dict) -> float:
-        """How much better other labels explain the well-seen cells `after` explains
-        poorly, in all (log-likelihood)."""
-        misfits = (self.misfit(c, after) for c in after if self.weight(c) >= SEEN)
+        """How much better other labels explain the cells `after` explains poorly, in
+        all (log-likelihood). Each cell's evidence is already weighed by how much of it
+        is seen: a square half hidden behind a piece counts half here, not nothing (a
+        knight put down where it cannot go, its square left behind a pawn, is a wrong
+        board, not one misread cell)."""
+        misfits = (self.misfit(c, after) for c in after)
         return sum(m for m in misfits if m > MISFIT)
 
     def shown(self, cell, after: dict) -> bool:
