@@ -25,6 +25,14 @@ those units (logarithms, x = 0 at the noise level or below):
   the first says almost nothing either way and the labels decide, where a single global
   step would have called the walnut pawn "unchanged" for sure.
 
+Before any of that the plane is laid back on its reference (`_aligned`): a camera or
+table nudged a pixel or two, or a photo taken again, while the corners stay where they
+were clicked, shifts the picture on the plane, and the grain of a wooden square shifted
+two pixels differs from itself several times more than a dark piece leaving a dark
+square (a tall walnut set from a low side: followed 9 of 97 plies unshifted, 97 of 97
+shifted back). The shift is OpenCV's phase correlation over the whole plane, most of
+which is the same board, kept only when clear and a few pixels at most.
+
 A cell's patch is where its piece stands as the camera sees it: the reader's sampling
 disk, which follows the lean of a standing piece away from the camera (see
 vision/read_squares.py `view_from`). The patch difference is the mean over the disk of the
@@ -87,6 +95,8 @@ VISIBLE_FLOOR = 0.25  # a cell hidden behind a piece still shows this much of it
 TALL = 1.0  # squares: about a queen's or king's height, the pieces that hide what is behind them
 PRIOR = 2.0  # the geometric guess of a cell's hidden share counts as this many looks
 HIDDEN_MAX = 0.9  # a piece in front never hides all of a cell
+NUDGE_PX = 4.0  # pixels (at 40 a square) a plane may lie off its reference and still be shifted back
+ALIGNED = 0.1  # phase correlation's peak below which the shift between plane and reference is unclear
 
 
 def patches(reader):
@@ -140,6 +150,7 @@ class CellChange:
         self.empty_light = np.ones((n, 3))  # and each empty look
         self.steps = Steps()
         self._H: np.ndarray | None = None  # the homography the reference was taken through
+        self._window: np.ndarray | None = None  # phase correlation's window, for the plane's size
 
     @property
     def squares(self) -> bool:
@@ -192,6 +203,25 @@ class CellChange:
                 self._hidden[cell] = [PRIOR * share, PRIOR]
                 self.fronts[cell] = Front(cells[fr * 8 + fc], share)
 
+    def _aligned(self, plane: np.ndarray, q: int) -> np.ndarray:
+        """`plane` shifted onto the reference where the two lie a pixel or two apart (a
+        table or camera nudged, a photo taken again; corners clicked once do not follow
+        it): the grain of a wooden square moved by two pixels differs from itself as much
+        as a dark piece leaving a dark square, so the change is measured after the shift
+        that best lays the plane on its reference (phase correlation over the whole plane,
+        most of which is the same board). Unshifted when the shift is unclear or larger
+        than a few pixels (then it is no nudge)."""
+        ref = self.ref.reshape(8, 8, q, q, 3).swapaxes(1, 2).reshape(8 * q, 8 * q, 3)
+        a = cv2.cvtColor(np.clip(ref, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+        b = cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        if self._window is None or self._window.shape != a.shape:
+            self._window = cv2.createHanningWindow(a.shape[::-1], cv2.CV_32F)
+        (dx, dy), response = cv2.phaseCorrelate(a, b, self._window)
+        if response < ALIGNED or np.hypot(dx, dy) < 0.25 or np.hypot(dx, dy) > NUDGE_PX * q / 40:
+            return plane
+        back = np.float32([[1, 0, -dx], [0, 1, -dy]])
+        return cv2.warpAffine(plane, back, plane.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
     def _blocks(self, plane: np.ndarray, q: int) -> np.ndarray:
         img = plane.astype(np.float32)
         return img.reshape(8, q, 8, q, 3).swapaxes(1, 2).reshape(64, q, q, 3)
@@ -222,7 +252,8 @@ class CellChange:
         blocks = self._blocks(plane, q)
         keep = np.zeros(64, bool) if moving is None else np.asarray(moving).reshape(64)
         if self.ref is not None and self.board is not None:
-            diff = self._diff(blocks, _light(blocks))
+            aligned = self._blocks(self._aligned(plane, q), q)
+            diff = self._diff(aligned, _light(aligned))
             self._learn_steps(np.where(keep | ~self.known, np.nan, diff), board)
         # a cell under a hand keeps its reference, and the label that reference shows
         self.board = {c: (self.board or {}).get(c, board.get(c)) if k else board.get(c)
@@ -326,7 +357,7 @@ class CellChange:
         cells, q = geo
         if self.ref is None:
             return {}
-        blocks = self._blocks(plane, q)
+        blocks = self._blocks(self._aligned(plane, q), q)
         light = _light(blocks)
         diff = self._diff(blocks, light)
         noise = self._noise(diff, self.known)
