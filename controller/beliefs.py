@@ -161,7 +161,10 @@ class Beliefs:
         if not self._replaces(moved_at):
             return motions
         last = self._last.motions
-        return None if motions is None or last is None else last + motions
+        if motions is None or last is None:
+            return None
+        # the burst a hand still made when the last view was read is counted again now
+        return last + (max(0, motions - 1) if self._last.partial else motions)
 
     def _replaces(self, moved_at: float) -> bool:
         return self._last is not None and (self._last.moved_at == moved_at or self._last.partial)

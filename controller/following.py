@@ -2,7 +2,7 @@
 
 `Following` is the referee's camera path, kept in its own module so each reads in one
 sitting: a part of `Referee`, it works on the referee's fields (`sure`, `beliefs`,
-`shown`, `life`, `takeback`, `known`, `_odd`, `_since`, `_lost_at`: see
+`shown`, `life`, `takeback`, `known`, `_odd`, `_since`, `_partial`, `_lost_at`: see
 `Referee.__init__`) and records, says and words through the referee (`_record`, `_go`,
 `_emit`, `wording`).
 
@@ -48,10 +48,39 @@ LOST_DEPTH = 10  # the deepest search from the sure position when the camera los
 
 class Since(NamedTuple):
     """When the hand left before the sure position stood (None: not yet seen), and the
-    hand motions the watcher counted since (None: not counted)."""
+    hand motions the watcher counted since, per view as (when its hand left, motions)
+    (None: not counted)."""
 
     at: float | None
-    motions: int | None
+    counted: tuple | None = ()
+
+    @property
+    def motions(self) -> int | None:
+        return None if self.counted is None else sum(n for _, n in self.counted)
+
+    def then(self, moved_at: float, motions: int | None) -> Since:
+        """One more view, its hand gone at `moved_at`, with `motions` new motions."""
+        counted = None if motions is None or self.counted is None else self.counted + ((moved_at, motions),)
+        return Since(moved_at if self.at is None else self.at, counted)
+
+    def after(self, at: float) -> Since:
+        """A sure position that stood from when the hand left at `at` (the view that showed
+        its last ply): the motions of the views after it are what it has left; the ones
+        before made the plies, or nothing (the players setting up)."""
+        return Since(at, None if self.counted is None else tuple(c for c in self.counted if c[0] > at))
+
+    def spent(self, plies: int, at: float | None) -> Since:
+        """A sure position `plies` on, entered where no view showed when (typed): each ply
+        spent a motion, the oldest first."""
+        if self.counted is None:
+            return Since(at, None)
+        left, out = plies, []
+        for moved_at, n in self.counted:
+            used = min(n, left)
+            left -= used
+            if n > used:
+                out.append((moved_at, n - used))
+        return Since(at, tuple(out))
 
 
 class Known(NamedTuple):
@@ -77,8 +106,12 @@ class Following:
         motions = view.motions
         self.takeback.keep(Still(view.moved_at, bool(ev.moving), ev, motions))
         since = self._since
-        self._since = Since(view.moved_at if since.at is None else since.at,
-                            None if motions is None or since.motions is None else since.motions + motions)
+        # a burst of motion a view read meanwhile (a hand at the edge) is counted again by
+        # the next view once it ended (vision/watch.py): once here, or every ply recorded
+        # would leave one motion more for the sure position to spend on plies nobody made
+        self._since = since.then(view.moved_at, motions if motions is None or not self._partial
+                                 else max(0, motions - 1))
+        self._partial = bool(view.moving)
         lines = self.beliefs.weigh(ev, view.moved_at, motions)
         awaiting = self.life.awaiting_start
         if awaiting and ev.fits_the_start(board) and not (lines[0].actions and ev.explains(lines[0].board)):

@@ -89,7 +89,8 @@ class Referee(Following):
         self.epoch = 0  # counts changes of the sure position (the camera learns from each)
         self.takeback = TakeBack()  # the camera plies recorded lately and the stills since
         self._odd: dict = {}  # cell -> since when the view shows it otherwise than the best history
-        self._since = Since(None, 0)  # the sure position stood from then, and the hand motions since
+        self._since = Since(None)  # the sure position stood from then, and the hand motions since
+        self._partial = False  # the last view was read while a hand still moved (its burst counted)
         self._lost_at: float | None = None  # the still view a search from the sure position was tried on
         self._recovered: list[str] = []  # plies found late recorded so far, said once the last is
         self.notes: list[str] = []  # what went wrong while resuming, for the page
@@ -278,7 +279,7 @@ class Referee(Following):
         self.sure = state
         self.beliefs = Beliefs(self.game, state)
         self.shown, self.takeback, self._odd = None, TakeBack(), {}
-        self._since, self._lost_at = Since(None, 0), None
+        self._since, self._lost_at = Since(None), None
         self.life = self.life.anew(alarm_too)
         self.epoch += 1
 
@@ -415,9 +416,8 @@ class Referee(Following):
         else:
             self.beliefs.reset(self.sure)
         # the sure position stood from when the hand left before the view that showed its last ply
-        motions = self._since.motions
-        self._since = Since(hand_left[len(actions) - 1] if len(hand_left) >= len(actions) else at,
-                            None if motions is None else max(0, motions - len(actions)))
+        self._since = (self._since.after(hand_left[len(actions) - 1]) if len(hand_left) >= len(actions)
+                       else self._since.spent(len(actions), at))
         # plies a search found late: said once, when the last of them is recorded
         self._recovered += [self.history[start + i] for i, found in enumerate(late) if found]
         if self._recovered and not any(self.beliefs.best.late):

@@ -43,7 +43,8 @@ the board since the previous view returned: a motion is a burst of frames with m
 over the playing area that ends in `still_s` of stillness, however long it lasts and
 however many hands take part (a quick reply in one motion is one). A burst still going on
 when a view is read (a hand waiting at the edge) counts 1 for that view, and again for
-the next view once it has ended, so the count never falls short of the hands that moved.
+the next view once it has ended, so the count never falls short of the hands that moved
+(the referee, adding views up, counts such a burst once: controller/following.py).
 A re-read of a still board that reads differently without anything moving says 0; the
 first view counts from the watcher's first frame (which is a motion: nothing came before).
 After a stretch the watcher did not see (no frames for over LOST_S and four of the

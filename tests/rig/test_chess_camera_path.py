@@ -175,6 +175,28 @@ def test_castling_through_check_is_flagged():
         ["Mario cannot castle through check: f1 is attacked by Magikoopa on a6"]
 
 
+@pytest.mark.parametrize("style, camera", [("mario", Camera(seed=3)), ("walnut", Camera.above(seed=9))],
+                         ids=["mario at an angle", "walnut above"])
+def test_a_knight_put_where_it_cannot_go_is_flagged_not_explained_by_plies_nobody_made(style, camera):
+    """After 1. e4 e5, a player puts Yoshi from g1 on h4, one hand motion: no knight goes
+    there. Nf3 Qh4 Nxh4 leaves the same colours (the queen's square seen at a quarter
+    behind d7), but those are three plies for one hand, and a hand waiting at the edge,
+    counted for the view read meanwhile and again once it left, counts once: before, each
+    ply left a motion over, and after two plies the three found room (recorded, said as
+    recovered late, no alarm)."""
+    sans = ["e4", "e5"]
+    positions, _ = positions_of(sans)
+    board = chess.Board()
+    for san in sans:
+        board.push_san(san)
+    positions.append(scene(board, {"g1": None, "h4": "N"}))
+    referee, events = watch(positions, style=style, still_s=2.5, camera=camera)
+    assert referee.history == sans
+    assert [e.data["reason"] for e in kinds_of(events, "illegal")] == [
+        "Yoshi cannot move from g1 to h4: a knight moves in an L, two squares one way and one to the side"]
+    assert kinds_of(events, "recovered") == []
+
+
 def test_a_knocked_over_piece_is_a_board_that_does_not_match():
     board = chess.Board()
     board.push_san("e4")
