@@ -15,7 +15,14 @@ settled at the end as replay does):
   (dark pieces on dark squares), each position photographed once (light and tint
   drifting, the camera shifted a pixel or two, sensor noise per frame, no hands) and held
   2 s, from a camera straight above and from a low side, and low at the side with pieces
-  1.4 times taller (the squares behind them mostly hidden).
+  1.4 times taller (the squares behind them mostly hidden); and a stand-in for issue 27's
+  first held-out category (a wooden set, a camera above but off-centre so piece tops lean
+  up to a third of a square, dim light, squares about 60 px, hands and sleeves in many
+  views): a whole master game in the renderer's "wood" style, each position held 2 s at
+  half the light with sensor noise per frame, and real hands and sleeves cut from the
+  scholar's mate video (the measured tree's tests/real_hands.py) resting still over the
+  board: after every third ply a hand over the squares it changed for 1.5 s, after
+  others a hand at the board's edge, a sleeve over a far corner for 6 s at a time.
 
 Per sequence it prints plies right in order, false alarms (none of these holds an illegal
 move), doubts, corrections, late recoveries (plies found after the camera lost the
@@ -40,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("REFEREE_SHARED_DATA", ROOT.parent / "shared" / "data"))
 BASELINE = "00b9628"  # main before issue 27
 FPS = 30
+HELD_OUT = "wood off-centre, dim, 60 px squares, real hands at rest, 2 s"
 RENDERS = {  # name: (PGN, plies, camera, seed, piece height, positions the camera does not see)
     "walnut above, 2 s": ("kasparov-deep-blue-1997-game1.pgn", 89, "above", 7, 1.0, ()),
     "walnut low side, 2 s": ("nepomniachtchi-liren-2023-game1.pgn", 97, "side_on", 9, 1.0, ()),
@@ -47,6 +55,8 @@ RENDERS = {  # name: (PGN, plies, camera, seed, piece height, positions the came
     # the camera loses the board for 3, 5 and 8 plies (a bumped camera, a lost stretch of video)
     "walnut above, 2 s, 3, 5 and 8 plies lost": ("kasparov-deep-blue-1997-game1.pgn", 60, "above", 7, 1.0,
                                                   (range(11, 14), range(25, 30), range(41, 49))),
+    # issue 27's first held-out category, as near as the renderer and the real hands come
+    HELD_OUT: ("kasparov-deep-blue-1997-game2.pgn", 89, "off_centre", 5, 1.0, ()),
 }
 
 
@@ -116,6 +126,56 @@ def _photographed(positions, camera, seed: int, hold: float, tall: float, unseen
             tint = np.clip(tint + rng.uniform(-0.02, 0.02, 3), 0.9, 1.1)
     finally:
         render_chess.PROFILES = profiles
+
+
+# the cut-outs that rest after a ply, (name, quarter turns) reaching in from the mover's
+# side: White's from rank 1, Black's from rank 8 (tests/real_hands.py HANDS)
+WHITE_HANDS = [("resting", 0), ("reaching", 0), ("sleeve", 2)]
+BLACK_HANDS = [("sleeve", 0), ("fist", 0), ("resting", 2)]
+SLEEVES = {20: ("fist", "g7"), 50: ("sleeve", "b7")}  # from that position on for 3 positions: a sleeve from rank 8
+
+
+def _with_hands_at_rest(positions, ucis, camera, corners, seed: int, hold: float = 2.0, light: float = 0.5):
+    """The held-out stand-in: each position rendered once in the "wood" style at `light`
+    (drifting a little from move to move) and held `hold` seconds, sensor noise on every
+    frame; real hands (the measured tree's tests/real_hands.py, pasted at the same light)
+    rest still over the board, nobody tapping: after every third ply (1, 4, 7, ...) a hand
+    over the square the piece went to for the first three quarters of the hold, then the
+    board clear; after every sixth ply from the second (2, 8, 14, ...) a hand at the
+    mover's edge of the board, on the file the piece went to, for the whole hold; and a
+    sleeve from the far side over a far corner for three positions at a time
+    (`SLEEVES`), whatever else happens meanwhile."""
+    import cv2
+    import numpy as np
+
+    import real_hands
+    from controller.demo_rig import render_chess
+
+    rng = np.random.default_rng(seed)
+    w, h = camera.size
+    bank = rng.normal(0.0, 3.0, (h + 32, w + 32, 3)).astype(np.int16)  # sensor noise, a new crop a frame
+    level = light
+    for i, pos in enumerate(positions):
+        since = max((k for k in SLEEVES if k <= i), default=None)
+        sleeve = SLEEVES[since] if since is not None and i - since < 3 else None
+        clear = render_chess.render(pos.labels, style="wood", kinds=pos.kinds, camera=camera, light=level, noise=0)
+        if sleeve is not None:
+            clear = real_hands.paste(clear, corners, sleeve[0], over=sleeve[1], light=level)
+        shots = [(clear, hold)]
+        if i:
+            k, uci = i - 1, ucis[i - 1]
+            name, turn = (WHITE_HANDS if k % 2 == 0 else BLACK_HANDS)[(k // 2) % 3]
+            if i % 3 == 1:
+                shots = [(real_hands.paste(clear, corners, name, turn=turn, over=uci[2:4], light=level), 0.75 * hold),
+                         (clear, 0.25 * hold)]
+            elif i % 6 == 2:
+                edge = (0.5 + "abcdefgh".index(uci[2]), 7.6 if k % 2 == 0 else 0.4)  # its tip over the edge rank
+                shots = [(real_hands.paste(clear, corners, name, turn=turn, over=edge, light=level), hold)]
+        for image, seconds in shots:
+            for _ in range(round(seconds * FPS)):
+                dy, dx = rng.integers(0, 32, 2)
+                yield np.clip(image.astype(np.int16) + bank[dy:dy + h, dx:dx + w], 0, 255).astype(np.uint8)
+        level = float(np.clip(level + rng.uniform(-0.04, 0.04), 0.8 * light, 1.15 * light))
 
 
 def _follow(frames, corners: str, expected: list[str]) -> dict:
@@ -196,16 +256,29 @@ def measure(renders: bool, only: str | None = None) -> dict:
                 continue
             game = chess.pgn.read_game(open(DATA / "pgn" / pgn))
             board, sans, positions = game.board(), [], []
-            for move in [None] + list(game.mainline_moves())[:plies]:
+            moves = list(game.mainline_moves())[:plies]
+            for move in [None] + moves:
                 if move is not None:
                     sans.append(board.san(move))
                     board.push(move)
                 positions.append(Position.from_placement({chess.square_name(s): p.symbol()
                                                           for s, p in board.piece_map().items()}))
-            camera = getattr(Camera, where)(seed=seed)
+            if name == HELD_OUT:
+                # above but off-centre (tops lean up to a third of a square, a king's nearly half),
+                # the frame large enough for squares of about 60 px
+                camera = Camera(size=(1400, 1050), height=18.0, back=-2.0, side=1.5, seed=seed)
+                sys.path[:0] = [str(Path.cwd() / "tests")]  # the measured tree's real hands
+                try:
+                    import real_hands  # noqa: F401  (a tree before them cannot measure this one)
+                except ImportError:
+                    continue
+                images = _with_hands_at_rest(positions, [m.uci() for m in moves], camera,
+                                             corners_in_frame(camera), seed)
+            else:
+                camera = getattr(Camera, where)(seed=seed)
+                images = _photographed(positions, camera, seed, 2.0, tall, unseen)
             corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera))
-            frames = ((i / FPS, f) for i, f in enumerate(_photographed(positions, camera, seed, 2.0, tall, unseen))
-                      if f is not None)
+            frames = ((i / FPS, f) for i, f in enumerate(images) if f is not None)
             out[name] = _follow(frames, corners, sans)
     return out
 
@@ -255,7 +328,7 @@ def main() -> int:
     for name in runs["this tree"]:
         print(f"\n{name}")
         for who, m in runs.items():
-            print(f"  {who:<18} {text(m[name])}")
+            print(f"  {who:<18} {text(m[name]) if name in m else 'not measured (its tree has no real hands)'}")
     print("\n* the history at the end is not the game's; delay: median/worst after the hand left; "
           "beam: median/95th percentile CPU in Referee.observe")
     print(f"bench time {time.perf_counter() - t0:.0f} s")
