@@ -20,9 +20,10 @@ settled at the end as replay does):
   up to a third of a square, dim light, squares about 60 px, hands and sleeves in many
   views): a whole master game in the renderer's "wood" style, each position held 2 s at
   half the light with sensor noise per frame, and real hands and sleeves cut from the
-  scholar's mate video (the measured tree's tests/real_hands.py) resting still over the
-  board: after every third ply a hand over the squares it changed for 1.5 s, after
-  others a hand at the board's edge, a sleeve over a far corner for 6 s at a time.
+  scholar's mate video resting still over the board (the measured tree's
+  tests/real_hands.py `wooden_game_with_hands`; a tree without it is not measured there):
+  after every third ply a hand over the square the piece went to for 1.5 s, after every
+  sixth a hand at the board's edge for 2 s, a sleeve over a far corner for 6 s twice.
 
 Per sequence it prints plies right in order, false alarms (none of these holds an illegal
 move), doubts, corrections, late recoveries (plies found after the camera lost the
@@ -128,56 +129,6 @@ def _photographed(positions, camera, seed: int, hold: float, tall: float, unseen
         render_chess.PROFILES = profiles
 
 
-# the cut-outs that rest after a ply, (name, quarter turns) reaching in from the mover's
-# side: White's from rank 1, Black's from rank 8 (tests/real_hands.py HANDS)
-WHITE_HANDS = [("resting", 0), ("reaching", 0), ("sleeve", 2)]
-BLACK_HANDS = [("sleeve", 0), ("fist", 0), ("resting", 2)]
-SLEEVES = {20: ("fist", "g7"), 50: ("sleeve", "b7")}  # from that position on for 3 positions: a sleeve from rank 8
-
-
-def _with_hands_at_rest(positions, ucis, camera, corners, seed: int, hold: float = 2.0, light: float = 0.5):
-    """The held-out stand-in: each position rendered once in the "wood" style at `light`
-    (drifting a little from move to move) and held `hold` seconds, sensor noise on every
-    frame; real hands (the measured tree's tests/real_hands.py, pasted at the same light)
-    rest still over the board, nobody tapping: after every third ply (1, 4, 7, ...) a hand
-    over the square the piece went to for the first three quarters of the hold, then the
-    board clear; after every sixth ply from the second (2, 8, 14, ...) a hand at the
-    mover's edge of the board, on the file the piece went to, for the whole hold; and a
-    sleeve from the far side over a far corner for three positions at a time
-    (`SLEEVES`), whatever else happens meanwhile."""
-    import cv2
-    import numpy as np
-
-    import real_hands
-    from controller.demo_rig import render_chess
-
-    rng = np.random.default_rng(seed)
-    w, h = camera.size
-    bank = rng.normal(0.0, 3.0, (h + 32, w + 32, 3)).astype(np.int16)  # sensor noise, a new crop a frame
-    level = light
-    for i, pos in enumerate(positions):
-        since = max((k for k in SLEEVES if k <= i), default=None)
-        sleeve = SLEEVES[since] if since is not None and i - since < 3 else None
-        clear = render_chess.render(pos.labels, style="wood", kinds=pos.kinds, camera=camera, light=level, noise=0)
-        if sleeve is not None:
-            clear = real_hands.paste(clear, corners, sleeve[0], over=sleeve[1], light=level)
-        shots = [(clear, hold)]
-        if i:
-            k, uci = i - 1, ucis[i - 1]
-            name, turn = (WHITE_HANDS if k % 2 == 0 else BLACK_HANDS)[(k // 2) % 3]
-            if i % 3 == 1:
-                shots = [(real_hands.paste(clear, corners, name, turn=turn, over=uci[2:4], light=level), 0.75 * hold),
-                         (clear, 0.25 * hold)]
-            elif i % 6 == 2:
-                edge = (0.5 + "abcdefgh".index(uci[2]), 7.6 if k % 2 == 0 else 0.4)  # its tip over the edge rank
-                shots = [(real_hands.paste(clear, corners, name, turn=turn, over=edge, light=level), hold)]
-        for image, seconds in shots:
-            for _ in range(round(seconds * FPS)):
-                dy, dx = rng.integers(0, 32, 2)
-                yield np.clip(image.astype(np.int16) + bank[dy:dy + h, dx:dx + w], 0, 255).astype(np.uint8)
-        level = float(np.clip(level + rng.uniform(-0.04, 0.04), 0.8 * light, 1.15 * light))
-
-
 def _follow(frames, corners: str, expected: list[str]) -> dict:
     from controller.config import CameraSettings, GameSettings
     from controller.events import Bus
@@ -256,8 +207,7 @@ def measure(renders: bool, only: str | None = None) -> dict:
                 continue
             game = chess.pgn.read_game(open(DATA / "pgn" / pgn))
             board, sans, positions = game.board(), [], []
-            moves = list(game.mainline_moves())[:plies]
-            for move in [None] + moves:
+            for move in [None] + list(game.mainline_moves())[:plies]:
                 if move is not None:
                     sans.append(board.san(move))
                     board.push(move)
@@ -269,11 +219,10 @@ def measure(renders: bool, only: str | None = None) -> dict:
                 camera = Camera(size=(1400, 1050), height=18.0, back=-2.0, side=1.5, seed=seed)
                 sys.path[:0] = [str(Path.cwd() / "tests")]  # the measured tree's real hands
                 try:
-                    import real_hands  # noqa: F401  (a tree before them cannot measure this one)
+                    import real_hands  # (a tree before them cannot measure this one)
                 except ImportError:
                     continue
-                images = _with_hands_at_rest(positions, [m.uci() for m in moves], camera,
-                                             corners_in_frame(camera), seed)
+                images = real_hands.wooden_game_with_hands(positions, sans, camera, FPS, seed)
             else:
                 camera = getattr(Camera, where)(seed=seed)
                 images = _photographed(positions, camera, seed, 2.0, tall, unseen)

@@ -227,14 +227,23 @@ class Watcher:
         if at is not None:
             kept = self._planes.get(at)
             if kept is not None:
-                plane, hidden, sure, around = kept
+                plane, hidden, under, around = kept
                 if skip and self.change.squares:
                     left_out = np.array([c in skip for c in self.reader.cells]).reshape(np.shape(self.gate.block_at))
                     hidden = left_out if hidden is None else (hidden | left_out)
                 elif skip:
                     return  # a reader of the whole board at once learns only from all of it
-                agree = {c for c, lab in sure.items() if expected.get(c) == lab and c not in skip}
-                self._learn_from = (dict(expected), plane, hidden, agree, around)
+                # covered cells that read surely as the known position has them show the
+                # table again (a hand lay there when a position was known, and has left):
+                # the cover keeps their look, and the table around, from this view. But
+                # only when every covered cell reads so: one read otherwise, or unsurely,
+                # says the thing still lies there (a dark sleeve reads as the dark pieces
+                # under it on some squares), and the cover keeps the look it had, or the
+                # thing would become the table's look where it reaches in from outside,
+                # and be read as pieces from the next view on
+                gone = all(expected.get(c) == lab for c, lab in under.items())
+                agree = {c for c in under if c not in skip} if gone else set()
+                self._learn_from = (dict(expected), plane, hidden, agree, around if gone else None)
                 self._pending_learn = None  # a later known position replaces an earlier one
             return
         self._pending_learn = dict(expected)
@@ -459,7 +468,7 @@ class Watcher:
         if motions is not None:
             self._motions, self._blind = 0, False
         self._planes = {k: p for k, p in self._planes.items() if k > t - KEEP_PLANES_S}
-        self._planes[t] = (plane, hidden, {c: cells[c][0] for c in covered if cells[c][1] >= SURE}, around)
+        self._planes[t] = (plane, hidden, {c: cells[c][0] if cells[c][1] >= SURE else None for c in covered}, around)
         return view
 
     def _sight(self, plane: np.ndarray, cells: dict, covered: list, moving, hidden) -> dict:
