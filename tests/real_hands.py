@@ -228,7 +228,7 @@ SLEEVES = {20: ("fist", "g7"), 50: ("sleeve", "b7")}  # from that position on, f
 
 
 def wooden_game_with_hands(positions, sans, camera, fps: float, seed: int, hold: float = 2.0, light: float = 0.5,
-                           sleeves: dict = SLEEVES):
+                           sleeves: dict = SLEEVES, reach_s: float = 0.0):
     """Frames of a game (render_chess `Position`s, the plies between them in SAN) as a dim
     room's camera gives them: each position rendered once in the "wood" style at `light`
     (drifting a little from move to move) and held `hold` seconds at `fps`, sensor noise
@@ -238,7 +238,9 @@ def wooden_game_with_hands(positions, sans, camera, fps: float, seed: int, hold:
     sixth ply from the second (2, 8, 14, ...) a hand at the mover's edge of the board, on
     the file the piece went to, for the whole hold; and a sleeve from the far side over a
     far corner for three positions from each of `sleeves`, whatever else happens
-    meanwhile. The board's corners are the camera's (render_chess `corners_in_frame`)."""
+    meanwhile. `reach_s`: the hand that rests over a ply's square comes in over the board
+    before it for that long and leaves as long (0: it is there with the ply, and gone).
+    The board's corners are the camera's (render_chess `corners_in_frame`)."""
     import chess
 
     from controller.demo_rig import render_chess
@@ -250,7 +252,7 @@ def wooden_game_with_hands(positions, sans, camera, fps: float, seed: int, hold:
     rng = np.random.default_rng(seed)
     w, h = camera.size
     bank = rng.normal(0.0, 3.0, (h + 32, w + 32, 3)).astype(np.int16)  # sensor noise, a new crop a frame
-    level = light
+    level, before = light, None
     for i, pos in enumerate(positions):
         since = max((k for k in sleeves if k <= i), default=None)
         sleeve = sleeves[since] if since is not None and i - since < 3 else None
@@ -262,8 +264,15 @@ def wooden_game_with_hands(positions, sans, camera, fps: float, seed: int, hold:
             k, square = i - 1, to[i - 1]
             name, turn = (WHITE_HANDS if k % 2 == 0 else BLACK_HANDS)[(k // 2) % 3]
             if i % 3 == 1:
-                shots = [(paste(clear, corners, name, turn=turn, over=square, light=level), 0.75 * hold),
-                         (clear, 0.25 * hold)]
+                at = np.array(["abcdefgh".index(square[0]), 8 - int(square[1])]) + 0.5
+                out = at + (0.0, 10.0 - at[1] if k % 2 == 0 else -2.0 - at[1])  # off the mover's edge
+                steps = [(f, 1 / fps) for f in np.linspace(0, 1, round(reach_s * fps) + 1)[1:-1]]
+                shots = ([(paste(before, corners, name, turn=turn, over=tuple(out + f * (at - out)), light=level), s)
+                          for f, s in steps]
+                         + [(paste(clear, corners, name, turn=turn, over=square, light=level), 0.75 * hold - reach_s)]
+                         + [(paste(clear, corners, name, turn=turn, over=tuple(at + f * (out - at)), light=level), s)
+                            for f, s in steps]
+                         + [(clear, 0.25 * hold - reach_s)])
             elif i % 6 == 2:
                 edge = (0.5 + "abcdefgh".index(square[0]), 7.6 if k % 2 == 0 else 0.4)  # its tip over the edge rank
                 shots = [(paste(clear, corners, name, turn=turn, over=edge, light=level), hold)]
@@ -271,4 +280,4 @@ def wooden_game_with_hands(positions, sans, camera, fps: float, seed: int, hold:
             for _ in range(round(seconds * fps)):
                 dy, dx = rng.integers(0, 32, 2)
                 yield np.clip(image.astype(np.int16) + bank[dy:dy + h, dx:dx + w], 0, 255).astype(np.uint8)
-        level = float(np.clip(level + rng.uniform(-0.04, 0.04), 0.8 * light, 1.15 * light))
+        level, before = float(np.clip(level + rng.uniform(-0.04, 0.04), 0.8 * light, 1.15 * light)), clear
