@@ -266,7 +266,7 @@ def wooden_game_with_hands(positions, sans, camera, fps: float, seed: int, hold:
             if i % 3 == 1:
                 at = np.array(["abcdefgh".index(square[0]), 8 - int(square[1])]) + 0.5
                 out = at + (0.0, 10.0 - at[1] if k % 2 == 0 else -2.0 - at[1])  # off the mover's edge
-                steps = [(f, 1 / fps) for f in np.linspace(0, 1, round(reach_s * fps) + 1)[1:-1]]
+                steps = [(f, 1 / fps) for f in np.linspace(0, 1, round(reach_s * fps) + 2)[1:-1]]  # reach_s long
                 shots = ([(paste(before, corners, name, turn=turn, over=tuple(out + f * (at - out)), light=level), s)
                           for f, s in steps]
                          + [(paste(clear, corners, name, turn=turn, over=square, light=level), 0.75 * hold - reach_s)]
