@@ -132,10 +132,11 @@ class Watcher:
         self._intervals: list[float] = []  # the source's latest intervals between such frames
         self._in_motion = False  # a burst of motion is going on
         self._moving = None  # the cells under motion in the last read (8x8), None when all still
-        # (expected, plane, hidden, agree, around) to learn before the next frame
+        # (expected, plane, hidden, agree, around: None while a thing lies on the board) to
+        # learn before the next frame
         self._learn_from: tuple | None = None
-        # (plane, hidden: the cells under a hand, {covered cell: label read surely}, the
-        # table around the board) of the last few views, by time
+        # (plane, hidden: the cells under a hand, {covered cell: label read surely, else
+        # None}, the table around the board) of the last few views, by time
         self._planes: dict[float, tuple] = {}
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
@@ -270,7 +271,8 @@ class Watcher:
         there. The cover's reference is refreshed also on the covered cells in `agree`
         (read surely as the known position has them): a hand that lay there when a
         position was first known, and left since, is not taken for a hand forever.
-        `around`: the cover's small plane of the same frame, with the table around."""
+        `around`: the cover's small plane of the same frame, with the table around (None:
+        the cover keeps the look it has)."""
         if moving is None or self.change.squares:
             still = expected if moving is None else {
                 c: lab for c, lab, m in zip(self.reader.cells, (expected.get(c) for c in self.reader.cells),
