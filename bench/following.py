@@ -15,7 +15,17 @@ settled at the end as replay does):
   (dark pieces on dark squares), each position photographed once (light and tint
   drifting, the camera shifted a pixel or two, sensor noise per frame, no hands) and held
   2 s, from a camera straight above and from a low side, and low at the side with pieces
-  1.4 times taller (the squares behind them mostly hidden).
+  1.4 times taller (the squares behind them mostly hidden); and a stand-in for issue 27's
+  first held-out category (a wooden set, a camera above but off-centre so piece tops lean
+  up to a third of a square, dim light, squares about 60 px, hands and sleeves in many
+  views): three whole master games (one twice, the sleeves elsewhere) in the renderer's
+  "wood" style, each position held 2 s at half the light with sensor noise per frame,
+  and real hands and sleeves cut from the scholar's mate video resting still over the
+  board (the measured tree's tests/real_hands.py `wooden_game_with_hands`; a tree
+  without it is not measured there): after every third ply a hand over the square the
+  piece went to for 1.5 s, after every sixth a hand at the board's edge for 2 s, a
+  sleeve over the far side for 6 s two or three times a game; once more with the hands
+  coming in and leaving over 0.3 s each rather than there with the ply (`HELD_OUT`).
 
 Per sequence it prints plies right in order, false alarms (none of these holds an illegal
 move), doubts, corrections, late recoveries (plies found after the camera lost the
@@ -47,6 +57,22 @@ RENDERS = {  # name: (PGN, plies, camera, seed, piece height, positions the came
     # the camera loses the board for 3, 5 and 8 plies (a bumped camera, a lost stretch of video)
     "walnut above, 2 s, 3, 5 and 8 plies lost": ("kasparov-deep-blue-1997-game1.pgn", 60, "above", 7, 1.0,
                                                   (range(11, 14), range(25, 30), range(41, 49))),
+}
+# issue 27's first held-out category, as near as the renderer and the real hands come: whole
+# games, name: (PGN, seed, {position: (cut-out, square)}: a sleeve lies there for 3 positions,
+# seconds the hand over a ply's square takes to come in and to leave: 0, there with the ply)
+HELD_OUT = {
+    "wood off-centre, dim, 60 px, hands at rest: Kasparov-Deep Blue 1997/2": (
+        "kasparov-deep-blue-1997-game2.pgn", 5, {20: ("fist", "g7"), 50: ("sleeve", "b7")}, 0.0),
+    "wood off-centre, dim, 60 px, hands at rest: Kasparov-Deep Blue 1997/2, other sleeves": (
+        "kasparov-deep-blue-1997-game2.pgn", 8, {12: ("sleeve", "f7"), 33: ("fist", "b7"), 66: ("fist", "g7")}, 0.0),
+    "wood off-centre, dim, 60 px, hands at rest: Kasparov-Deep Blue 1997/1": (
+        "kasparov-deep-blue-1997-game1.pgn", 3, {10: ("fist", "g7"), 40: ("sleeve", "b7"), 70: ("fist", "c7")}, 0.0),
+    "wood off-centre, dim, 60 px, hands at rest: Nepomniachtchi-Ding 2023/1": (
+        "nepomniachtchi-liren-2023-game1.pgn", 11, {5: ("sleeve", "b7"), 30: ("fist", "g7"), 60: ("sleeve", "c7")},
+        0.0),
+    "wood off-centre, dim, 60 px, hands at rest: Kasparov-Deep Blue 1997/2, hands reaching in 0.3 s": (
+        "kasparov-deep-blue-1997-game2.pgn", 5, {20: ("fist", "g7"), 50: ("sleeve", "b7")}, 0.3),
 }
 
 
@@ -191,22 +217,40 @@ def measure(renders: bool, only: str | None = None) -> dict:
     if renders:
         from controller.demo_rig.render_chess import Camera, Position, corners_in_frame
 
-        for name, (pgn, plies, where, seed, tall, unseen) in RENDERS.items():
-            if only is not None and only not in name:
-                continue
-            game = chess.pgn.read_game(open(DATA / "pgn" / pgn))
-            board, sans, positions = game.board(), [], []
-            for move in [None] + list(game.mainline_moves())[:plies]:
+        def game(pgn: str, plies: int | None = None) -> tuple[list, list]:
+            """The game's first `plies` in SAN, and every position from the start."""
+            played = chess.pgn.read_game(open(DATA / "pgn" / pgn))
+            board, sans, positions = played.board(), [], []
+            for move in [None] + list(played.mainline_moves())[:plies]:
                 if move is not None:
                     sans.append(board.san(move))
                     board.push(move)
                 positions.append(Position.from_placement({chess.square_name(s): p.symbol()
                                                           for s, p in board.piece_map().items()}))
-            camera = getattr(Camera, where)(seed=seed)
+            return sans, positions
+
+        def follow(name, images, camera, sans):
             corners = " ".join(f"{x},{y}" for x, y in corners_in_frame(camera))
-            frames = ((i / FPS, f) for i, f in enumerate(_photographed(positions, camera, seed, 2.0, tall, unseen))
-                      if f is not None)
-            out[name] = _follow(frames, corners, sans)
+            out[name] = _follow(((i / FPS, f) for i, f in enumerate(images) if f is not None), corners, sans)
+
+        for name, (pgn, plies, where, seed, tall, unseen) in RENDERS.items():
+            if only is None or only in name:
+                sans, positions = game(pgn, plies)
+                camera = getattr(Camera, where)(seed=seed)
+                follow(name, _photographed(positions, camera, seed, 2.0, tall, unseen), camera, sans)
+        sys.path[:0] = [str(Path.cwd() / "tests")]  # the measured tree's real hands
+        try:
+            from real_hands import wooden_game_with_hands
+        except ImportError:  # a tree before it cannot measure the held-out stand-in
+            return out
+        for name, (pgn, seed, sleeves, reach_s) in HELD_OUT.items():
+            if only is None or only in name:
+                sans, positions = game(pgn)
+                # above but off-centre (tops lean up to a third of a square, a king's nearly
+                # half), the frame large enough for squares of about 60 px
+                camera = Camera(size=(1400, 1050), height=18.0, back=-2.0, side=1.5, seed=seed)
+                follow(name, wooden_game_with_hands(positions, sans, camera, FPS, seed, sleeves=sleeves,
+                                                    reach_s=reach_s), camera, sans)
     return out
 
 
@@ -255,7 +299,7 @@ def main() -> int:
     for name in runs["this tree"]:
         print(f"\n{name}")
         for who, m in runs.items():
-            print(f"  {who:<18} {text(m[name])}")
+            print(f"  {who:<18} {text(m[name]) if name in m else 'not measured (no wooden_game_with_hands there)'}")
     print("\n* the history at the end is not the game's; delay: median/worst after the hand left; "
           "beam: median/95th percentile CPU in Referee.observe")
     print(f"bench time {time.perf_counter() - t0:.0f} s")

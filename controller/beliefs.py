@@ -118,8 +118,9 @@ class Beliefs:
         goes on by nothing or by what the view may show happened since (`motions`: the
         hand motions the watcher counted since the last view; None: not counted)."""
         found: dict = {}
+        before = self.before(moved_at, motions)
         motions = self.motions(moved_at, motions)
-        for rank, line in enumerate(self.before(moved_at)):
+        for rank, line in enumerate(before):
             self._keep(found, replace(line, score=line.score + ev.score(line.board)))
             changed = ev.maybe_changed(line.board)
             if not changed or self.game.outcome(line.state) is not None:
@@ -143,22 +144,26 @@ class Beliefs:
     def adopt(self, lines: list[Line], moved_at: float, partial: bool = False, motions: int | None = None) -> None:
         """The lines `weigh` (or `search`) gave for the view whose hand left at `moved_at`
         (`partial`: a hand still moved over part of the board; `motions` as for `weigh`)."""
-        self._last = Last(moved_at, partial, self.before(moved_at), self.motions(moved_at, motions))
+        self._last = Last(moved_at, partial, self.before(moved_at, motions), self.motions(moved_at, motions))
         self.lines = lines
 
-    def before(self, moved_at: float) -> list[Line]:
+    def before(self, moved_at: float, motions: int | None = None) -> list[Line]:
         """The lines a view is weighed on. A view is one more look at the table when the
-        board was disturbed and settled since the last one; it replaces the last view
-        when that one read the same still board (no motion since: the watcher read it
-        again) or a board a hand still moved over (the readings while a hand comes and
-        goes are not independent looks: a shadow next to the hand would count again and
-        again). Then the lines before the last view are weighed again."""
-        return self._last.lines if self._replaces(moved_at) else self.lines
+        board was disturbed since the last one; it replaces the last view when that one
+        read the same still board (no motion since: the watcher read it again) or a board
+        a hand still moved over (the readings while a hand comes and goes are not
+        independent looks: a shadow next to the hand would count again and again). Then
+        the lines before the last view are weighed again. A view read while a new hand
+        still moves over part of the board (`motions` counts it) is no re-read, though
+        the still part last moved when the last view's did: it replaces nothing, or what
+        the last view showed under that hand (the knight still on h7 before f4) would be
+        lost."""
+        return self._last.lines if self._replaces(moved_at, motions) else self.lines
 
     def motions(self, moved_at: float, motions: int | None) -> int | None:
         """The hand motions since the view the lines `before` were weighed on: this
         view's, and the last view's too when this one replaces it (None: not counted)."""
-        if not self._replaces(moved_at):
+        if not self._replaces(moved_at, motions):
             return motions
         last = self._last.motions
         if motions is None or last is None:
@@ -166,8 +171,8 @@ class Beliefs:
         # the burst a hand still made when the last view was read is counted again now
         return last + (max(0, motions - 1) if self._last.partial else motions)
 
-    def _replaces(self, moved_at: float) -> bool:
-        return self._last is not None and (self._last.moved_at == moved_at or self._last.partial)
+    def _replaces(self, moved_at: float, motions: int | None) -> bool:
+        return self._last is not None and (self._last.partial or (self._last.moved_at == moved_at and not motions))
 
     def _keep(self, found: dict, line: Line) -> None:
         key = self._key(line)
@@ -327,7 +332,7 @@ def replay(game, root, stills: list[Still], keep, depth: int, start: "Beliefs | 
         best = max(found.values(), key=lambda line: line.score).board if found else None
         if best is None or not ev.explains(best) or ev.poorly_explained(best):
             motions = beliefs.motions(still.moved_at, still.motions)
-            starts = [(line, 0, motions) for line in beliefs.before(still.moved_at)[:3]]
+            starts = [(line, 0, motions) for line in beliefs.before(still.moved_at, still.motions)[:3]]
             for line in beliefs.search(ev, starts, depth, still.moved_at, keep):
                 beliefs._keep(found, line)
         if not found:

@@ -259,7 +259,7 @@ class Following:
         retraction = self.takeback.best(self.game, view, ev, depth)
         if retraction is not None and retraction.sure:
             return self._take_back(retraction.k, retraction.lines, view, ev)
-        before = self.beliefs.before(view.moved_at)
+        before = self.beliefs.before(view.moved_at, view.motions)
         motions = self.beliefs.motions(view.moved_at, view.motions)
         if motions is not None:  # no deeper than the hands counted allow, and a quick reply
             depth = min(depth, motions + 1)
@@ -306,7 +306,7 @@ class Following:
             return []  # no deeper than the lines were searched already
         # on from the lines kept first (what the views before showed stands), else from the sure position
         starts = [(line, None if motions is None else max(0, motions - len(line.actions)))
-                  for line in self.beliefs.before(view.moved_at)[:3] if len(line.actions) < most]
+                  for line in self.beliefs.before(view.moved_at, view.motions)[:3] if len(line.actions) < most]
         starts.append((Line((), self.sure, self.game.board(self.sure)), motions))
         # the walk where no motions are counted (with them it still finds histories of
         # unseen plies for a wrong board: not yet trusted), else the beam guided by the view

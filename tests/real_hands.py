@@ -216,3 +216,68 @@ def covered_cells(watcher, cell, name: str, cells, share: float = 0.3) -> set:
         if mask.any() and on_plane[mask > 0].mean() >= share:
             out.add(c)
     return out
+
+
+# a game with hands at rest in many views (issue 27's first held-out category, as near as
+# the renderer comes: bench/following.py, tests/rig/test_heldout_wooden.py); the cut-outs
+# that rest after a ply, (name, quarter turns) reaching in from the mover's side: White's
+# from rank 1, Black's from rank 8
+WHITE_HANDS = [("resting", 0), ("reaching", 0), ("sleeve", 2)]
+BLACK_HANDS = [("sleeve", 0), ("fist", 0), ("resting", 2)]
+SLEEVES = {20: ("fist", "g7"), 50: ("sleeve", "b7")}  # from that position on, for 3: a sleeve from rank 8
+
+
+def wooden_game_with_hands(positions, sans, camera, fps: float, seed: int, hold: float = 2.0, light: float = 0.5,
+                           sleeves: dict = SLEEVES, reach_s: float = 0.0):
+    """Frames of a game (render_chess `Position`s, the plies between them in SAN) as a dim
+    room's camera gives them: each position rendered once in the "wood" style at `light`
+    (drifting a little from move to move) and held `hold` seconds at `fps`, sensor noise
+    on every frame; real hands, pasted at the same light, rest still over the board,
+    nobody tapping: after every third ply (1, 4, 7, ...) a hand over the square the piece
+    went to for the first three quarters of the hold, then the board clear; after every
+    sixth ply from the second (2, 8, 14, ...) a hand at the mover's edge of the board, on
+    the file the piece went to, for the whole hold; and a sleeve from the far side over a
+    far corner for three positions from each of `sleeves`, whatever else happens
+    meanwhile. `reach_s`: the hand that rests over a ply's square comes in over the board
+    before it for that long and leaves as long (0: it is there with the ply, and gone).
+    The board's corners are the camera's (render_chess `corners_in_frame`)."""
+    import chess
+
+    from controller.demo_rig import render_chess
+
+    board, to = chess.Board(), []  # the square each ply's piece went to
+    for san in sans:
+        to.append(chess.square_name(board.push_san(san).to_square))
+    corners = render_chess.corners_in_frame(camera)
+    rng = np.random.default_rng(seed)
+    w, h = camera.size
+    bank = rng.normal(0.0, 3.0, (h + 32, w + 32, 3)).astype(np.int16)  # sensor noise, a new crop a frame
+    level, before = light, None
+    for i, pos in enumerate(positions):
+        since = max((k for k in sleeves if k <= i), default=None)
+        sleeve = sleeves[since] if since is not None and i - since < 3 else None
+        clear = render_chess.render(pos.labels, style="wood", kinds=pos.kinds, camera=camera, light=level, noise=0)
+        if sleeve is not None:
+            clear = paste(clear, corners, sleeve[0], over=sleeve[1], light=level)
+        shots = [(clear, hold)]
+        if i:
+            k, square = i - 1, to[i - 1]
+            name, turn = (WHITE_HANDS if k % 2 == 0 else BLACK_HANDS)[(k // 2) % 3]
+            if i % 3 == 1:
+                at = np.array(["abcdefgh".index(square[0]), 8 - int(square[1])]) + 0.5
+                out = at + (0.0, 10.0 - at[1] if k % 2 == 0 else -2.0 - at[1])  # off the mover's edge
+                steps = [(f, 1 / fps) for f in np.linspace(0, 1, round(reach_s * fps) + 2)[1:-1]]  # reach_s long
+                shots = ([(paste(before, corners, name, turn=turn, over=tuple(out + f * (at - out)), light=level), s)
+                          for f, s in steps]
+                         + [(paste(clear, corners, name, turn=turn, over=square, light=level), 0.75 * hold - reach_s)]
+                         + [(paste(clear, corners, name, turn=turn, over=tuple(at + f * (out - at)), light=level), s)
+                            for f, s in steps]
+                         + [(clear, 0.25 * hold - reach_s)])
+            elif i % 6 == 2:
+                edge = (0.5 + "abcdefgh".index(square[0]), 7.6 if k % 2 == 0 else 0.4)  # its tip over the edge rank
+                shots = [(paste(clear, corners, name, turn=turn, over=edge, light=level), hold)]
+        for image, seconds in shots:
+            for _ in range(round(seconds * fps)):
+                dy, dx = rng.integers(0, 32, 2)
+                yield np.clip(image.astype(np.int16) + bank[dy:dy + h, dx:dx + w], 0, 255).astype(np.uint8)
+        level, before = float(np.clip(level + rng.uniform(-0.04, 0.04), 0.8 * light, 1.15 * light)), clear

@@ -133,10 +133,11 @@ class Watcher:
         self._intervals: list[float] = []  # the source's latest intervals between such frames
         self._in_motion = False  # a burst of motion is going on
         self._moving = None  # the cells under motion in the last read (8x8), None when all still
-        # (expected, plane, hidden, agree, around) to learn before the next frame
+        # (expected, plane, hidden, agree, around: None while a thing lies on the board) to
+        # learn before the next frame
         self._learn_from: tuple | None = None
-        # (plane, hidden: the cells under a hand, {covered cell: label read surely}, the
-        # table around the board) of the last few views, by time
+        # (plane, hidden: the cells under a hand, {covered cell: label read surely, else
+        # None}, the table around the board) of the last few views, by time
         self._planes: dict[float, tuple] = {}
         self._told_H: np.ndarray | None = None  # the homography the reader was last told of
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
@@ -228,14 +229,23 @@ class Watcher:
         if at is not None:
             kept = self._planes.get(at)
             if kept is not None:
-                plane, hidden, sure, around = kept
+                plane, hidden, under, around = kept
                 if skip and self.change.squares:
                     left_out = np.array([c in skip for c in self.reader.cells]).reshape(np.shape(self.gate.block_at))
                     hidden = left_out if hidden is None else (hidden | left_out)
                 elif skip:
                     return  # a reader of the whole board at once learns only from all of it
-                agree = {c for c, lab in sure.items() if expected.get(c) == lab and c not in skip}
-                self._learn_from = (dict(expected), plane, hidden, agree, around)
+                # covered cells that read surely as the known position has them show the
+                # table again (a hand lay there when a position was known, and has left):
+                # the cover keeps their look, and the table around, from this view. But
+                # only when every covered cell reads so: one read otherwise, or unsurely,
+                # says the thing still lies there (a dark sleeve reads as the dark pieces
+                # under it on some squares), and the cover keeps the look it had, or the
+                # thing would become the table's look where it reaches in from outside,
+                # and be read as pieces from the next view on
+                gone = all(expected.get(c) == lab for c, lab in under.items())
+                agree = {c for c in under if c not in skip} if gone else set()
+                self._learn_from = (dict(expected), plane, hidden, agree, around if gone else None)
                 self._pending_learn = None  # a later known position replaces an earlier one
             return
         self._pending_learn = dict(expected)
@@ -262,7 +272,8 @@ class Watcher:
         there. The cover's reference is refreshed also on the covered cells in `agree`
         (read surely as the known position has them): a hand that lay there when a
         position was first known, and left since, is not taken for a hand forever.
-        `around`: the cover's small plane of the same frame, with the table around."""
+        `around`: the cover's small plane of the same frame, with the table around (None:
+        the cover keeps the look it has)."""
         if moving is None or self.change.squares:
             still = expected if moving is None else {
                 c: lab for c, lab, m in zip(self.reader.cells, (expected.get(c) for c in self.reader.cells),
@@ -460,7 +471,7 @@ class Watcher:
         if motions is not None:
             self._motions, self._blind = 0, False
         self._planes = {k: p for k, p in self._planes.items() if k > t - KEEP_PLANES_S}
-        self._planes[t] = (plane, hidden, {c: cells[c][0] for c in covered if cells[c][1] >= SURE}, around)
+        self._planes[t] = (plane, hidden, {c: cells[c][0] if cells[c][1] >= SURE else None for c in covered}, around)
         return view
 
     def _sight(self, plane: np.ndarray, cells: dict, covered: list, moving, hidden) -> dict:
