@@ -26,10 +26,12 @@ with it (`covered`):
    as it, but for at most two read empty (the squares a move left): then what differs
    is the kept look (a hand rested there when the position was known, and has gone),
    refreshed there at the next known position (vision/watch.py);
-4. what has covered any of its cells view after view for STAYS_S is part of the table now (a
-   hand that lay there when the position was known and has gone from cells the known
-   position had empty, a shadow, a cup): its look is kept from then on, and the cells
-   are read again;
+4. what has covered any of its cells view after view for STAYS_S, every cell under it
+   read surely as the known position, is part of the table now (a hand that lay there
+   when the position was known and has gone from cells the known position had empty, a
+   cup beside the pieces): its look is kept from then on, and the cells are read again;
+   a thing the reader takes for pieces (a sleeve resting while play goes on, a deep
+   shadow over empty squares) stays covered however long it lies;
 5. on a board where one action shifts a whole line of cells (a Labyrinth tile pushed
    in: `Reader.lines_move`), such a patch may be the move itself: there only its cells
    the reader reads unsurely are covered.
@@ -151,12 +153,19 @@ class Cover:
                 # a row of tiles pushed along is a move: only what reads unsurely is under a hand
                 under = [c for c in under if cells.get(c, ("", 0.0))[1] < SURE]
             first = min((since.get(c, t) for c in under), default=t)
-            if under and t - first >= STAYS_S:
-                self.ref[part] = small[part]  # there that long: part of the table now
+            if under and t - first >= STAYS_S and self._as_known(under, cells):
+                self.ref[part] = small[part]  # there that long, hiding nothing: part of the table now
                 continue
             self._since.update({c: since.get(c, t) for c in under})
             out.update(under)
         return [c for c in self.cells if c in out]
+
+    def _as_known(self, under: list, cells: dict) -> bool:
+        """Do the cells under a thing all read surely as the kept look has them? A shadow,
+        a cup beside the pieces or a hand that lay there when the look was kept and has
+        left; not a sleeve still lying there, which reads as pieces where there are none
+        (or as the wrong side's), however long it lies."""
+        return all(c in cells and cells[c][1] >= SURE and cells[c][0] == self.board.get(c, "empty") for c in under)
 
     def _gone(self, under: list, cells: dict) -> bool:
         """Does what differs read as the known position, but for a piece or two gone (a
