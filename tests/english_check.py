@@ -59,11 +59,17 @@ def english_messages(lang: str) -> tuple[re.Pattern, ...]:
     return tuple(out)
 
 
-def english(text: str, lang: str) -> str | None:
-    """What is English in `text` (a line, a heading, a sentence said), or None."""
-    text = text.lstrip(MARKS)
+def unprinted(text: str) -> str:
+    """`text` with the board files' printed texts in it each made "\u2026" (a card's text
+    may itself hold ": ", where a line is cut into its parts)."""
     for words in printed():
         text = text.replace(words, "\u2026")
+    return text
+
+
+def english(text: str, lang: str) -> str | None:
+    """What is English in `text` (a line, a heading, a sentence said), or None."""
+    text = unprinted(text.lstrip(MARKS))
     if any(p.fullmatch(text) for p in english_messages(lang)):
         return f"an English message: {text!r}"
     if len(text.split()) >= 4 and ENGLISH.search(text) or ENGLISH_NAMES.search(text):

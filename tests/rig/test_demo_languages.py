@@ -21,7 +21,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from english_check import english
+from english_check import english, unprinted
 from support import play_demo
 
 # game, turns shown on the table, seed (the seeds of test_demo_games.py; a few turns keep
@@ -81,7 +81,7 @@ def test_the_demo_plays_each_game_with_the_page_the_terminal_and_the_voice_in_th
     # address and random token are not words ("pytest-of-root" is not English)
     lines = [re.sub(r"http://\S+|[\w-]{16}(?=\))", "X", line.replace(str(tmp_path), "FOLDER")).strip()
              for line in told]
-    faults = [fault for line in lines for part in re.split(r" ?: ", re.sub(r"^\d+\. ", "", line))
+    faults = [fault for line in lines for part in re.split(r" ?: ", re.sub(r"^\d+\. ", "", unprinted(line)))
               if (fault := english(line, lang) or english(part, lang))]
     assert not faults, "\n".join(faults + ["", "the terminal said:"] + told)
     assert told[0].startswith({"fr": "démo : ", "de": "Demo: "}[lang]), told[0]
