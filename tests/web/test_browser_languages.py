@@ -81,7 +81,10 @@ def test_a_phone_may_choose_another_language_than_the_table_s(browser, served):
         page.wait_for_function(f"() => document.documentElement.lang === '{other}'", timeout=WAIT_MS)
         page.wait_for_selector("#live.on", timeout=WAIT_MS)
         assert page.locator("#controls summary").inner_text() == translator(other)("Referee controls")
-        assert page.locator("#prompt").inner_text() == service.snapshot()["prompt"]["text"]  # the table's words
+        # the table's words, once the page has the new game's (a loaded machine may be a
+        # moment behind the snapshot)
+        page.wait_for_function("t => document.querySelector('#prompt').innerText === t",
+                               arg=service.snapshot()["prompt"]["text"], timeout=WAIT_MS)
         page.reload()
         assert page.evaluate("document.documentElement.lang") == other  # kept for this browser
         assert errors == []
