@@ -94,6 +94,14 @@ class Last(NamedTuple):
     motions: int | None
 
 
+def new_motions(motions: int | None, after_partial: bool) -> int | None:
+    """The hand motions a view adds to those counted before it: the watcher counts a burst
+    a view was read in the middle of (a hand at the edge) for that view and again for the
+    next once it ended (vision/watch.py), so after such a view one fewer (None: not
+    counted)."""
+    return motions if motions is None or not after_partial else max(0, motions - 1)
+
+
 class Beliefs:
     """The beam of lines over one game since its sure point (see the module docstring)."""
 
@@ -168,8 +176,7 @@ class Beliefs:
         last = self._last.motions
         if motions is None or last is None:
             return None
-        # the burst a hand still made when the last view was read is counted again now
-        return last + (max(0, motions - 1) if self._last.partial else motions)
+        return last + new_motions(motions, self._last.partial)
 
     def _replaces(self, moved_at: float, motions: int | None) -> bool:
         return self._last is not None and (self._last.partial or (self._last.moved_at == moved_at and not motions))

@@ -35,7 +35,7 @@ from typing import NamedTuple
 from vision.view import BoardView
 
 from . import recovery
-from .beliefs import Beliefs, Line, Still
+from .beliefs import Beliefs, Line, Still, new_motions
 from .events import Event
 from .evidence import Evidence
 
@@ -106,11 +106,9 @@ class Following:
         motions = view.motions
         self.takeback.keep(Still(view.moved_at, bool(ev.moving), ev, motions))
         since = self._since
-        # a burst of motion a view read meanwhile (a hand at the edge) is counted again by
-        # the next view once it ended (vision/watch.py): once here, or every ply recorded
-        # would leave one motion more for the sure position to spend on plies nobody made
-        self._since = since.then(view.moved_at, motions if motions is None or not self._partial
-                                 else max(0, motions - 1))
+        # each burst once, or every ply recorded would leave one motion more for the sure
+        # position to spend on plies nobody made
+        self._since = since.then(view.moved_at, new_motions(motions, self._partial))
         self._partial = bool(view.moving)
         lines = self.beliefs.weigh(ev, view.moved_at, motions)
         awaiting = self.life.awaiting_start

@@ -160,12 +160,19 @@ class Cover:
             out.update(under)
         return [c for c in self.cells if c in out]
 
+    def _read_otherwise(self, under: list, cells: dict) -> list | None:
+        """The cells of `under` read surely otherwise than the known position has them;
+        None when one of them is not read surely."""
+        if any(c not in cells or cells[c][1] < SURE for c in under):
+            return None
+        return [c for c in under if cells[c][0] != self.board.get(c, "empty")]
+
     def _as_known(self, under: list, cells: dict) -> bool:
-        """Do the cells under a thing all read surely as the kept look has them? A shadow,
-        a cup beside the pieces or a hand that lay there when the look was kept and has
+        """Do the cells under a thing all read surely as the known position? A shadow, a
+        cup beside the pieces or a hand that lay there when the look was kept and has
         left; not a sleeve still lying there, which reads as pieces where there are none
         (or as the wrong side's), however long it lies."""
-        return all(c in cells and cells[c][1] >= SURE and cells[c][0] == self.board.get(c, "empty") for c in under)
+        return self._read_otherwise(under, cells) == []
 
     def _gone(self, under: list, cells: dict) -> bool:
         """Does what differs read as the known position, but for a piece or two gone (a
@@ -173,11 +180,10 @@ class Cover:
         rested there when the position was known, and has left), not the view now. Only
         where the known position has pieces: a hand over empty cells may read empty (a
         Connect 4 hole shows the room behind it, a hand too)."""
-        if not under or any(c not in cells or cells[c][1] < SURE or self.board.get(c, "empty") == "empty"
-                            for c in under):
+        if not under or any(self.board.get(c, "empty") == "empty" for c in under):
             return False
-        other = [c for c in under if cells[c][0] != self.board.get(c)]
-        return len(other) <= LEFT and all(cells[c][0] == "empty" for c in other)
+        other = self._read_otherwise(under, cells)
+        return other is not None and len(other) <= LEFT and all(cells[c][0] == "empty" for c in other)
 
     def _foreign(self, small: np.ndarray) -> np.ndarray:
         """Pixels that fit neither the known position's look nor their cell's empty look."""
