@@ -91,9 +91,9 @@ def test_a_ply_whose_square_is_under_a_moving_hand_is_a_rival_not_an_afterthough
     the hand) explains that view best; Rd6 is only the best of the plies the hand does
     not touch. So nothing is recorded until the hand has left; then Rd1 is, at once,
     and 45. g7 after it: no Rd6, nothing to correct, no alarm. (Before, the histories
-    into the moving hand were left out, Rd6 led the rest decisively and was recorded;
-    on the rig the camera then learned that position and its views after kept Rd6 to
-    the game's end.)"""
+    into the moving hand were left out, Rd6 led the rest decisively and was recorded,
+    and on the rig it stood to the game's end: docs/measurements.md.) The evidence of
+    d5 and d6 is as the rig's watcher gave it (seed 1)."""
     sans = master_game(87, "kasparov-deep-blue-1997-game1.pgn")
     assert sans[-2:] == ["Rd5", "f6"]
     board = chess.Board()
@@ -117,7 +117,7 @@ def test_a_ply_whose_square_is_under_a_moving_hand_is_a_rival_not_an_afterthough
     referee.observe(BoardView(cells, t=camera.t, moved_at=camera.t - 0.25, motions=1, change_from=known,
                               sight=sight))
     assert referee.history == []  # Rd6 is not recorded; Rd1 waits for the hand to leave
-    camera.show(board, since=before, motions=0)
+    camera.show(board, since=before, motions=1)  # the burst the hand's view counted, counted again
     assert referee.history == ["Rd1"]
     since = board.copy()
     board.push_san("g7")
