@@ -124,7 +124,11 @@ class Beliefs:
     def weigh(self, ev: Evidence, moved_at: float, motions: int | None = None) -> list[Line]:
         """The lines after a view, best first (not yet adopted: see `adopt`): each line
         goes on by nothing or by what the view may show happened since (`motions`: the
-        hand motions the watcher counted since the last view; None: not counted)."""
+        hand motions the watcher counted since the last view; None: not counted). A line
+        goes on also into cells a hand still moves over: such a ply is a rival like any
+        (the view shows the square the piece left, the hand where it went), recorded only
+        once a view shows its cells (`Following._follow`); left out, the best of the plies
+        the hand does not touch could lead decisively (Rd6 for Rd1, d1 under the hand)."""
         found: dict = {}
         before = self.before(moved_at, motions)
         motions = self.motions(moved_at, motions)
@@ -137,7 +141,7 @@ class Beliefs:
                 best = None
                 for seq, state in frontier:
                     ext = line.then(self.game, seq, state, 0.0, moved_at)
-                    if ev.hides(line.board, ext.board) or ev.unseen(line.board, ext.board):
+                    if ev.unseen(line.board, ext.board):
                         continue
                     turns = self.turns(line.state, seq)[0] if motions is not None else None
                     ext = replace(ext, score=line.score + ev.score(ext.board) - self.cost(len(seq), turns, motions))
