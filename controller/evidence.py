@@ -244,12 +244,13 @@ class Evidence:
         look disagrees with what `board` keeps or changes since the known position; and,
         when some cell does, the cells a piece `board` puts in front mostly hides (a
         knight leaving b8 behind the bishop on c8 changes nothing the camera sees there;
-        where it went shows the move) and those a hand at rest covers (a move made under
-        it, before the reply the view shows)."""
+        where it went shows the move) and those a hand covers, at rest or still moving (a
+        move made under it, before the reply the view shows; castling while the arm still
+        lies over e1 and f1 leaves g1 and h1 as Rg1 does, and left out, Rg1 led alone)."""
         seen = self._seen_changed(board)
         if not seen:
             return seen
-        return seen | {c for c in board if c not in self.moving and (c in self.covered or self.hidden(c, board))}
+        return seen | {c for c in board if c in self.moving or c in self.covered or self.hidden(c, board)}
 
     def unseen(self, before: dict, after: dict) -> bool:
         """Does going from `before` to `after` leave alone every cell the view shows

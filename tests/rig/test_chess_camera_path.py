@@ -129,6 +129,22 @@ def test_en_passant_castling_both_ways_promotion_and_quick_replies(style):
     assert chess.Board(referee.snapshot()["state"]["fen"]).piece_at(chess.A8).symbol() == "N"
 
 
+@pytest.mark.parametrize("seed", [3, 5])
+def test_castling_answered_at_once_while_the_hand_still_lies_over_the_king_is_not_a_rook_move(seed):
+    """5. O-O and 5...Be7 at once (Nepomniachtchi-Ding 2023, game 1), the camera at an
+    angle: the view read as Black's hand leaves shows the rook on g1... and White's arm
+    still over e1 and f1. Only moves whose cells no hand is over were weighed, so h1-g1
+    (and Kf1 later) looked decisive against nothing: Rg1 Be7 Kf1 was recorded for O-O Be7,
+    and the game went wrong from there. Castling leaves g1 and h1 as the rook move does:
+    a view that cannot tell them apart settles neither."""
+    sans = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Bxc6 dxc6".split()
+    positions, _ = positions_of(sans)
+    referee, events = watch(positions, style="wood", camera=Camera(seed=seed), clicked=True, quick=(9,),
+                            still_s=2.0, seed=seed)
+    assert referee.history == sans
+    assert [e for e in events if e.kind in ("illegal", "corrected")] == []
+
+
 def scene(board: chess.Board, edit) -> Position:
     """The position on `board` with pieces moved by hand: edit {square: piece symbol or
     None}, whatever the rules say."""
