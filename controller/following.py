@@ -120,6 +120,8 @@ class Following:
         # wait for the camera; it is followed as any move)
         if not ev.explains(lines[0].board):
             return None if awaiting else self._unexplained(view, ev, lines)
+        if self.life.alarm is not None and (view.moving or view.covered):
+            return None  # an alarm is raised on a clear board, and put right by one (not what a hand hides)
         if (ev.poorly_explained(lines[0].board) or self.life.misread is not None) and not awaiting:
             # explained, but for cells another label fits better, or just after a view
             # that only a take-back explained: a history further off may fit them all
@@ -234,7 +236,18 @@ class Following:
         alarm = self.wording.wrong_board(self.state, ev)  # against the position the page shows
         went_on = ("play went on after an illegal move; the record stands at "
                    f"{self.wording.record_at(self.sure, self.history)}")
-        return self._go(self.life.wrong(view, alarm, self.confirm_s, went_on))
+        return self._go(self.life.wrong(view, alarm, self.confirm_s, went_on, self._wrong_kept(ev)))
+
+    def _wrong_kept(self, ev: Evidence) -> dict:
+        """What the wrong boards before (the first one, the alarm standing) showed on cells
+        this view does not show otherwise (a cell now hidden or read unsurely): by cell
+        name, as an alarm's `seen`."""
+        before = {**(self.life.first_wrong.data["seen"] if self.life.first_wrong else {}),
+                  **(self.life.alarm["seen"] if self.life.alarm else {})}
+        board = self.game.board(self.state)
+        cells = {self.game.cell_name(c): c for c in board}
+        after = {**board, **{cells[n]: v for n, v in before.items() if n in cells}}
+        return {n: v for n, v in before.items() if n in cells and not ev.contradicts(cells[n], after)}
 
     @staticmethod
     def _last_of(events: list) -> Event | None:
@@ -272,6 +285,8 @@ class Following:
             # the beam's best leaves cells as the view does not show them (a history too
             # short for what moved in a stretch the camera did not see): further back
             found = self._found_again(view, ev) or found
+        if lost:  # nothing kept explains the view: only a history the players could have made, as seen
+            found = [line for line in found if self._hands_allow(line) and self._fits_the_stills(line, view)]
         if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
             self.beliefs.reset(self.sure)
             # a re-read of this still board weighs them again (without this reading)
@@ -282,6 +297,33 @@ class Following:
         if taking_back:  # the views since favour it: a doubt, not an alarm, for now
             self.life = self.life.weighed_take_back(retraction)
         return None
+
+    def _hands_allow(self, line: Line) -> bool:
+        """Could the players have made `line` since the sure position with the hand motions
+        counted since (and one more: a quick reply)? Each view's weighing makes a line pay
+        for turns beyond its motions, but a history found where nothing else explains the
+        board has no rival to lose to: after 15. Nxe7+, 15...b6?? and 16. Bg3 (two
+        motions), "Qxe7 b3 b6 Bg3" (four turns, the queen and b3 hidden from a low side)
+        was recorded as recovered late instead of the illegal move it was."""
+        motions = self._since.motions
+        return motions is None or self.beliefs.turns(self.sure, line.actions)[0] <= motions + 1
+
+    def _fits_the_stills(self, line: Line, view: BoardView) -> bool:
+        """Does `line` explain, in order, every still view seen since the sure position
+        (each by one of its histories so far, never an earlier one than the view before)?
+        A history found for the board as it stands is weighed on that board alone; the
+        camera may have lost the board meanwhile, but the views it did see must fit too
+        (16. Bg3 seen made while 15...Bg4 still stood is no "...Bh5, then Bg3")."""
+        boards = [self.game.board(state) for state in self._states(line.actions)]
+        at, p = self._since.at, 0
+        for still in self.takeback.stills:
+            if still.partial or (at is not None and still.moved_at <= at) or still.moved_at >= view.moved_at:
+                continue
+            while p < len(boards) and not still.ev.explains(boards[p]):
+                p += 1
+            if p == len(boards):
+                return False
+        return True
 
     def _found_again(self, view: BoardView, ev: Evidence) -> list[Line]:
         """The camera lost the board (a bumped camera, a stretch of video lost, a hand

@@ -154,22 +154,27 @@ class Lifecycle:
         take-back explains: no alarm waits, a doubt does."""
         return replace(self, suspect=None).undecided(view, data)
 
-    def wrong(self, view: BoardView, alarm: dict, confirm_s: float, went_on: str) -> tuple[Lifecycle, list[Say]]:
+    def wrong(self, view: BoardView, alarm: dict, confirm_s: float, went_on: str,
+              kept: dict | None = None) -> tuple[Lifecycle, list[Say]]:
         """A clear board no legal history explains (`alarm`, in words): an alarm once the
         clear views have stayed unexplained `confirm_s` since the first of them (at once
         without a camera clock); when play went on from that first wrong board (its
         wrong change still there, more changed since) it is the one reported, the illegal
         move. The same wrong board, or play going on from it, is reported once
-        (`went_on`: that report's reason)."""
+        (`went_on`: that report's reason). `kept`: the cells of the wrong boards before
+        (the alarm standing, the first wrong board) this view does not show otherwise: a
+        pawn that left b7 stands behind the one now on b6, and b7 reads empty no more,
+        yet nobody put it back."""
+        seen = {**(kept or {}), **alarm["seen"]}
         if self.alarm and (self.alarm["reason"] == alarm["reason"] or self.alarm.get("went_on")):
             return self, []
-        if self.alarm and self.alarm["seen"].items() < alarm["seen"].items():
+        if self.alarm and self.alarm["seen"].items() < seen.items():
             # the wrong change reported still stands and more changed since: play went on from it
             alarm = {**alarm, "went_on": True, "reason": went_on}
         if confirm_s <= 0:
             return self._raise(alarm)
         first = self.first_wrong if self.first_wrong is not None else Pending(view, alarm)
-        if self.alarm is None and first.data["seen"].items() <= alarm["seen"].items():
+        if self.alarm is None and first.data["seen"].items() <= seen.items():
             alarm = first.data  # play went on from the first wrong board: what to fix is that one
         if self.suspect is None or self.suspect.data != alarm:
             return replace(self, suspect=Pending(view, alarm), first_wrong=first), []

@@ -20,11 +20,12 @@ the watcher may read again), so a take-back costs a replay only of the newest st
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from vision.view import BoardView
 
-from .beliefs import Beliefs, Still, replay
+from .beliefs import Beliefs, Still, new_motions, replay
 from .evidence import MISFIT, Evidence
 
 BACK = 3  # recorded camera plies a clear view may take back
@@ -100,11 +101,16 @@ class TakeBack:
 
     def keep(self, still: Still) -> None:
         """Keep a still view for weighing again (a re-read of the same still board, or
-        one a hand still moved over, replaces the last), back to about the oldest
-        camera ply that may be taken back."""
+        one a hand still moved over, replaces the last; a view read while a new hand
+        moves at the edge is no re-read, though its still part last moved when the last
+        view's did, as in `Beliefs.before`), back to about the oldest camera ply that may
+        be taken back."""
         last = self.stills[-1] if self.stills else None
-        if last is not None and (last.moved_at == still.moved_at or last.partial):
-            self.stills[-1] = still
+        if last is not None and (last.partial or (last.moved_at == still.moved_at and not still.motions)):
+            # the hand motions the replaced view counted are not lost with it
+            motions = None if last.motions is None or still.motions is None else (
+                last.motions + new_motions(still.motions, last.partial))
+            self.stills[-1] = replace(still, motions=motions)
         else:
             self.stills.append(still)
         del self.stills[:-MAX_STILLS]
@@ -137,7 +143,9 @@ class TakeBack:
                     break
                 leads.append(other.best.score - kept.best.score)
             else:
-                if not ev.explains(other.best.board):
+                if not ev.explains(other.best.board) or ev.poorly_explained(other.best.board):
+                    continue
+                if not _hands_allow(other, before, other.best.actions, stills):
                     continue
                 lead = leads[-1] - RETRACT * k
                 # the board kept saying so: two stills in a row each favoured the take-back,
@@ -166,3 +174,14 @@ class TakeBack:
         if stable:
             self._weighed[key] = out
         return out
+
+
+def _hands_allow(beliefs: Beliefs, root, actions, stills: list[Still]) -> bool:
+    """Could the players have made `actions` from `root` with the hand motions the
+    `stills` since counted (and one more: a quick reply)? A take-back weighs histories
+    view by view, each paying for turns beyond its hands, but when a real illegal move
+    leaves every history kept poor, one with plies nobody made may still lead (15. Nxe7+
+    taken back for Nd6, ...b6, Nb7, ...Rfe8 after 15...b6?? 16. Bg3: four turns for two
+    hands)."""
+    counted = [still.motions for still in stills]
+    return None in counted or beliefs.turns(root, actions)[0] <= sum(counted) + 1
