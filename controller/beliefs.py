@@ -275,6 +275,16 @@ class Beliefs:
             state = self.game.apply(state, action)
         return turns, seat
 
+    def hands_allow(self, root, actions, motions: int | None) -> bool:
+        """Could the players have made `actions` from `root` with the hand `motions`
+        counted (and one more: a quick reply; None: not counted)? Each view's weighing
+        makes a line pay for turns beyond its hands, but where a real illegal move leaves
+        every legal history poor, one with plies nobody made may still lead, or stand
+        alone: 15. Nxe7+ taken back for Nd6, ...b6, Nb7, ...Rfe8, or ...Qxe7, b3 found
+        "late" (squares hidden from a low side), after 15...b6?? 16. Bg3: four turns for
+        two hands."""
+        return motions is None or self.turns(root, actions)[0] <= motions + 1
+
     # --- looking further ---------------------------------------------------------------
     def search(self, ev: Evidence, starts: list[tuple], depth: int, moved_at: float, keep=None,
                most: int | None = None, late: bool = False) -> list[Line]:

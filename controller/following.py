@@ -286,7 +286,8 @@ class Following:
             # short for what moved in a stretch the camera did not see): further back
             found = self._found_again(view, ev) or found
         if lost:  # nothing kept explains the view: only a history the players could have made, as seen
-            found = [line for line in found if self._hands_allow(line) and self._fits_the_stills(line, view)]
+            found = [line for line in found if self.beliefs.hands_allow(self.sure, line.actions, self._since.motions)
+                     and self._fits_the_stills(line, view)]
         if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
             self.beliefs.reset(self.sure)
             # a re-read of this still board weighs them again (without this reading)
@@ -297,16 +298,6 @@ class Following:
         if taking_back:  # the views since favour it: a doubt, not an alarm, for now
             self.life = self.life.weighed_take_back(retraction)
         return None
-
-    def _hands_allow(self, line: Line) -> bool:
-        """Could the players have made `line` since the sure position with the hand motions
-        counted since (and one more: a quick reply)? Each view's weighing makes a line pay
-        for turns beyond its motions, but a history found where nothing else explains the
-        board has no rival to lose to: after 15. Nxe7+, 15...b6?? and 16. Bg3 (two
-        motions), "Qxe7 b3 b6 Bg3" (four turns, the queen and b3 hidden from a low side)
-        was recorded as recovered late instead of the illegal move it was."""
-        motions = self._since.motions
-        return motions is None or self.beliefs.turns(self.sure, line.actions)[0] <= motions + 1
 
     def _fits_the_stills(self, line: Line, view: BoardView) -> bool:
         """Does `line` explain, in order, every still view seen since the sure position

@@ -145,7 +145,8 @@ class TakeBack:
             else:
                 if not ev.explains(other.best.board) or ev.poorly_explained(other.best.board):
                     continue
-                if not _hands_allow(other, before, other.best.actions, stills):
+                counted = [still.motions for still in stills]
+                if not other.hands_allow(before, other.best.actions, None if None in counted else sum(counted)):
                     continue
                 lead = leads[-1] - RETRACT * k
                 # the board kept saying so: two stills in a row each favoured the take-back,
@@ -175,13 +176,3 @@ class TakeBack:
             self._weighed[key] = out
         return out
 
-
-def _hands_allow(beliefs: Beliefs, root, actions, stills: list[Still]) -> bool:
-    """Could the players have made `actions` from `root` with the hand motions the
-    `stills` since counted (and one more: a quick reply)? A take-back weighs histories
-    view by view, each paying for turns beyond its hands, but when a real illegal move
-    leaves every history kept poor, one with plies nobody made may still lead (15. Nxe7+
-    taken back for Nd6, ...b6, Nb7, ...Rfe8 after 15...b6?? 16. Bg3: four turns for two
-    hands)."""
-    counted = [still.motions for still in stills]
-    return None in counted or beliefs.turns(root, actions)[0] <= sum(counted) + 1
