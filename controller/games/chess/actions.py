@@ -87,7 +87,7 @@ class Promote:
 
 def notation(state: ChessState, action) -> str:
     """A move in SAN (from the position it is made in), anything else as it writes itself."""
-    return state.board.san(action) if isinstance(action, chess.Move) else action.notation()
+    return state.san(action) if isinstance(action, chess.Move) else action.notation()
 
 
 def said_by(text: str, seat: int) -> str:

@@ -53,7 +53,7 @@ def explain(game: Chess, state: ChessState, seen: Mapping) -> IllegalAction:
             rest = [sq for sq in SQUARES if seen.get(sq, after.cells[sq]) != after.cells[sq]]
             reply = _attempt(game, after.board, after.cells, seen, rest)
             if reply is not None:
-                return IllegalAction(_("after {move}: {reason}", move=state.board.san(move),
+                return IllegalAction(_("after {move}: {reason}", move=state.san(move),
                                        reason=reply.reason), reply.cells)
     return _mismatch(_, state.board, now, seen, changed)
 

@@ -81,6 +81,13 @@ class ChessState:
     def repetitions(self) -> int:
         return self.keys.count(self.keys[-1])
 
+    def san(self, move: chess.Move) -> str:
+        """`move` in SAN, written on a copy of the board: python-chess writes it by playing
+        the move and taking it back, and a state's board is shared by every thread that
+        holds the state (the demo's camera and the referee named moves of one position at
+        once, and one read the other's move half made: "san() expects move to be legal")."""
+        return self.board.copy(stack=False).san(move)
+
     def after(self, move: chess.Move) -> ChessState:
         """The state after a move. An offer stands until the other side moves."""
         mover = seat_of(self.board.turn)

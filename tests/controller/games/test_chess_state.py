@@ -1,9 +1,11 @@
 """A chess position as a value (controller/games/chess/state.py): made lazily from its
 parent and a move, yet the same as python-chess's board; repetition and automatic ends."""
 import random
+import threading
 
 import chess
 
+from controller.games.chess.actions import notation
 from controller.games.chess.state import ChessState, first_move, position_key
 
 
@@ -52,3 +54,31 @@ def test_ends_that_need_no_claim_and_the_first_move_of_a_set_position():
     assert ChessState(fen="7k/8/6K1/8/8/8/8/8 b - - 0 1").automatic_end[1].startswith("draw: dead position")
     assert ChessState().automatic_end is None
     assert first_move(None) == (1, "white") and first_move("4k3/8/8/8/8/8/8/4K3 b - - 0 30") == (30, "black")
+
+
+def test_naming_moves_of_one_position_from_two_threads_at_once_never_fails():
+    """The demo's camera thread and the referee name moves of the same state at once
+    (`notation`); python-chess writes SAN by playing the move on the board and taking it
+    back, and a state's board is shared: one thread once read the other's move half made
+    ("san() and lan() expect move to be legal") and the service stopped."""
+    state = ChessState()
+    for uci in ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5"):
+        state = state.after(chess.Move.from_uci(uci))
+    moves = list(state.board.legal_moves)
+    expected = [chess.Board(state.board.fen()).san(m) for m in moves]
+    errors, named = [], []
+
+    def name_them():
+        try:
+            for _ in range(150):
+                named.append([notation(state, m) for m in moves])
+        except Exception as exc:  # noqa: BLE001 (what the other thread broke, reported below)
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=name_them) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert all(names == expected for names in named)
