@@ -143,7 +143,7 @@ class TakeBack:
                     break
                 leads.append(other.best.score - kept.best.score)
             else:
-                if not ev.explains(other.best.board) or ev.poorly_explained(other.best.board):
+                if not ev.explains(other.best.board) or ev.strain(other.best.board) > 0:
                     continue
                 counted = [still.motions for still in stills]
                 if not other.hands_allow(before, other.best.actions, None if None in counted else sum(counted)):
