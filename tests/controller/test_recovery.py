@@ -7,14 +7,15 @@ import chess
 import pytest
 
 from controller.journal import Journal
+from controller.referee import Referee
 from support import Camera, master_game, placement, referee_on
 
 
-def followed_with_stretches_lost(sans, lost: dict, motions: bool = False):
+def followed_with_stretches_lost(sans, lost: dict, motions: bool = False, journal: Journal | None = None):
     """`sans` from the start, each position held 2 s; at ply i in `lost` the camera sees
     nothing for lost[i] plies (2 s each). Returns the referee, its events and the plies
     after which the camera saw the board."""
-    referee, events = referee_on(Journal(":memory:"))
+    referee, events = referee_on(journal or Journal(":memory:"))
     referee.new_game("chess")
     board, camera = chess.Board(), Camera(referee)
     camera.show(board, motions=0 if motions else None)
@@ -86,3 +87,27 @@ def test_a_knight_that_moves_twice_and_captures_is_found():
     # said once per stretch, or once for both when the first was not yet sure at the second
     assert len([e for e in events if e.kind == "recovered"]) in (1, 2)
     assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+
+
+def test_a_stretch_found_late_as_other_pieces_is_corrected_once_when_a_later_move_shows_it(tmp_path):
+    """The camera blind for 4 plies of an Italian game (O-O Nf6 Kh1 d6): Ke2 Nf6 Kf1 d6
+    leaves the same colours (the camera tells whose a piece is, not which) and is found
+    first and recorded; Re1 is then recorded as Ke1, and ...O-O. Re3 is no move of a king
+    on e1: instead of an alarm for players who played legally, the referee looks again
+    from the position before the stretch, finds the history whose pieces make every move
+    seen since, and corrects the record once, in words; the journal keeps the plies it
+    retracted beside the correction, and a restart rebuilds the corrected record. Before,
+    an alarm, and the record kept the king on e1."""
+    sans = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Nf6", "Kh1", "d6", "Re1", "O-O", "Re3", "a6"]
+    journal = Journal(str(tmp_path / "games.sqlite"))
+    referee, events, seen = followed_with_stretches_lost(sans, {6: 4}, journal=journal)
+    assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+    assert [placement(referee.history[:i]) for i in seen] == [placement(sans[:i]) for i in seen]
+    assert referee.history[:6] == sans[:6] and referee.history[10:] == sans[10:]
+    corrections = [e for e in events if e.kind == "corrected" and e.data["retracted"]]
+    assert len(corrections) == 1
+    assert corrections[0].data["retracted"] == ["Ke2", "Nf6", "Kf1", "d6", "Ke1", "O-O"]
+    assert corrections[0].data["text"] == "corrected: O-O, Nf6, Kh1, d6, not Ke2, Nf6, Kf1, d6"
+    assert len([e for e in events if e.kind == "recovered"]) == 1  # the stretch found first; the correction says the rest
+    again = Referee(Journal(str(tmp_path / "games.sqlite")))
+    assert again.resume() and again.history == referee.history
