@@ -368,6 +368,10 @@ class Following:
         lost = self._found
         if lost is None or lost.tried or not lost.late or self.life.alarm is not None:
             return None
+        depth = self.game.max_actions_per_view + DEEPER
+        before = [still.moved_at for still in self.takeback.stills if still.moved_at < view.moved_at]
+        if before and 1 + (view.moved_at - before[-1]) / PLY_S > depth:
+            return None  # the camera lost the board again since the last still: found again first
         self._found = lost._replace(tried=True)
         stills = [still for still in self.takeback.stills if still.moved_at >= lost.moved_at]
         if not stills or stills[0].moved_at != lost.moved_at:
@@ -378,7 +382,7 @@ class Following:
             if i >= lost.late:
                 touched |= {c for c, v in self.game.board(state).items() if before.get(c) != v}
         lines = recovery.look_again(self.game, lost.anchor, stills, self.game.board(self.sure), touched, lost.most,
-                                    self.game.max_actions_per_view + DEEPER)[0]
+                                    depth)[0]
         if not lines:
             return None
         best, state, now = lines[0], lost.anchor, []
