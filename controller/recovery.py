@@ -36,6 +36,12 @@ board on the way that could still reach the view in the plies left:
 The lines found are scored as any (`Beliefs.cost`: the rules' prior, the hand motions)
 and weighed by later views as any; the referee records them when sure and says once
 which plies were recovered late (controller/referee.py `_found_again`).
+
+The camera tells whose a piece is, not which, so a stretch found late is held less surely
+than plies seen one by one: when a later clear view is explained by no history from it,
+`look_again` walks again from the position before it, boards told apart by which piece
+stands where, keeping only the histories whose pieces go on legally through every still
+view since (controller/following.py `_look_again` corrects the record with the first).
 """
 from __future__ import annotations
 
