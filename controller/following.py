@@ -253,10 +253,10 @@ class Following:
         if lost is not None and lost.tried and lost.late:
             # looked at again, and no history from before the stretch found late explains
             # the views since: the players may have played legally with other pieces
-            found = ", ".join(self.history[lost.at:lost.at + lost.late])
-            alarm = {**alarm, "reason": f"{alarm['reason']} (or the pieces found late after the camera lost the "
-                                        f"board, {found}, were others: the colours cannot tell; the admin may set "
-                                        f"the position as it stands)"}
+            alarm = {**alarm, "reason": self._(
+                "{reason} (or the pieces found late after the camera lost the board, {moves}, were others: the "
+                "colours cannot tell; the admin may set the position as it stands)",
+                reason=alarm["reason"], moves=", ".join(self.history[lost.at:lost.at + lost.late]))}
         went_on = ("play went on after an illegal move; the record stands at "
                    f"{self.wording.record_at(self.sure, self.history)}")
         return self._go(self.life.wrong(view, alarm, self.confirm_s, went_on))
