@@ -89,8 +89,9 @@ class Found(NamedTuple):
     sure position it was searched from (`anchor`), how many plies were recorded then (`at`), when the hand
     left before the still view it was found on (`moved_at`), the most plies a history
     found again may have (`most`: one more than the longest found, the other side to
-    move), how many plies found late were recorded since (`late`), and whether a later
-    view has had it looked at again (`tried`: once)."""
+    move), how many plies recorded since reach the last one found late (`late`: the
+    stretch as recorded), and whether a later view has had it looked at again (`tried`:
+    once)."""
 
     anchor: Any
     at: int

@@ -421,8 +421,9 @@ class Referee(Following):
                        else self._since.spent(len(actions), at))
         # plies a search found late: said once, when the last of them is recorded
         self._recovered += [self.history[start + i] for i, found in enumerate(late) if found]
-        if self._found is not None and any(late):
-            self._found = self._found._replace(late=self._found.late + sum(map(bool, late)))
+        if self._found is not None and any(late):  # the stretch reaches the last ply found late
+            last = start + max(i for i, found in enumerate(late) if found) + 1
+            self._found = self._found._replace(late=last - self._found.at)
         if self._recovered and not any(self.beliefs.best.late):
             recovered, self._recovered = self._recovered, []
             event = self._emit("recovered", notation=recovered, source="camera",
