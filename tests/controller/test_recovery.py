@@ -114,12 +114,12 @@ def test_a_stretch_found_late_as_other_pieces_is_corrected_once_when_a_later_mov
 
 
 def test_an_illegal_move_after_a_stretch_found_late_stays_illegal_and_says_the_pieces_may_differ():
-    """Nepomniachtchi-Ding 2023, the camera blind for Bb5 a6 Ba4 Nf6 O-O (found late, the
-    right board), then ...Be7 seen, then the king steps g1-g3 over its own pawn, which no
-    piece may do: looked at again, no history from before the stretch makes it legal, so
-    the alarm stands, once, the record before it kept, and it says the pieces found late
+    """Nepomniachtchi-Ding 2023, the camera blind for Bb5 a6 Ba4 (found late, the right
+    board), then ...Nf6 seen, then the knight on f3 goes straight to f5, which no knight
+    may do: looked at again, no history from before the stretch makes it legal, so the
+    alarm stands, once, the record before it kept, and it says the pieces found late
     might have been others (the colours cannot tell)."""
-    sans = master_game(10)
+    sans = master_game(8)
     referee, events = referee_on(Journal(":memory:"))
     referee.new_game("chess")
     board, camera = chess.Board(), Camera(referee)
@@ -127,16 +127,17 @@ def test_an_illegal_move_after_a_stretch_found_late_stays_illegal_and_says_the_p
     for san in sans[:4]:
         board.push_san(san)
         camera.show(board)
-    for san in sans[4:9]:
+    for san in sans[4:7]:
         board.push_san(san)
-    camera.lose(8.0)
+    camera.lose(4.0)
     camera.show(board)
-    board.push_san(sans[9])
+    board.push_san(sans[7])
     camera.show(board)
-    board.push(chess.Move.from_uci("g1g3"))
+    board.push(chess.Move.from_uci("f3f5"))
     camera.show(board, hold=4.0)
     alarms = [e for e in events if e.kind == "illegal"]
     assert len(alarms) == 1
     assert "or the pieces found late after the camera lost the board" in alarms[0].data["reason"]
-    assert placement(referee.history) == placement(sans) and referee.history[-1] == "Be7"
+    assert placement(referee.history) == placement(sans) and referee.history[-1] == "Nf6"
+    assert [e for e in events if e.kind == "recovered"] != []
     assert [e for e in events if e.kind == "corrected" and e.data["retracted"]] == []
