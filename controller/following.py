@@ -86,12 +86,12 @@ class Since(NamedTuple):
 
 class Found(NamedTuple):
     """A stretch the camera did not see, found late (`_look_further`, `_found_again`): the
-    sure position it was searched from (`anchor`), how many plies were recorded then (`at`), when the hand
-    left before the still view it was found on (`moved_at`), the most plies a history
-    found again may have (`most`: one more than the longest found, the other side to
-    move), how many plies recorded since reach the last one found late (`late`: the
-    stretch as recorded), and whether a later view has had it looked at again (`tried`:
-    once)."""
+    sure position it was searched from (`anchor`), how many plies were recorded then
+    (`at`), when the hand left before the still view it was found on (`moved_at`), the
+    most plies a history found again may have (`most`: one more than the longest found,
+    the other side to move), how many plies recorded since reach the last one found late
+    (`late`: the stretch as recorded), and whether a later view has had it looked at
+    again (`tried`: once)."""
 
     anchor: Any
     at: int
@@ -370,8 +370,8 @@ class Following:
         if lost is None or lost.tried or not lost.late or self.life.alarm is not None:
             return None
         depth = self.game.max_actions_per_view + DEEPER
-        before = [still.moved_at for still in self.takeback.stills if still.moved_at < view.moved_at]
-        if before and 1 + (view.moved_at - before[-1]) / PLY_S > depth:
+        earlier = [still.moved_at for still in self.takeback.stills if still.moved_at < view.moved_at]
+        if earlier and 1 + (view.moved_at - earlier[-1]) / PLY_S > depth:
             return None  # the camera lost the board again since the last still: found again first
         self._found = lost._replace(tried=True)
         stills = [still for still in self.takeback.stills if still.moved_at >= lost.moved_at]
