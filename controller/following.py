@@ -88,10 +88,10 @@ class Found(NamedTuple):
     """A stretch the camera did not see, found late (`_look_further`, `_found_again`): the
     sure position it was searched from (`anchor`), how many plies were recorded then
     (`at`), when the hand left before the still view it was found on (`moved_at`), the
-    most plies a history found again may have (`most`: one more than the longest found,
-    the other side to move), how many plies recorded since reach the last one found late
-    (`late`: the stretch as recorded), and whether a later view has had it looked at
-    again (`tried`: once)."""
+    most plies a history found again may have (`most`: as many as the hand motions, or
+    the time, since `anchor` allow, as `_found_again`), how many plies recorded since
+    reach the last one found late (`late`: the stretch as recorded), and whether a later
+    view has had it looked at again (`tried`: once)."""
 
     anchor: Any
     at: int
@@ -304,8 +304,11 @@ class Following:
             found = self._found_again(view, ev) or found
         if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
             # what a later view may yet show was made by other pieces (`_look_again`)
+            t, motions = self._since.at, self._since.motions
+            most = (motions + 1 if motions is not None else LOST_DEPTH if t is None
+                    else 1 + int(max(0.0, view.moved_at - t) / PLY_S))
             self._found = Found(self.sure, len(self.history), view.moved_at,
-                                min(LOST_DEPTH, 1 + max(len(line.actions) for line in found)))
+                                min(LOST_DEPTH, max([most] + [len(line.actions) for line in found])))
             self.beliefs.reset(self.sure)
             # a re-read of this still board weighs them again (without this reading)
             self.beliefs.lines = [replace(line, score=line.score - ev.score(line.board)) for line in found]
@@ -355,13 +358,13 @@ class Following:
     def _look_again(self, view: BoardView, ev: Evidence) -> list | None:
         """A clear view no history kept explains, after a stretch found late: the pieces
         recorded there may not be the ones played (the camera tells whose a piece is, not
-        which: O-O Nf6 Kh1 d6 unseen, found as Ke2 Nf6 Kf1 d6, then Re1 recorded as Ke1,
-        and Re3 is no move of that king). Looked at again from the sure position the
+        which: O-O a6 Kh1 a5 d3 h6 unseen, found as Kf1 h6 d3 a5, then Re1 recorded as
+        Ke1, and Re3 is no move of that king). Looked at again from the sure position the
         stretch was searched from, by which piece stands where, each history kept only if
         it goes on legally through every still view since (controller/recovery.py
         `look_again`): one that does replaces what was recorded since, said once in a
         `corrected` event in notation, as the stretch was said when found ("corrected:
-        O-O, Nf6, Kh1, d6, not Ke2, Nf6, Kf1, d6"), the journal keeping the plies it
+        d3, h6, O-O, a6, Kh1, a5, not Kf1, h6, d3, a5"), the journal keeping the plies it
         retracts beside it. None (an illegal move after a stretch found right, or the true
         pieces beyond the walk's boards) leaves the record as it stands and the view to
         the alarm, which then says the pieces found late may have been others

@@ -269,8 +269,8 @@ def look_again(game, anchor, stills: list[Still], board: dict, touched: set, mos
                nodes: int = NODES) -> tuple[list[Line], int]:
     """A stretch found late from colours alone (on the first of `stills`, from the sure
     position `anchor`), which a later clear view then showed was made by other pieces (the
-    camera tells whose a piece is, not which: Ke2 ... Kf1 leaves the colours O-O ... Kh1
-    leaves, and the rook's next move is then no move of the king recorded there): from
+    camera tells whose a piece is, not which: Kf1 leaves the colours O-O ... Kh1 leaves,
+    and the rook's next move is then no move of the king recorded there): from
     `anchor` again, the histories of up to `most` actions to a board the first still does
     not contradict, walked apart by which piece stands where (`Game.position`), each kept
     only if it goes on legally through every still view since (`beliefs.replay`, searched
