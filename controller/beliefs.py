@@ -337,12 +337,14 @@ class Still:
     motions: int | None = None  # hand motions since the view before (None: not counted)
 
 
-def replay(game, root, stills: list[Still], keep, depth: int, start: "Beliefs | None" = None) -> "Beliefs | None":
+def replay(game, root, stills: list[Still], keep, depth: int, start: "Beliefs | None" = None,
+           explained: bool = False) -> "Beliefs | None":
     """The beliefs from `root` after weighing `stills` in turn (or, from `start`, the
     beliefs after the stills before them), keeping only the lines `keep` allows; a still
     no kept line explains well is searched up to `depth` actions deeper, as the referee does
     (a history taken back must be given the same chances as the one recorded). None
-    when no kept line goes on through some still."""
+    when no kept line goes on through some still, or (`explained`) when the best line
+    does not explain one."""
     beliefs = copy.copy(start) if start is not None else Beliefs(game, root)
     for still in stills:
         ev = still.ev
@@ -356,7 +358,7 @@ def replay(game, root, stills: list[Still], keep, depth: int, start: "Beliefs | 
             starts = [(line, 0, motions) for line in beliefs.before(still.moved_at, still.motions)[:3]]
             for line in beliefs.search(ev, starts, depth, still.moved_at, keep):
                 beliefs._keep(found, line)
-        if not found:
+        if not found or (explained and not ev.explains(max(found.values(), key=lambda line: line.score).board)):
             return None
         beliefs.adopt(Beliefs._ranked(found), still.moved_at, motions=still.motions)  # each still its own look
     return beliefs

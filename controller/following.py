@@ -17,6 +17,7 @@ For each still view (`observe`) it weighs the histories the beliefs keep
 | still undecided after the board has stood still DOUBT_S | says so once (`doubt`, with the few likeliest readings), and goes on weighing |
 | no history explains a clear view, but one from a few recorded plies back does | takes those plies back and records the history that does (`corrected`, with `retracted`: controller/takeback.py) |
 | no history kept explains a clear, uncovered view (the camera lost the board) | searches on from the lines kept, else from the sure position, as deep as the hand motions (or the time) since allow (`_found_again`); the plies found are said once when recorded (`recovered`) |
+| after a stretch found late, no history explains a clear view (the pieces found were others of the same colours) | looks again from the position before the stretch for pieces that make every move seen since; found, corrects the record once (`corrected`, with `retracted`: `_look_again`); not found, the alarm says the pieces found late may have been others |
 | no history explains a clear view that stays so for `confirm_s` | `illegal`, in the game's words: who should fix it, how, what was seen; no take-back reaches past it |
 | play goes on from a board the alarm is about | the alarm is updated once ("play went on after an illegal move; the record stands at 15. Nxe7+"); the admin may accept the board as it stands (`Referee.set_position`) |
 
@@ -30,7 +31,7 @@ few may err): the sides are learned from the start itself.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from vision.view import BoardView
 
@@ -81,6 +82,23 @@ class Since(NamedTuple):
             if n > used:
                 out.append((moved_at, n - used))
         return Since(at, tuple(out))
+
+
+class Found(NamedTuple):
+    """A stretch the camera did not see, found late (`_look_further`, `_found_again`): the
+    sure position it was searched from (`anchor`), how many plies were recorded then
+    (`at`), when the hand left before the still view it was found on (`moved_at`), the
+    most plies a history found again may have (`most`: as many as the hand motions, or
+    the time, since `anchor` allow, as `_found_again`), how many plies recorded since
+    reach the last one found late (`late`: the stretch as recorded), and whether a later
+    view has had it looked at again (`tried`: once)."""
+
+    anchor: Any
+    at: int
+    moved_at: float
+    most: int
+    late: int = 0
+    tried: bool = False
 
 
 class Known(NamedTuple):
@@ -234,6 +252,14 @@ class Following:
                                                                      misread.lines))
             return None
         alarm = self.wording.wrong_board(self.state, ev)  # against the position the page shows
+        lost = self._found
+        if lost is not None and lost.tried and lost.late:
+            # looked at again, and no history from before the stretch found late explains
+            # the views since: the players may have played legally with other pieces
+            alarm = {**alarm, "reason": self._(
+                "{reason} (or the pieces found late after the camera lost the board, {moves}, were others: the "
+                "colours cannot tell; the admin may set the position as it stands)",
+                reason=alarm["reason"], moves=", ".join(self.history[lost.at:lost.at + lost.late]))}
         went_on = ("play went on after an illegal move; the record stands at "
                    f"{self.wording.record_at(self.sure, self.history)}")
         return self._go(self.life.wrong(view, alarm, self.confirm_s, went_on, self._wrong_kept(ev)))
@@ -283,12 +309,22 @@ class Following:
         if lost and not taking_back and (not found or ev.unexplained(found[0].board)
                                          or ev.poorly_explained(found[0].board)):
             # the beam's best leaves cells as the view does not show them (a history too
-            # short for what moved in a stretch the camera did not see): further back
+            # short for what moved in a stretch the camera did not see): further back,
+            # first before a stretch found late from the colours alone
+            events = self._look_again(view, ev)
+            if events is not None:
+                return events
             found = self._found_again(view, ev) or found
         if lost:  # nothing kept explains the view: only a history the players could have made, as seen
             found = [line for line in found if self.beliefs.hands_allow(self.sure, line.actions, self._since.motions)
                      and self._fits_the_stills(line, view)]
         if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
+            # what a later view may yet show was made by other pieces (`_look_again`)
+            t, motions = self._since.at, self._since.motions
+            most = (motions + 1 if motions is not None else LOST_DEPTH if t is None
+                    else 1 + int(max(0.0, view.moved_at - t) / PLY_S))
+            self._found = Found(self.sure, len(self.history), view.moved_at,
+                                min(LOST_DEPTH, max([most] + [len(line.actions) for line in found])))
             self.beliefs.reset(self.sure)
             # a re-read of this still board weighs them again (without this reading)
             self.beliefs.lines = [replace(line, score=line.score - ev.score(line.board)) for line in found]
@@ -344,15 +380,70 @@ class Following:
         found = [] if motions is not None else recovery.found_again(
             self.beliefs, ev, starts, most, view.moved_at, self.sure,
             deeper_than=self.game.max_actions_per_view + DEEPER)[0]
-        if found:
-            return found
         # the walk's boards spent (a view with many unclear cells): the beam guided by the view
         for start, left in starts:
+            if found:
+                break
             found = self.beliefs.search(ev, [(start, len(start.actions), left)], most, view.moved_at, most=most,
                                         late=True)
-            if found:
-                return found
-        return []
+        return found
+
+    def _look_again(self, view: BoardView, ev: Evidence) -> list | None:
+        """A clear view no history kept explains, after a stretch found late: the pieces
+        recorded there may not be the ones played (the camera tells whose a piece is, not
+        which: O-O a6 Kh1 a5 d3 h6 unseen, found as Kf1 h6 d3 a5, then Re1 recorded as
+        Ke1, and Re3 is no move of that king). Looked at again from the sure position the
+        stretch was searched from, by which piece stands where, each history kept only if
+        it goes on legally through every still view since (controller/recovery.py
+        `look_again`): one that does replaces what was recorded since, said once in a
+        `corrected` event in notation, as the stretch was said when found ("corrected:
+        d3, h6, O-O, a6, Kh1, a5, not Kf1, h6, d3, a5"), the journal keeping the plies it
+        retracts beside it. None (an illegal move after a stretch found right, or the true
+        pieces beyond the walk's boards) leaves the record as it stands and the view to
+        the alarm, which then says the pieces found late may have been others
+        (`_unexplained`). Once per stretch, on a clear view, never past an alarm."""
+        lost = self._found
+        if lost is None or lost.tried or not lost.late or self.life.alarm is not None:
+            return None
+        depth = self.game.max_actions_per_view + DEEPER
+        earlier = [still.moved_at for still in self.takeback.stills if still.moved_at < view.moved_at]
+        if earlier and 1 + (view.moved_at - earlier[-1]) / PLY_S > depth:
+            return None  # the camera lost the board again since the last still: found again first
+        self._found = lost._replace(tried=True)
+        stills = [still for still in self.takeback.stills if still.moved_at >= lost.moved_at]
+        if not stills or stills[0].moved_at != lost.moved_at:
+            return None  # the views since are no longer all kept (a typed move, a take-back)
+        state, touched = lost.anchor, set()
+        for i, notation in enumerate(self.history[lost.at:]):  # the cells the plies after the stretch changed
+            before, state = self.game.board(state), self.game.apply(state, self.game.parse(state, notation))
+            if i >= lost.late:
+                touched |= {c for c, v in self.game.board(state).items() if before.get(c) != v}
+        lines = recovery.look_again(self.game, lost.anchor, stills, self.game.board(self.sure), touched, lost.most,
+                                    depth)[0]
+        if not lines:
+            return None
+        best, state, now = lines[0], lost.anchor, []
+        for action, late in zip(best.actions, best.late):
+            if not late:
+                break
+            now.append(self.game.notation(state, action))
+            state = self.game.apply(state, action)
+        # in notation, as the stretch was said when found (`recovered`): a stretch in words is a paragraph
+        text = self._("{now}, not {was}", now=", ".join(now), was=", ".join(self.history[lost.at:lost.at + lost.late]))
+        event = self._emit("corrected", text=self._("corrected: {text}", text=text), retracted=self.history[lost.at:],
+                           source="camera")
+        if self.game.outcome(self.sure) is not None:
+            self.journal.reopen_game(self.game_id)
+        stills = self.takeback.stills
+        self._sure_of(lost.anchor, alarm_too=False)
+        self.takeback.stills = stills
+        self._recovered = []  # the plies found late are said by the correction, not again
+        lines = [replace(line, late=(False,) * len(line.late)) for line in lines]
+        # a re-read of this still board weighs them again (without this reading)
+        self.beliefs.lines = [replace(line, score=line.score - ev.score(line.board)) for line in lines]
+        self.beliefs.adopt(lines, view.moved_at, motions=view.motions)
+        self.life = self.life.started()
+        return [event, self._follow(view, ev)]
 
     def _take_back(self, k: int, found: list[Line], view: BoardView, ev: Evidence) -> list:
         """The last `k` recorded camera plies were wrong: take them back (a `corrected`

@@ -36,10 +36,16 @@ board on the way that could still reach the view in the plies left:
 The lines found are scored as any (`Beliefs.cost`: the rules' prior, the hand motions)
 and weighed by later views as any; the referee records them when sure and says once
 which plies were recovered late (controller/referee.py `_found_again`).
+
+The camera tells whose a piece is, not which, so a stretch found late is held less surely
+than plies seen one by one: when a later clear view is explained by no history from it,
+`look_again` walks again from the position before it, boards told apart by which piece
+stands where, keeping only the histories whose pieces go on legally through every still
+view since (controller/following.py `_look_again` corrects the record with the first).
 """
 from __future__ import annotations
 
-from .beliefs import Beliefs, Line
+from .beliefs import Beliefs, Line, Still, replay
 from .evidence import SEEN, Evidence
 
 NODES = 12000  # boards walked per view at most (two thirds of them on the first pass)
@@ -52,9 +58,12 @@ class Walk:
     walked. `misread`: cells a board may show otherwise than the target and still
     explain the view (none on the first pass: `found_again`)."""
 
-    def __init__(self, beliefs: Beliefs, ev: Evidence, target: dict, twice: bool, budget: int, sure):
+    def __init__(self, beliefs: Beliefs, ev: Evidence, target: dict, twice: bool, budget: int, sure, accept=None):
         self.beliefs, self.game, self.ev = beliefs, beliefs.game, ev
         self.target = target
+        # given, a history the view does not contradict must also pass it (`look_again`),
+        # and boards the camera takes for one are walked apart (`Game.position`)
+        self.accept = accept
         self.twice = twice  # one action of each seat's may place two of its labels (castling), seen or not
         self.owner: dict = {}  # label -> the one seat whose actions place it (None: more than one)
         self.most: dict = {}  # seat -> the most of its labels one of its actions placed
@@ -138,7 +147,7 @@ class Walk:
             return
         self.nodes += 1
         if left == 0:
-            if not miss and self.ev.explains(board):
+            if not miss and self.ev.explains(board) and (self.accept is None or self.accept(actions, state)):
                 found.append((actions, state, board))
             return
         if self.game.outcome(state) is not None:
@@ -180,7 +189,8 @@ class Walk:
                 else:
                     child_moved[c] = after[c]
             cells = frozenset(child_moved.items())
-            key = (cells, left - 1, frozenset(rest.items()))
+            key = (cells if self.accept is None else self.game.position(after_state), left - 1,
+                   frozenset(rest.items()))
             if key in seen or cells in path:
                 continue  # the same board in as many plies (two independent plies in either order)
             seen.add(key)
@@ -217,19 +227,23 @@ def _target(ev: Evidence, board: dict) -> dict:
 
 
 def found_again(beliefs: Beliefs, ev: Evidence, starts: list[tuple], most: int, moved_at: float, sure,
-                nodes: int = NODES, deeper_than: int = 0) -> tuple[list[Line], int]:
+                nodes: int = NODES, deeper_than: int = 0, accept=None, target: dict | None = None
+                ) -> tuple[list[Line], int]:
     """From the sure position `sure`: the lines from `starts` ((line, hand motions since
     it, None: not counted)), each of
     up to `most` actions in all since the sure position, that explain the clear view
     `ev`, marked found late, best first; and how many boards were walked. From the first
     start that gives any, only histories longer than `deeper_than` (the beam searched those); first with every clearly seen cell as the view shows it, then
-    (nothing found) allowing the cells a view may misread (`Game.wrong_cells` less one)."""
+    (nothing found) allowing the cells a view may misread (`Game.wrong_cells` less one);
+    `accept`: each history must also pass it (see `Walk`); `target`: the cells the view
+    shows clearly, when more is known of them than the view alone tells."""
     game = beliefs.game
-    target = _target(ev, game.board(sure))
+    target = _target(ev, game.board(sure)) if target is None else target
     walked = 0
     for twice in (False, True):
         for start, motions in starts:
-            walk = Walk(beliefs, ev, target, twice, max(0, (nodes if twice else nodes * 2 // 3) - walked), sure)
+            walk = Walk(beliefs, ev, target, twice, max(0, (nodes if twice else nodes * 2 // 3) - walked), sure,
+                        accept)
             lines: dict = {}
             first = None
             seats = len(game.seats(start.state))
@@ -249,3 +263,44 @@ def found_again(beliefs: Beliefs, ev: Evidence, starts: list[tuple], most: int, 
             if lines:
                 return Beliefs._ranked(lines), walked
     return [], walked
+
+
+def look_again(game, anchor, stills: list[Still], board: dict, touched: set, most: int, depth: int,
+               nodes: int = NODES) -> tuple[list[Line], int]:
+    """A stretch found late from colours alone (on the first of `stills`, from the sure
+    position `anchor`), which a later clear view then showed was made by other pieces (the
+    camera tells whose a piece is, not which: Kf1 leaves the colours O-O ... Kh1 leaves,
+    and the rook's next move is then no move of the king recorded there): from
+    `anchor` again, the histories of up to `most` actions to a board the first still does
+    not contradict, walked apart by which piece stands where (`Game.position`), each kept
+    only if it goes on legally through every still view since (`beliefs.replay`, searched
+    `depth` actions deeper where a still needs it, every still explained). The later
+    views tell the walk more than the first alone: a cell it did not show clearly that no
+    ply recorded since changed (`touched`, on the recorded `board` now) stood then as the
+    later stills show it clearly. The lines from `anchor` through them all, best first
+    (the stretch's actions marked late), and the boards walked."""
+    beliefs = Beliefs(game, anchor)
+    target = _target(stills[0].ev, game.board(anchor))
+    later: dict = {}
+    for still in stills[1:]:
+        for c, label in _target(still.ev, board).items():
+            if c not in target and c not in touched:
+                later[c] = label if later.get(c, label) == label else None  # stills that disagree tell nothing
+    target.update({c: label for c, label in later.items() if label is not None})
+    after: dict = {}  # a stretch's actions -> the beliefs from its end through the stills since
+
+    def goes_on(actions, state) -> bool:
+        if actions not in after:
+            after[actions] = replay(game, state, stills, lambda line: True, depth, explained=True)
+        return after[actions] is not None
+
+    start = Line((), anchor, game.board(anchor))
+    found, walked = found_again(beliefs, stills[0].ev, [(start, None)], most, stills[0].moved_at, anchor, nodes,
+                                accept=goes_on, target=target)
+    lines: dict = {}
+    for stretch in found:
+        for later_line in after[stretch.actions].lines:
+            beliefs._keep(lines, Line(stretch.actions + later_line.actions, later_line.state, later_line.board,
+                                      stretch.score + later_line.score, stretch.seen + later_line.seen,
+                                      (True,) * len(stretch.actions) + (False,) * len(later_line.actions)))
+    return (Beliefs._ranked(lines) if lines else []), walked

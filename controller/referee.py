@@ -93,6 +93,7 @@ class Referee(Following):
         self._partial = False  # the last view was read while a hand still moved (its burst counted)
         self._lost_at: float | None = None  # the still view a search from the sure position was tried on
         self._recovered: list[str] = []  # plies found late recorded so far, said once the last is
+        self._found = None  # the last stretch found late, which a later view may look at again (following.Found)
         self.notes: list[str] = []  # what went wrong while resuming, for the page
         self.clock = Clock()  # the chess clock, pressed by the moves journalled (controller/clock.py)
         self._told: list[Event] | None = None  # events written in the open transaction, told at its commit
@@ -279,7 +280,7 @@ class Referee(Following):
         self.sure = state
         self.beliefs = Beliefs(self.game, state)
         self.shown, self.takeback, self._odd = None, TakeBack(), {}
-        self._since, self._lost_at = Since(None), None
+        self._since, self._lost_at, self._found = Since(None), None, None
         self.life = self.life.anew(alarm_too)
         self.epoch += 1
 
@@ -420,6 +421,9 @@ class Referee(Following):
                        else self._since.spent(len(actions), at))
         # plies a search found late: said once, when the last of them is recorded
         self._recovered += [self.history[start + i] for i, found in enumerate(late) if found]
+        if self._found is not None and any(late):  # the stretch reaches the last ply found late
+            last = start + max(i for i, found in enumerate(late) if found) + 1
+            self._found = self._found._replace(late=last - self._found.at)
         if self._recovered and not any(self.beliefs.best.late):
             recovered, self._recovered = self._recovered, []
             event = self._emit("recovered", notation=recovered, source="camera",

@@ -259,6 +259,14 @@ class Game:
         """What the camera should see on each cell."""
         raise NotImplementedError
 
+    def position(self, state: State) -> Hashable:
+        """What tells two states apart that the camera may take for one (chess: which
+        piece stands where, not only whose), for a search that must keep them apart
+        (controller/recovery.py `look_again`). By default the board and whose turn it is:
+        a game whose camera sees all that matters."""
+        prompt = self.prompt(state)
+        return frozenset(self.board(state).items()), prompt.kind, prompt.seat
+
     def observable_actions(self, state: State, changed: set | None = None) -> Iterable[Action]:
         """Legal actions from `state` that change what the camera sees. `changed`, when
         given, holds every cell that differs from the position in the view being

@@ -7,14 +7,15 @@ import chess
 import pytest
 
 from controller.journal import Journal
+from controller.referee import Referee
 from support import Camera, master_game, placement, referee_on
 
 
-def followed_with_stretches_lost(sans, lost: dict, motions: bool = False):
+def followed_with_stretches_lost(sans, lost: dict, motions: bool = False, journal: Journal | None = None):
     """`sans` from the start, each position held 2 s; at ply i in `lost` the camera sees
     nothing for lost[i] plies (2 s each). Returns the referee, its events and the plies
     after which the camera saw the board."""
-    referee, events = referee_on(Journal(":memory:"))
+    referee, events = referee_on(journal or Journal(":memory:"))
     referee.new_game("chess")
     board, camera = chess.Board(), Camera(referee)
     camera.show(board, motions=0 if motions else None)
@@ -86,3 +87,61 @@ def test_a_knight_that_moves_twice_and_captures_is_found():
     # said once per stretch, or once for both when the first was not yet sure at the second
     assert len([e for e in events if e.kind == "recovered"]) in (1, 2)
     assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+
+
+def test_a_stretch_found_late_as_other_pieces_is_corrected_once_when_a_later_move_shows_it(tmp_path):
+    """The camera blind for 6 plies of an Italian game (O-O a6 Kh1 a5 d3 h6): Kf1 h6 d3 a5
+    leaves the same colours in fewer plies (the camera tells whose a piece is, not which)
+    and is found and recorded; Re1 is then recorded as Ke1, and ...d6. Re3 is no move of
+    a king on e1: instead of an alarm for players who played legally, the referee looks
+    again from the position before the stretch, finds the history whose pieces make every
+    move seen since, and corrects the record once; the journal keeps the plies it
+    retracted beside the correction, and a restart rebuilds the corrected record.
+    Before, an alarm, and the record kept the king on e1."""
+    sans = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "a6", "Kh1", "a5", "d3", "h6", "Re1", "d6", "Re3", "Nf6"]
+    journal = Journal(str(tmp_path / "games.sqlite"))
+    referee, events, seen = followed_with_stretches_lost(sans, {6: 6}, journal=journal)
+    assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+    assert [placement(referee.history[:i]) for i in seen] == [placement(sans[:i]) for i in seen]
+    assert referee.history[:6] == sans[:6] and referee.history[12:] == sans[12:]
+    corrections = [e for e in events if e.kind == "corrected" and e.data["retracted"]]
+    assert len(corrections) == 1
+    # (unseen plies may come in any order that reaches the board: nothing seen tells)
+    retracted = corrections[0].data["retracted"]
+    assert set(retracted[:4]) == {"Kf1", "a5", "d3", "h6"} and retracted[4:] == ["Ke1", "d6"]
+    now, was = corrections[0].data["text"].removeprefix("corrected: ").split(", not ")
+    assert set(now.split(", ")) == set(sans[6:12]) and was.split(", ") == retracted[:4]
+    # the stretch found first is said once; what it was in truth, by the correction alone
+    assert len([e for e in events if e.kind == "recovered"]) == 1
+    again = Referee(Journal(str(tmp_path / "games.sqlite")))
+    assert again.resume() and again.history == referee.history
+
+
+def test_an_illegal_move_after_a_stretch_found_late_stays_illegal_and_says_the_pieces_may_differ():
+    """Nepomniachtchi-Ding 2023, the camera blind for Bb5 a6 Ba4 (found late, the right
+    board), then ...Nf6 seen, then the knight on f3 goes straight to f5, which no knight
+    may do: looked at again, no history from before the stretch makes it legal, so the
+    alarm stands, once, the record before it kept, and it says the pieces found late
+    might have been others (the colours cannot tell)."""
+    sans = master_game(8)
+    referee, events = referee_on(Journal(":memory:"))
+    referee.new_game("chess")
+    board, camera = chess.Board(), Camera(referee)
+    camera.show(board)
+    for san in sans[:4]:
+        board.push_san(san)
+        camera.show(board)
+    for san in sans[4:7]:
+        board.push_san(san)
+    camera.lose(4.0)
+    camera.show(board)
+    board.push_san(sans[7])
+    camera.show(board)
+    board.push(chess.Move.from_uci("f3f5"))
+    camera.show(board, hold=4.0)
+    alarms = [e for e in events if e.kind == "illegal"]
+    assert len(alarms) == 1
+    assert "or the pieces found late after the camera lost the board" in alarms[0].data["reason"]
+    assert placement(referee.history) == placement(sans) and referee.history[-1] == "Nf6"
+    assert [e for e in events if e.kind == "recovered"] != []
+    assert [e for e in events if e.kind == "corrected" and e.data["retracted"]] == []

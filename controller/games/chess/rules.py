@@ -142,6 +142,9 @@ class Chess(Game):
     def board(self, state: ChessState) -> dict[str, str]:
         return dict(state.cells)
 
+    def position(self, state: ChessState) -> tuple:
+        return state.keys[-1]  # the pieces by kind, the side to move, castling, en passant
+
     def observable_actions(self, state: ChessState, changed: set | None = None) -> list[chess.Move]:
         return camera.observable_actions(self, state, changed)
 
