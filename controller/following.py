@@ -375,9 +375,9 @@ class Following:
         starts = [(line, None if motions is None else max(0, motions - len(line.actions)))
                   for line in self.beliefs.before(view.moved_at, view.motions)[:3] if len(line.actions) < most]
         starts.append((Line((), self.sure, self.game.board(self.sure)), motions))
-        # the walk where no motions are counted (with them it still finds histories of
-        # unseen plies for a wrong board: not yet trusted), else the beam guided by the view
-        found = [] if motions is not None else recovery.found_again(
+        # the walk (where motions are counted too: what it finds must fit them and every
+        # still seen since, `_look_further`), else the beam guided by the view
+        found = recovery.found_again(
             self.beliefs, ev, starts, most, view.moved_at, self.sure,
             deeper_than=self.game.max_actions_per_view + DEEPER)[0]
         # the walk's boards spent (a view with many unclear cells): the beam guided by the view

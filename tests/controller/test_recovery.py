@@ -32,17 +32,20 @@ def followed_with_stretches_lost(sans, lost: dict, motions: bool = False, journa
     return referee, events, seen
 
 
+@pytest.mark.parametrize("motions", [False, True], ids=["motions not counted", "motions counted"])
 @pytest.mark.parametrize("skip", [3, 5])  # 8: below
-def test_a_real_game_seen_again_3_and_5_plies_later_is_followed_once_said(skip):
+def test_a_real_game_seen_again_3_and_5_plies_later_is_followed_once_said(skip, motions):
     """Nepomniachtchi-Ding 2023, 30 plies, the camera blind for `skip` plies twice
     (from the 5th ply: Bb5 a6 Ba4 Nf6 O-O, the bishop passing b5 and castling filling
     f1 again; and from the 17th): every position the camera saw is reached, every ply
     it saw recorded in order, each lost stretch said once as recovered late, no alarm,
     no doubt (plies no view showed may be recorded in another order that reaches the
-    same board: nothing seen tells)."""
+    same board: nothing seen tells). With the hand motions counted (a hand over the
+    board all the while), the walk was not tried, the beam found no 5 plies, and
+    "Mario cannot castle kingside" stood for the rest of the game."""
     sans = master_game(30)
     lost = {4: skip, 16: skip}
-    referee, events, seen = followed_with_stretches_lost(sans, lost)
+    referee, events, seen = followed_with_stretches_lost(sans, lost, motions=motions)
     assert len(referee.history) == len(sans)
     assert [placement(referee.history[:i]) for i in seen] == [placement(sans[:i]) for i in seen]
     unseen = {p for start, n in lost.items() for p in range(start, start + n)}
