@@ -304,6 +304,16 @@ def served_hall(folder, broker, referee, table: str = "t1"):
 # --- the demo, run as a person runs it ---------------------------------------------------
 
 
+def ctrl_c_restored() -> None:
+    """For a process a test stops with Ctrl-C (SIGINT), run in the child before it starts:
+    a shell starts its background jobs with SIGINT ignored, a child inherits that, and
+    Python then sets up no KeyboardInterrupt; a suite started in the background would
+    find every demo deaf to Ctrl-C (the demo played on for 30 s)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_demo(*args, first=None):
     """`referee demo --port 0 ARGS` started: its process and its page's address, once
     the page is up (the address found in any language); `first`, a list, gets the lines
@@ -313,7 +323,7 @@ def start_demo(*args, first=None):
     import sys
 
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "demo", "--port", "0", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_restored)
     for line in proc.stdout:
         if first is not None:
             first.append(line.rstrip("\n"))

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import build_parser
+from support import ctrl_c_restored
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", ROOT / "hardware.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -61,7 +62,8 @@ def run_as_written(command: str, folder: Path) -> tuple[int, str, str]:
         argv += ["--port", "0"]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "REFEREE_DEBUG": ""}
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", *argv], cwd=folder, env=env, text=True,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=ctrl_c_restored if stops else None)
     try:
         if stops:
             lines = []
