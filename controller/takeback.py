@@ -118,8 +118,12 @@ class TakeBack:
     def best(self, game, view: BoardView, ev: Evidence, depth: int) -> Retraction | None:
         """The take-back of the last k recorded camera plies (k up to BACK) whose
         histories explain every still view since those plies were first seen best
-        against the histories that keep them, when its best history explains the view;
-        else None. It is steady when each of the last two stills favoured it by MISFIT
+        against the histories that keep them, when its best history explains the view
+        unstrained (no cell, half-seen ones too, better read otherwise) and fits the hand
+        motions since: after a real illegal move every history explains the views badly,
+        and one that rewrites settled plies may do so less badly without being what the
+        board shows (15. Nxe7+ taken back for Ng3, ...b6, Bxc7 after 15...b6??); else
+        None. It is steady when each of the last two stills favoured it by MISFIT
         at least, or the lead was overwhelming after the still before and this one does
         not object, or this still has said so for STEADY_S: a board says a ply was
         misread when it keeps saying so, not in one glimpse (a hand, a shadow)."""
