@@ -47,6 +47,15 @@ PLY_S = 1.0  # a ply takes a hand at least this long: the most plies since the s
 LOST_DEPTH = 10  # the deepest search from the sure position when the camera lost the board
 
 
+def plies_allowed(motions: int | None, seconds: float | None) -> int:
+    """The most plies players could have made: the hand motions counted and one more (a
+    quick reply), or, not counted, a ply a PLY_S over `seconds` (None: no bound but
+    LOST_DEPTH); never more than LOST_DEPTH."""
+    if motions is not None:
+        return min(LOST_DEPTH, motions + 1)
+    return LOST_DEPTH if seconds is None else min(LOST_DEPTH, 1 + int(max(0.0, seconds) / PLY_S))
+
+
 class Since(NamedTuple):
     """When the hand left before the sure position stood (None: not yet seen), and the
     hand motions the watcher counted since, per view as (when its hand left, motions)
@@ -320,9 +329,8 @@ class Following:
                      and self._fits_the_stills(line, view)]
         if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
             # what a later view may yet show was made by other pieces (`_look_again`)
-            t, motions = self._since.at, self._since.motions
-            most = (motions + 1 if motions is not None else LOST_DEPTH if t is None
-                    else 1 + int(max(0.0, view.moved_at - t) / PLY_S))
+            t = self._since.at
+            most = plies_allowed(self._since.motions, None if t is None else view.moved_at - t)
             self._found = Found(self.sure, len(self.history), view.moved_at,
                                 min(LOST_DEPTH, max([most] + [len(line.actions) for line in found])))
             self.beliefs.reset(self.sure)
@@ -366,9 +374,7 @@ class Following:
         t, motions = self._since.at, self._since.motions
         # the time the camera saw no still board since the last one (or the sure position)
         seen = [still.moved_at for still in self.takeback.stills if still.moved_at < view.moved_at] + [t]
-        blind = view.moved_at - max((s for s in seen if s is not None), default=view.moved_at)
-        plies = 1 + int(max(0.0, blind) / PLY_S)
-        most = min(LOST_DEPTH, motions + 1 if motions is not None else plies)
+        most = plies_allowed(motions, view.moved_at - max((s for s in seen if s is not None), default=view.moved_at))
         if most <= self.game.max_actions_per_view + DEEPER and motions is None:
             return []  # no deeper than the lines were searched already
         # on from the lines kept first (what the views before showed stands), else from the sure position

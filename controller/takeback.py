@@ -179,4 +179,3 @@ class TakeBack:
         if stable:
             self._weighed[key] = out
         return out
-
