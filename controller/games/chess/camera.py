@@ -35,7 +35,9 @@ def explain(game: Chess, state: ChessState, seen: Mapping) -> IllegalAction:
     The changed squares are read as a move attempt: a piece left a square and its
     colour appeared on another (a capture changes a colour, castling moves two pieces).
     If that attempt is a move of the side to move after a legal first move (a quick
-    reply), the reply is judged from the position after it.
+    reply), the reply is judged from the position after it; if it is an illegal move
+    the other side answered at once (the view the alarm waits for already shows the
+    reply), the illegal move is named and the reply said after it.
     """
     _ = game._
     over = game.outcome(state)
@@ -55,6 +57,9 @@ def explain(game: Chess, state: ChessState, seen: Mapping) -> IllegalAction:
             if reply is not None:
                 return IllegalAction(_("after {move}: {reason}", move=state.san(move),
                                        reason=reply.reason), reply.cells)
+    played_on = _played_on(game, state.board, now, seen, changed)
+    if played_on is not None:
+        return played_on
     return _mismatch(_, state.board, now, seen, changed)
 
 
@@ -106,6 +111,40 @@ def _attempt(game: Chess, board: chess.Board, now: Mapping, seen: Mapping, chang
                                                square=rook_to + to[1]), [frm, to])
                     continue
                 return why(_, board, move)
+    return None
+
+
+def _played_on(game: Chess, board: chess.Board, now: Mapping, seen: Mapping, changed: list) -> IllegalAction | None:
+    """An illegal move of the side to move, then one move of the other side that the
+    rules allow from the board it left (15...b6?? ignoring the check, then 16. Bg3):
+    the illegal move in words, and the reply after it. None unless both together change
+    exactly the squares `changed`."""
+    _ = game._
+    mover = f"p{seat_of(board.turn)}"
+    left = [sq for sq in changed if seen[sq] == "empty" and now[sq] == mover]
+    arrived = [sq for sq in changed if seen[sq] == mover]
+    for frm in left:
+        for to in arrived:
+            attempt = chess.Move(chess.parse_square(frm), chess.parse_square(to))
+            if board.is_legal(attempt):
+                continue  # a legal first move and its reply: judged as a quick reply
+            wrong = board.copy(stack=False)
+            wrong.set_piece_at(attempt.to_square, wrong.remove_piece_at(attempt.from_square))
+            wrong.turn, wrong.ep_square = not board.turn, None
+            cells = {**now, frm: "empty", to: mover}
+            rest = {sq for sq in changed if cells[sq] != seen[sq]}
+            for reply in wrong.pseudo_legal_moves:
+                if reply.promotion not in (None, PROMOTION[game.setting("default_promotion")]):
+                    continue
+                if wrong.is_castling(reply) or wrong.is_en_passant(reply):
+                    continue  # rare enough beside an illegal move not to guess at
+                frm2, to2 = SQUARES[reply.from_square], SQUARES[reply.to_square]
+                if rest == {frm2, to2} and seen[frm2] == "empty" and seen[to2] == cells[frm2]:
+                    piece = wrong.piece_at(reply.from_square)
+                    return IllegalAction(_("{reason}; then {piece} from {frm} to {to}",
+                                           reason=why(_, board, attempt).reason,
+                                           piece=piece_words(_, piece, reply.from_square), frm=frm2, to=to2),
+                                         changed)
     return None
 
 

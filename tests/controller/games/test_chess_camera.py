@@ -52,6 +52,29 @@ def test_explain_puts_a_view_no_move_explains_into_words():
     assert extra.cells == ("h4",)
 
 
+def test_an_illegal_move_first_seen_with_the_reply_played_on_it_is_still_named():
+    """A wrong board must stand CONFIRM_S before the alarm; where the players answer an
+    illegal move sooner, the first view the alarm is raised on already shows the reply.
+    The words still name the illegal move and the rule (15...b6?? ignoring 15. Nxe7+,
+    then 16. Bg3), not four squares that "do not match"."""
+    game = load_game("chess")
+    state = game.start()
+    for san in ("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Bxc6 dxc6 Re1 Nd7 d4 exd4 Qxd4 O-O Bf4 Nc5 "
+                "Qe3 Bg4 Nd4 Qd7 Nc3 Rad8 Nf5 Ne6 Nxe7+").split():
+        state = game.play(state, game.parse(state, san))
+    seen = seen_after(game, state, {"b7": "empty", "b6": "p1", "f4": "empty", "g3": "p0"})
+    said = game.explain(state, seen)
+    assert said.reason == ("Bowser is in check: moving Green Shell from b7 to b6 does not get him out of it; "
+                           "then Peach from f4 to g3")
+    assert set(said.cells) == {"b7", "b6", "f4", "g3"}
+    # the same four squares with the reply's piece where the rules do not let it go are no such story
+    odd = game.explain(state, seen_after(game, state, {"b7": "empty", "b6": "p1", "f4": "empty", "f8": "p0"}))
+    assert odd.reason.startswith("board does not match: ")
+    # in the table's language
+    fr = load_game("chess", lang="fr")
+    assert fr.explain(state, seen).reason.endswith(" ; puis Peach de f4 à g3")
+
+
 def test_only_moves_from_a_changed_square_are_weighed_and_a_promotion_is_the_default_piece():
     game = load_game("chess", settings={"default_promotion": "n"})
     state = game.start({"fen": "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"})
