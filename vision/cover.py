@@ -30,8 +30,15 @@ with it (`covered`):
    read surely as the known position, is part of the table now (a hand that lay there
    when the position was known and has gone from cells the known position had empty, a
    cup beside the pieces): its look is kept from then on, and the cells are read again;
-   a thing the reader takes for pieces (a sleeve resting while play goes on, a deep
-   shadow over empty squares) stays covered however long it lies;
+   and at once, a thing whose cells all read surely as a board the referee's histories
+   lead to where it differs from the known position (`expected`: the referee tells the
+   watcher, as it tells it the known position): from a camera low at the side, a
+   castled king and rook lean far past the board's edge, reach in from outside as an
+   arm does and never leave, and only the board they stand on tells them from a hand
+   (covered, the move stayed unseen, every ply after it waited unsure and unlearned,
+   and the tall pieces' leans piled up into misreads). A thing the reader takes for
+   pieces no history put there (a sleeve resting while play goes on, a deep shadow over
+   empty squares) stays covered however long it lies;
 5. on a board where one action shifts a whole line of cells (a Labyrinth tile pushed
    in: `Reader.lines_move`), such a patch may be the move itself: there only its cells
    the reader reads unsurely are covered.
@@ -94,6 +101,8 @@ class Cover:
         self.board: dict = {}  # the label each cell's kept look shows
         self._edge_of: tuple | None = None  # (H, where the outside begins in `around`'s plane)
         self._since: dict = {}  # cell -> since when it has been covered, view after view
+        # the boards the referee's histories lead to now, besides the known position (rule 4)
+        self.expected: tuple = ()
 
     def around(self, frame: np.ndarray, H: np.ndarray) -> np.ndarray:
         """The playing area of `frame` (H: frame -> plane), small, with the table around it.
@@ -122,7 +131,7 @@ class Cover:
 
     def forget(self) -> None:
         """The board moved in the frame (or another game began): nothing kept applies."""
-        self.ref, self.empty, self.board, self._since = None, None, {}, {}
+        self.ref, self.empty, self.board, self._since, self.expected = None, None, {}, {}, ()
 
     def covered(self, small: np.ndarray, cells: dict, t: float = 0.0) -> list:
         """The cells a still foreign thing lies over in `small` (`around`, read at time
@@ -152,6 +161,9 @@ class Cover:
             if self.reader.lines_move:
                 # a row of tiles pushed along is a move: only what reads unsurely is under a hand
                 under = [c for c in under if cells.get(c, ("", 0.0))[1] < SURE]
+            if under and self._as_expected(under, cells):
+                self.ref[part] = small[part]  # the pieces a history moved there (rule 4)
+                continue
             first = min((since.get(c, t) for c in under), default=t)
             if under and t - first >= STAYS_S and self._as_known(under, cells):
                 self.ref[part] = small[part]  # there that long, hiding nothing: part of the table now
@@ -173,6 +185,15 @@ class Cover:
         left; not a sleeve still lying there, which reads as pieces where there are none
         (or as the wrong side's), however long it lies."""
         return self._read_otherwise(under, cells) == []
+
+    def _as_expected(self, under: list, cells: dict) -> bool:
+        """Do the cells under a thing all read surely as one board the referee's
+        histories lead to (`expected`), where it differs there from the known position?
+        (A thing that reads as the known position hides nothing yet; it waits STAYS_S.)"""
+        if any(c not in cells or cells[c][1] < SURE for c in under):
+            return False
+        return any(all(cells[c][0] == board.get(c) for c in under)
+                   and any(board.get(c) != self.board.get(c, "empty") for c in under) for board in self.expected)
 
     def _gone(self, under: list, cells: dict) -> bool:
         """Does what differs read as the known position, but for a piece or two gone (a

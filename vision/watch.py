@@ -251,6 +251,14 @@ class Watcher:
         self._pending_learn = dict(expected)
         self._read_at = None
 
+    def expect(self, boards) -> None:
+        """The boards the referee's histories lead to now (it keeps a few likeliest): a
+        still thing whose cells all read surely as one of them, view after view, is what
+        those histories' moves put there, not a hand (vision/cover.py, rule 4). Called
+        from the referee's thread after each view; the cover reads it on the thread that
+        feeds frames (one tuple, swapped whole)."""
+        self.cover.expected = tuple(boards)
+
     @property
     def waits_to_learn(self) -> bool:
         """Will the next still view be learned as a position the camera never saw

@@ -48,3 +48,21 @@ def test_a_promoted_queen_that_moves_on_is_followed():
     referee, events = follow(sans, fen=fen)
     assert referee.history == sans
     assert [e for e in events if e.kind in ("illegal", "doubt")] == []
+
+
+def test_a_castled_king_and_rook_leaning_off_the_board_from_a_low_camera_are_no_hand():
+    """A camera low at the side (under 30 degrees over the table) and a tall set: the king
+    and rook castled on g8 and f8 lean over the squares behind them and far past the
+    board's edge, a thing that reaches in from outside as an arm does, and stays. Before,
+    it covered d8 to h8 for good, so 7...O-O was recorded as ...Rg8 (h8 emptied, g8
+    filled: all the rest lay under the "hand"). Its squares read surely as castled, as
+    one of the histories the referee keeps has them: it is part of the
+    table at once, and castling is recorded."""
+    from chess_watching import kinds_of, positions_of, watch
+
+    sans = "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 g6 Be3 Bg7 f3 O-O Qd2 Nc6".split()
+    positions, _ = positions_of(sans)
+    camera = Camera(height=5.0, back=5.0, bearing=90.0, seed=3)
+    referee, events = watch(positions, style="wood", camera=camera, clicked=True, still_s=2.0, seed=3, tall=1.5)
+    assert referee.history == sans
+    assert kinds_of(events, "illegal") == []
