@@ -16,6 +16,7 @@ import numpy as np
 
 from ..events import Enrol, Enter, RollDie, Settle
 from ..registry import entry
+from .own_game import OwnGame
 from .players.base import FPS, Noise, Player
 
 log = logging.getLogger("referee.demo")
@@ -110,9 +111,11 @@ class DemoTable:
         return True
 
     # --- the hands ------------------------------------------------------------------------
-    def _roll(self, referee):
+    def _roll(self, referee, own):
         """Press the die module's button (the firmware simulator's pin) and wait for the
-        roll to be drawn and journalled; the service's own roll path without a module."""
+        roll to be drawn and journalled; the service's own roll path without a module.
+        Returns the roll, in notation, as the module shows it to everyone: the referee's
+        record of the die's event (the players read it there, never from the camera)."""
         n = len(referee.history)
         module = self.service.die_simulator
         if module is not None:
@@ -121,8 +124,12 @@ class DemoTable:
             module.press()
         else:
             self.service.submit(RollDie(), wait=False)
-        yield from self._wait(lambda: len(referee.history) > n or referee.game.outcome(referee.state),
-                              "the roll")
+        yield from self._wait(lambda: len(referee.history) > n, "the roll")
+        rolled = [ply.notation for ply in referee.record.plies[n:] if ply.source == "die"]
+        if not rolled:
+            raise RuntimeError(f"the die module's roll was not recorded (the page: "
+                               f"{referee.game.prompt(referee.state).text}){self._parted(own)}")
+        return rolled[-1]
 
     @staticmethod
     def _offered(referee, notation: str) -> bool:
@@ -130,21 +137,52 @@ class DemoTable:
         doubt = referee.doubt
         return doubt is not None and any(c["notation"] == notation for c in doubt.get("candidates", ()))
 
-    def _type(self, text: str, seat):
-        """A choice or something the camera cannot see, typed on the page. The players
-        choose among the legal inputs, so a refusal is a fault; a few in a row stop the
-        demo rather than let it try for ever."""
+    def _type(self, text: str, seat, own=None):
+        """A choice or something the camera cannot see, typed on the page; taken into the
+        players' own game (`own`) once the page accepts it. The players choose among the
+        legal inputs, so a refusal is a fault (or the referee's record is not their game);
+        a few in a row stop the demo rather than let it try for ever."""
         result = self.service.submit(Enter(text, source="page"))
         if result.ok:
             self.refused = 0
+            if own is not None:
+                own.take(own.game.parse(own.state, text))
             return
         self._look()  # refused because the service is stopping: not the players' fault
         log.warning("demo: the page refused %r from seat %s: %s", text, seat, result.error)
         self.refused += 1
         if self.refused >= 5:
             raise RuntimeError(f"the page refused {self.refused} inputs in a row, the last {text!r}: "
-                               f"{result.error}")
+                               f"{result.error}{self._parted(own)}")
         yield self._tick()
+
+    def _parted(self, own) -> str:
+        """Where the referee's record parts from the players' game, for a fault report."""
+        where = own.unlike(self.service.referee.history) if own is not None else ""
+        return f" (the referee's record is not the players' game: {where})" if where else ""
+
+    def _follow(self, referee, own) -> None:
+        """Say once, in words, when the referee's record parts from the players' game (a
+        ply recorded that they did not play: they play on from their own game, as people
+        at a table would, and nobody taps), and when it is the players' game again."""
+        where = own.unlike(referee.history)
+        if where and where != own.parted:
+            log.warning("demo: the referee's record is not the players' game: %s; the players play on "
+                        "from their own game", where)
+        elif own.parted and not where:
+            log.info("demo: the referee put its record right: it is the players' game again")
+        own.parted = where
+
+    def _ends_alike(self, referee, own, game_id):
+        """At the end of the players' game (or of the run), the page's record must be
+        their game (the last ply may still be settling): else the demo failed."""
+        def alike():
+            return referee.game_id != game_id or not own.ends_unlike(referee.history + referee.unsure)
+
+        yield from self._wait(alike, "the record to be the players' game")
+        if not alike():
+            raise RuntimeError("the referee's record ends unlike the players' game: "
+                               + own.ends_unlike(referee.history + referee.unsure))
 
     def _unlike(self, referee, after) -> str:
         """Where the camera's last reading differs from the table (for a fault report)."""
@@ -250,43 +288,48 @@ class DemoTable:
 
     def _game(self, referee, player, scene):
         """One game, until it ends, the table cannot show it, `turns_each` turns, or --turns;
-        returns the last scene (None after --turns)."""
+        returns the last scene (None after --turns). The players play their own game
+        (controller/demo_rig/own_game.py), begun from the position the game starts from at
+        the table: they choose and film every move from it, never from the page's."""
         game, game_id = referee.game, referee.game_id
+        own = OwnGame(game, referee.state, referee.history + referee.unsure)
         mistake_at = self.rng.randrange(2, 7)
         if self.turns or self.turns_each:  # a short run still shows the alarm
             mistake_at = min(mistake_at, max(1, min(t for t in (self.turns, self.turns_each) if t) - 3))
         turns, mistaken = 0, not self.mistake
-        while referee.game_id == game_id and game.outcome(referee.state) is None:
+        while referee.game_id == game_id and game.outcome(own.state) is None:
             if self.turns and self.shown >= self.turns:
                 # the run ends as a recording does: the history the page shows stands
                 self.service.submit(Settle())
+                yield from self._ends_alike(referee, own, game_id)
                 return None
             if self.turns_each and turns >= self.turns_each:
                 return scene
-            state = referee.state
+            state = own.state
             prompt = game.prompt(state)
             if prompt.kind == "roll":
                 if (card := player.before_roll(state)) is not None:
-                    yield from self._type(card, None)
+                    yield from self._type(card, None, own)
                     continue
-                yield from self._roll(referee)
+                rolled = yield from self._roll(referee, own)
+                own.take(game.parse(state, rolled))
                 yield from self._still(0.8)  # everyone looks at the die
                 continue
             choice = player.choose(state, prompt)
             if isinstance(choice, str):
-                yield from self._type(choice, prompt.seat)
+                yield from self._type(choice, prompt.seat, own)
                 continue
             after = game.apply(state, choice)
+            notation = game.notation(state, choice)
             if game.board(after) == game.board(state):
-                yield from self._type(game.notation(state, choice), prompt.seat)
+                yield from self._type(notation, prompt.seat, own)
                 continue
             if not player.shows(state, choice):
-                log.info("demo: %s: the table cannot show this (%s); the players start again",
-                         game.name, game.notation(state, choice))
+                log.info("demo: %s: the table cannot show this (%s); the players start again", game.name, notation)
                 return scene
             if turns >= mistake_at and not mistaken and (wrong := player.wrong(state, choice, after)) is not None:
                 mistaken = True
-                log.info("demo: a deliberate mistake before %s", game.notation(state, choice))
+                log.info("demo: a deliberate mistake before %s", notation)
                 yield from self._play(player.film([scene, wrong], still_s=1.5))
                 yield from self._wait(lambda: referee.alarm is not None, "the alarm")
                 yield from self._still(1.0)
@@ -294,9 +337,9 @@ class DemoTable:
                 yield from self._wait(lambda: referee.alarm is None, "the alarm to clear")
             n = len(referee.history) + len(referee.unsure)  # the plies the page shows
             new = player.scene(after)
+            own.take(choice)
             yield from self._play(player.film([scene, new], player.hint(state, choice),
                                               still_s=self.rng.uniform(1.0, 2.5)))
-            notation = game.notation(state, choice)
             # the players go on once the page shows their move (recorded, or shown unsure:
             # the next still views settle it, as at a real table)
             seen = yield from self._wait(lambda: len(referee.history) + len(referee.unsure) > n
@@ -311,13 +354,16 @@ class DemoTable:
             if referee.game_id != game_id:
                 return scene  # a new game began meanwhile
             if not seen or referee.alarm is not None:
-                raise RuntimeError(f"the referee did not record {game.notation(state, choice)} from the "
-                                   f"camera ({referee.alarm['reason'] if referee.alarm else 'no alarm'}; "
+                raise RuntimeError(f"the referee did not record {notation} from the camera "
+                                   f"({referee.alarm['reason'] if referee.alarm else 'no alarm'}; "
                                    f"camera: {self.service.status()['camera']}; last view: "
-                                   f"{self._unlike(referee, after)})")
+                                   f"{self._unlike(referee, after)}){self._parted(own)}")
+            self._follow(referee, own)
             scene = new
             turns += 1
             self.shown += 1
+        if referee.game_id == game_id:
+            yield from self._ends_alike(referee, own, game_id)
         return scene
 
 
