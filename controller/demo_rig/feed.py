@@ -15,6 +15,7 @@ from typing import Iterator
 import numpy as np
 
 from ..events import Enrol, Enter, RollDie, Settle
+from ..games.base import IllegalAction, NotationError
 from ..registry import entry
 from .own_game import OwnGame
 from .players.base import FPS, Noise, Player
@@ -111,12 +112,13 @@ class DemoTable:
         return True
 
     # --- the hands ------------------------------------------------------------------------
-    def _roll(self, referee, own):
-        """Press the die module's button (the firmware simulator's pin) and wait for the
-        roll to be drawn and journalled; the service's own roll path without a module.
-        Returns the roll, in notation, as the module shows it to everyone: the referee's
-        record of the die's event (the players read it there, never from the camera)."""
-        n = len(referee.history)
+    def _roll(self, own):
+        """Press the die module's button (the firmware simulator's pin), wait for the roll
+        to be drawn and journalled (the service's own roll path without a module), and take
+        it into the players' game as everyone at the table learns it: the page's newest ply,
+        the referee's record of the die's event (the module's own draw, never a camera's
+        guess)."""
+        n = len(self._page()[0])
         module = self.service.die_simulator
         if module is not None:
             yield from self._wait(lambda: self.service.link_state == "up", "the die module's link")
@@ -124,12 +126,30 @@ class DemoTable:
             module.press()
         else:
             self.service.submit(RollDie(), wait=False)
-        yield from self._wait(lambda: len(referee.history) > n, "the roll")
-        rolled = [ply.notation for ply in referee.record.plies[n:] if ply.source == "die"]
-        if not rolled:
-            raise RuntimeError(f"the die module's roll was not recorded (the page: "
-                               f"{referee.game.prompt(referee.state).text}){self._parted(own)}")
-        return rolled[-1]
+        yield from self._wait(lambda: len(self._page()[0]) > n, "the roll")
+        moves = self._page()[0]
+        try:
+            rolled = own.game.parse(own.state, moves[-1]) if len(moves) > n else None
+        except (IllegalAction, NotationError):
+            rolled = None
+        if rolled is None or not own.game.is_roll(rolled):
+            raise RuntimeError(f"the die module's roll is not on the page (it says: "
+                               f"{self.service.snapshot()['prompt']['text']}){self._parted(own)}")
+        own.take(rolled)
+
+    def _page(self) -> tuple[list[str], int]:
+        """The plies the page shows, in notation, and how many of the first are recorded
+        (the rest are shown unsure). Read as the page reads them, from the service's
+        snapshot under the referee's lock: the referee's own lists change under a reader
+        on another thread (an unsure ply put into words from a sure position that had just
+        moved on stopped whole demos)."""
+        page = self.service.snapshot()
+        moves = page.get("moves", [])
+        return moves, len(moves) - page.get("unsure", 0)
+
+    def _recorded(self) -> list[str]:
+        moves, recorded = self._page()
+        return moves[:recorded]
 
     @staticmethod
     def _offered(referee, notation: str) -> bool:
@@ -158,14 +178,14 @@ class DemoTable:
 
     def _parted(self, own) -> str:
         """Where the referee's record parts from the players' game, for a fault report."""
-        where = own.unlike(self.service.referee.history) if own is not None else ""
+        where = own.unlike(self._recorded()) if own is not None else ""
         return f" (the referee's record is not the players' game: {where})" if where else ""
 
-    def _follow(self, referee, own) -> None:
+    def _follow(self, own) -> None:
         """Say once, in words, when the referee's record parts from the players' game (a
         ply recorded that they did not play: they play on from their own game, as people
         at a table would, and nobody taps), and when it is the players' game again."""
-        where = own.unlike(referee.history)
+        where = own.unlike(self._recorded())
         if where and where != own.parted:
             log.warning("demo: the referee's record is not the players' game: %s; the players play on "
                         "from their own game", where)
@@ -177,12 +197,12 @@ class DemoTable:
         """At the end of the players' game (or of the run), the page's record must be
         their game (the last ply may still be settling): else the demo failed."""
         def alike():
-            return referee.game_id != game_id or not own.ends_unlike(referee.history + referee.unsure)
+            return referee.game_id != game_id or not own.ends_unlike(self._page()[0])
 
         yield from self._wait(alike, "the record to be the players' game")
         if not alike():
             raise RuntimeError("the referee's record ends unlike the players' game: "
-                               + own.ends_unlike(referee.history + referee.unsure))
+                               + own.ends_unlike(self._page()[0]))
 
     def _unlike(self, referee, after) -> str:
         """Where the camera's last reading differs from the table (for a fault report)."""
@@ -292,7 +312,7 @@ class DemoTable:
         (controller/demo_rig/own_game.py), begun from the position the game starts from at
         the table: they choose and film every move from it, never from the page's."""
         game, game_id = referee.game, referee.game_id
-        own = OwnGame(game, referee.state, referee.history + referee.unsure)
+        own = OwnGame(game, referee.state, self._page()[0])
         mistake_at = self.rng.randrange(2, 7)
         if self.turns or self.turns_each:  # a short run still shows the alarm
             mistake_at = min(mistake_at, max(1, min(t for t in (self.turns, self.turns_each) if t) - 3))
@@ -311,8 +331,7 @@ class DemoTable:
                 if (card := player.before_roll(state)) is not None:
                     yield from self._type(card, None, own)
                     continue
-                rolled = yield from self._roll(referee, own)
-                own.take(game.parse(state, rolled))
+                yield from self._roll(own)
                 yield from self._still(0.8)  # everyone looks at the die
                 continue
             choice = player.choose(state, prompt)
@@ -335,21 +354,21 @@ class DemoTable:
                 yield from self._still(1.0)
                 yield from self._play(player.film([wrong, scene], still_s=1.0))
                 yield from self._wait(lambda: referee.alarm is None, "the alarm to clear")
-            n = len(referee.history) + len(referee.unsure)  # the plies the page shows
+            n = len(self._page()[0])  # the plies the page shows
             new = player.scene(after)
             own.take(choice)
             yield from self._play(player.film([scene, new], player.hint(state, choice),
                                               still_s=self.rng.uniform(1.0, 2.5)))
             # the players go on once the page shows their move (recorded, or shown unsure:
             # the next still views settle it, as at a real table)
-            seen = yield from self._wait(lambda: len(referee.history) + len(referee.unsure) > n
+            seen = yield from self._wait(lambda: len(self._page()[0]) > n
                                          or referee.alarm is not None
                                          or referee.game_id != game_id or self._offered(referee, notation),
                                          f"the referee to see {notation}")
             if self._offered(referee, notation):  # the camera could not tell: they tap what they did
                 log.info("demo: the referee asks (%s); the players tap %s", referee.doubt["text"], notation)
                 yield from self._type(notation, prompt.seat)
-                seen = yield from self._wait(lambda: len(referee.history) + len(referee.unsure) > n
+                seen = yield from self._wait(lambda: len(self._page()[0]) > n
                                              or referee.alarm is not None, f"the referee to take {notation}")
             if referee.game_id != game_id:
                 return scene  # a new game began meanwhile
@@ -358,7 +377,7 @@ class DemoTable:
                                    f"({referee.alarm['reason'] if referee.alarm else 'no alarm'}; "
                                    f"camera: {self.service.status()['camera']}; last view: "
                                    f"{self._unlike(referee, after)}){self._parted(own)}")
-            self._follow(referee, own)
+            self._follow(own)
             scene = new
             turns += 1
             self.shown += 1
