@@ -1,8 +1,9 @@
 """The simulated table in front of the camera: players who take turns, seen through a
 synthetic camera. `DemoTable.frames()` is the feed handed to vision/camera.py's
-"synthetic" source; the players follow the referee's state as a person follows the page
-and act only through what a person has: the table (frames), the die module's button
-(the firmware simulator) and the page (`Service.submit`).
+"synthetic" source; the players play their own game (own_game.py), read the page as a
+person does (`Service.snapshot`) and act only through what a person has: the table
+(frames), the die module's button (the firmware simulator) and the page
+(`Service.submit`).
 """
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ class _Stopped(Exception):
 
 class DemoTable:
     """Simulated players at the table, seen through a simulated camera: `frames()` is the
-    synthetic camera's feed. The players follow the referee's state as a person follows
-    the page; `attach` gives them the service (its referee, die module and page)."""
+    synthetic camera's feed. The players play their own game and read the page as a
+    person does; `attach` gives them the service (its referee, die module and page)."""
 
     def __init__(self, seed: int | None = None, games: int = 0, turns: int = 0, realtime: bool = True,
                  press_new_game=None, colours=None, mistake: bool = True, turns_each: int = 0,
