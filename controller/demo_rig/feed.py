@@ -195,8 +195,9 @@ class DemoTable:
         own.parted = where
 
     def _ends_alike(self, referee, own, game_id):
-        """At the end of the players' game (or of the run), the page's record must be
-        their game (the last ply may still be settling): else the demo failed."""
+        """At the end of the players' game (or of the run, or where they leave it for the
+        next game: the soak's), the page's record must be their game (the last ply may
+        still be settling): else the demo failed."""
         def alike():
             return referee.game_id != game_id or not own.ends_unlike(self._page()[0])
 
@@ -325,6 +326,7 @@ class DemoTable:
                 yield from self._ends_alike(referee, own, game_id)
                 return None
             if self.turns_each and turns >= self.turns_each:
+                yield from self._ends_alike(referee, own, game_id)
                 return scene
             state = own.state
             prompt = game.prompt(state)
