@@ -119,7 +119,7 @@ class DemoTable:
         it into the players' game as everyone at the table learns it: the page's newest ply,
         the referee's record of the die's event (the module's own draw, never a camera's
         guess)."""
-        n = len(self._page()[0])
+        n = len(self._shown())
         module = self.service.die_simulator
         if module is not None:
             yield from self._wait(lambda: self.service.link_state == "up", "the die module's link")
@@ -127,8 +127,8 @@ class DemoTable:
             module.press()
         else:
             self.service.submit(RollDie(), wait=False)
-        yield from self._wait(lambda: len(self._page()[0]) > n, "the roll")
-        moves = self._page()[0]
+        yield from self._wait(lambda: len(self._shown()) > n, "the roll")
+        moves = self._shown()
         try:
             rolled = own.game.parse(own.state, moves[-1]) if len(moves) > n else None
         except (IllegalAction, NotationError):
@@ -138,19 +138,18 @@ class DemoTable:
                                f"{self.service.snapshot()['prompt']['text']}){self._parted(own)}")
         own.take(rolled)
 
-    def _page(self) -> tuple[list[str], int]:
-        """The plies the page shows, in notation, and how many of the first are recorded
-        (the rest are shown unsure). Read as the page reads them, from the service's
-        snapshot under the referee's lock: the referee's own lists change under a reader
-        on another thread (an unsure ply put into words from a sure position that had just
-        moved on stopped whole demos)."""
-        page = self.service.snapshot()
-        moves = page.get("moves", [])
-        return moves, len(moves) - page.get("unsure", 0)
+    def _shown(self) -> list[str]:
+        """The plies the page shows, in notation (those recorded, then those shown unsure).
+        Read as the page reads them, from the service's snapshot under the referee's lock:
+        the referee's own lists change under a reader on another thread (an unsure ply put
+        into words from a sure position that had just moved on stopped whole demos)."""
+        return self.service.snapshot().get("moves", [])
 
     def _recorded(self) -> list[str]:
-        moves, recorded = self._page()
-        return moves[:recorded]
+        """The plies the page shows as recorded (not those shown unsure)."""
+        page = self.service.snapshot()
+        moves = page.get("moves", [])
+        return moves[:len(moves) - page.get("unsure", 0)]
 
     @staticmethod
     def _offered(referee, notation: str) -> bool:
@@ -199,12 +198,12 @@ class DemoTable:
         next game: the soak's), the page's record must be their game (the last ply may
         still be settling): else the demo failed."""
         def alike():
-            return referee.game_id != game_id or not own.ends_unlike(self._page()[0])
+            return referee.game_id != game_id or not own.ends_unlike(self._shown())
 
         yield from self._wait(alike, "the record to be the players' game")
         if not alike():
             raise RuntimeError("the referee's record ends unlike the players' game: "
-                               + own.ends_unlike(self._page()[0]))
+                               + own.ends_unlike(self._shown()))
 
     def _unlike(self, referee, after) -> str:
         """Where the camera's last reading differs from the table (for a fault report)."""
@@ -314,7 +313,7 @@ class DemoTable:
         (controller/demo_rig/own_game.py), begun from the position the game starts from at
         the table: they choose and film every move from it, never from the page's."""
         game, game_id = referee.game, referee.game_id
-        own = OwnGame(game, referee.state, self._page()[0])
+        own = OwnGame(game, referee.state, self._shown())
         mistake_at = self.rng.randrange(2, 7)
         if self.turns or self.turns_each:  # a short run still shows the alarm
             mistake_at = min(mistake_at, max(1, min(t for t in (self.turns, self.turns_each) if t) - 3))
@@ -357,21 +356,21 @@ class DemoTable:
                 yield from self._still(1.0)
                 yield from self._play(player.film([wrong, scene], still_s=1.0))
                 yield from self._wait(lambda: referee.alarm is None, "the alarm to clear")
-            n = len(self._page()[0])  # the plies the page shows
+            n = len(self._shown())  # the plies the page shows
             new = player.scene(after)
             own.take(choice)
             yield from self._play(player.film([scene, new], player.hint(state, choice),
                                               still_s=self.rng.uniform(1.0, 2.5)))
             # the players go on once the page shows their move (recorded, or shown unsure:
             # the next still views settle it, as at a real table)
-            seen = yield from self._wait(lambda: len(self._page()[0]) > n
+            seen = yield from self._wait(lambda: len(self._shown()) > n
                                          or referee.alarm is not None
                                          or referee.game_id != game_id or self._offered(referee, notation),
                                          f"the referee to see {notation}")
             if self._offered(referee, notation):  # the camera could not tell: they tap what they did
                 log.info("demo: the referee asks (%s); the players tap %s", referee.doubt["text"], notation)
                 yield from self._type(notation, prompt.seat)
-                seen = yield from self._wait(lambda: len(self._page()[0]) > n
+                seen = yield from self._wait(lambda: len(self._shown()) > n
                                              or referee.alarm is not None, f"the referee to take {notation}")
             if referee.game_id != game_id:
                 return scene  # a new game began meanwhile
