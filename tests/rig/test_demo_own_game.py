@@ -5,8 +5,8 @@ piece to match the record): the table goes on showing the players' game, the ref
 must see that and put its record right, and the demo says in words where the record
 and the players' game parted, and fails a run whose record ends unlike their game.
 
-Here the referee is made to record one wrong ply: as the players drop their first chip,
-a camera ply of another column is entered through the service's command path (as a
+Here the referee is made to record one wrong ply: as the players drop a chip, a camera
+ply of another column is entered through the service's command path (as a
 misreading camera would record it), and the demo table runs in this process on the
 real service for a few turns."""
 import logging
@@ -39,7 +39,7 @@ def run(tmp_path, monkeypatch, wrong_at: int):
     def filming(player, scenes, hint=None, still_s=1.0, lead_s=0.0):
         if len(scenes) == 2:  # a move on the table
             filmed.append(scenes[-1])
-            if len(filmed) == wrong_at:  # the referee records a chip in a column next to the players'
+            if len(filmed) == wrong_at:  # the referee records a chip two columns along
                 (column, _), = [c for c, label in scenes[1].items() if scenes[0][c] != label]
                 other = (column + 2) % 7
                 wrong.append(str(other + 1))
@@ -92,9 +92,9 @@ def test_a_wrong_ply_the_referee_puts_right_leaves_the_players_game_on_the_table
 
 def test_a_wrong_ply_the_referee_never_puts_right_fails_the_run_saying_where(tmp_path, monkeypatch, caplog):
     """The players' first chip recorded in another column: they play on from their own
-    game; the referee explains the table by other plies nobody made (a chip of each in
-    the wrong column, as the camera learned the looks of the position it recorded) and
-    its record never comes back to the players' game: the demo says where, and fails."""
+    game; the referee explains the table by plies nobody made (on this seed, Luigi's chip
+    in the same wrong column, "recovered late") and its record never comes back to the
+    players' game: the demo says where, and fails (exit status 1 in `referee demo`)."""
     caplog.set_level(logging.INFO, logger="referee.demo")
     table, filmed, wrong, record = run(tmp_path, monkeypatch, wrong_at=1)
     cell, stays = kept(filmed, 1)
