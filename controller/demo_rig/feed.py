@@ -1,8 +1,9 @@
 """The simulated table in front of the camera: players who take turns, seen through a
 synthetic camera. `DemoTable.frames()` is the feed handed to vision/camera.py's
-"synthetic" source; the players follow the referee's state as a person follows the page
-and act only through what a person has: the table (frames), the die module's button
-(the firmware simulator) and the page (`Service.submit`).
+"synthetic" source; the players play their own game (own_game.py), read the page as a
+person does (`Service.snapshot`) and act only through what a person has: the table
+(frames), the die module's button (the firmware simulator) and the page
+(`Service.submit`).
 """
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from typing import Iterator
 import numpy as np
 
 from ..events import Enrol, Enter, RollDie, Settle
+from ..games.base import IllegalAction, NotationError
 from ..registry import entry
+from .own_game import OwnGame
 from .players.base import FPS, Noise, Player
 
 log = logging.getLogger("referee.demo")
@@ -32,8 +35,8 @@ class _Stopped(Exception):
 
 class DemoTable:
     """Simulated players at the table, seen through a simulated camera: `frames()` is the
-    synthetic camera's feed. The players follow the referee's state as a person follows
-    the page; `attach` gives them the service (its referee, die module and page)."""
+    synthetic camera's feed. The players play their own game and read the page as a
+    person does; `attach` gives them the service (its referee, die module and page)."""
 
     def __init__(self, seed: int | None = None, games: int = 0, turns: int = 0, realtime: bool = True,
                  press_new_game=None, colours=None, mistake: bool = True, turns_each: int = 0,
@@ -110,10 +113,13 @@ class DemoTable:
         return True
 
     # --- the hands ------------------------------------------------------------------------
-    def _roll(self, referee):
-        """Press the die module's button (the firmware simulator's pin) and wait for the
-        roll to be drawn and journalled; the service's own roll path without a module."""
-        n = len(referee.history)
+    def _roll(self, own):
+        """Press the die module's button (the firmware simulator's pin), wait for the roll
+        to be drawn and journalled (the service's own roll path without a module), and take
+        it into the players' game as everyone at the table learns it: the page's newest ply,
+        the referee's record of the die's event (the module's own draw, never a camera's
+        guess)."""
+        n = len(self._shown())
         module = self.service.die_simulator
         if module is not None:
             yield from self._wait(lambda: self.service.link_state == "up", "the die module's link")
@@ -121,8 +127,29 @@ class DemoTable:
             module.press()
         else:
             self.service.submit(RollDie(), wait=False)
-        yield from self._wait(lambda: len(referee.history) > n or referee.game.outcome(referee.state),
-                              "the roll")
+        yield from self._wait(lambda: len(self._shown()) > n, "the roll")
+        moves = self._shown()
+        try:
+            rolled = own.game.parse(own.state, moves[-1]) if len(moves) > n else None
+        except (IllegalAction, NotationError):
+            rolled = None
+        if rolled is None or not own.game.is_roll(rolled):
+            raise RuntimeError(f"the die module's roll is not on the page (it says: "
+                               f"{self.service.snapshot()['prompt']['text']}){self._parted(own)}")
+        own.take(rolled)
+
+    def _shown(self) -> list[str]:
+        """The plies the page shows, in notation (those recorded, then those shown unsure).
+        Read as the page reads them, from the service's snapshot under the referee's lock:
+        the referee's own lists change under a reader on another thread (an unsure ply put
+        into words from a sure position that had just moved on stopped whole demos)."""
+        return self.service.snapshot().get("moves", [])
+
+    def _recorded(self) -> list[str]:
+        """The plies the page shows as recorded (not those shown unsure)."""
+        page = self.service.snapshot()
+        moves = page.get("moves", [])
+        return moves[:len(moves) - page.get("unsure", 0)]
 
     @staticmethod
     def _offered(referee, notation: str) -> bool:
@@ -130,21 +157,53 @@ class DemoTable:
         doubt = referee.doubt
         return doubt is not None and any(c["notation"] == notation for c in doubt.get("candidates", ()))
 
-    def _type(self, text: str, seat):
-        """A choice or something the camera cannot see, typed on the page. The players
-        choose among the legal inputs, so a refusal is a fault; a few in a row stop the
-        demo rather than let it try for ever."""
+    def _type(self, text: str, seat, own=None):
+        """A choice or something the camera cannot see, typed on the page; taken into the
+        players' own game (`own`) once the page accepts it. The players choose among the
+        legal inputs, so a refusal is a fault (or the referee's record is not their game);
+        a few in a row stop the demo rather than let it try for ever."""
         result = self.service.submit(Enter(text, source="page"))
         if result.ok:
             self.refused = 0
+            if own is not None:
+                own.take(own.game.parse(own.state, text))
             return
         self._look()  # refused because the service is stopping: not the players' fault
         log.warning("demo: the page refused %r from seat %s: %s", text, seat, result.error)
         self.refused += 1
         if self.refused >= 5:
             raise RuntimeError(f"the page refused {self.refused} inputs in a row, the last {text!r}: "
-                               f"{result.error}")
+                               f"{result.error}{self._parted(own)}")
         yield self._tick()
+
+    def _parted(self, own) -> str:
+        """Where the referee's record parts from the players' game, for a fault report."""
+        where = own.unlike(self._recorded()) if own is not None else ""
+        return f" (the referee's record is not the players' game: {where})" if where else ""
+
+    def _follow(self, own) -> None:
+        """Say once, in words, when the referee's record parts from the players' game (a
+        ply recorded that they did not play: they play on from their own game, as people
+        at a table would, and nobody taps), and when it is the players' game again."""
+        where = own.unlike(self._recorded())
+        if where and where != own.parted:
+            log.warning("demo: the referee's record is not the players' game: %s; the players play on "
+                        "from their own game", where)
+        elif own.parted and not where:
+            log.info("demo: the referee put its record right: it is the players' game again")
+        own.parted = where
+
+    def _ends_alike(self, referee, own, game_id):
+        """At the end of the players' game (or of the run, or where they leave it for the
+        next game: the soak's), the page's record must be their game (the last ply may
+        still be settling): else the demo failed."""
+        def alike():
+            return referee.game_id != game_id or not own.ends_unlike(self._shown())
+
+        yield from self._wait(alike, "the record to be the players' game")
+        if not alike():
+            raise RuntimeError("the referee's record ends unlike the players' game: "
+                               + own.ends_unlike(self._shown()))
 
     def _unlike(self, referee, after) -> str:
         """Where the camera's last reading differs from the table (for a fault report)."""
@@ -250,74 +309,82 @@ class DemoTable:
 
     def _game(self, referee, player, scene):
         """One game, until it ends, the table cannot show it, `turns_each` turns, or --turns;
-        returns the last scene (None after --turns)."""
+        returns the last scene (None after --turns). The players play their own game
+        (controller/demo_rig/own_game.py), begun from the position the game starts from at
+        the table: they choose and film every move from it, never from the page's."""
         game, game_id = referee.game, referee.game_id
+        own = OwnGame(game, referee.state, self._shown())
         mistake_at = self.rng.randrange(2, 7)
         if self.turns or self.turns_each:  # a short run still shows the alarm
             mistake_at = min(mistake_at, max(1, min(t for t in (self.turns, self.turns_each) if t) - 3))
         turns, mistaken = 0, not self.mistake
-        while referee.game_id == game_id and game.outcome(referee.state) is None:
+        while referee.game_id == game_id and game.outcome(own.state) is None:
             if self.turns and self.shown >= self.turns:
                 # the run ends as a recording does: the history the page shows stands
                 self.service.submit(Settle())
+                yield from self._ends_alike(referee, own, game_id)
                 return None
             if self.turns_each and turns >= self.turns_each:
+                yield from self._ends_alike(referee, own, game_id)
                 return scene
-            state = referee.state
+            state = own.state
             prompt = game.prompt(state)
             if prompt.kind == "roll":
                 if (card := player.before_roll(state)) is not None:
-                    yield from self._type(card, None)
+                    yield from self._type(card, None, own)
                     continue
-                yield from self._roll(referee)
+                yield from self._roll(own)
                 yield from self._still(0.8)  # everyone looks at the die
                 continue
             choice = player.choose(state, prompt)
             if isinstance(choice, str):
-                yield from self._type(choice, prompt.seat)
+                yield from self._type(choice, prompt.seat, own)
                 continue
             after = game.apply(state, choice)
+            notation = game.notation(state, choice)
             if game.board(after) == game.board(state):
-                yield from self._type(game.notation(state, choice), prompt.seat)
+                yield from self._type(notation, prompt.seat, own)
                 continue
             if not player.shows(state, choice):
-                log.info("demo: %s: the table cannot show this (%s); the players start again",
-                         game.name, game.notation(state, choice))
+                log.info("demo: %s: the table cannot show this (%s); the players start again", game.name, notation)
                 return scene
             if turns >= mistake_at and not mistaken and (wrong := player.wrong(state, choice, after)) is not None:
                 mistaken = True
-                log.info("demo: a deliberate mistake before %s", game.notation(state, choice))
+                log.info("demo: a deliberate mistake before %s", notation)
                 yield from self._play(player.film([scene, wrong], still_s=1.5))
                 yield from self._wait(lambda: referee.alarm is not None, "the alarm")
                 yield from self._still(1.0)
                 yield from self._play(player.film([wrong, scene], still_s=1.0))
                 yield from self._wait(lambda: referee.alarm is None, "the alarm to clear")
-            n = len(referee.history) + len(referee.unsure)  # the plies the page shows
+            n = len(self._shown())  # the plies the page shows
             new = player.scene(after)
+            own.take(choice)
             yield from self._play(player.film([scene, new], player.hint(state, choice),
                                               still_s=self.rng.uniform(1.0, 2.5)))
-            notation = game.notation(state, choice)
             # the players go on once the page shows their move (recorded, or shown unsure:
             # the next still views settle it, as at a real table)
-            seen = yield from self._wait(lambda: len(referee.history) + len(referee.unsure) > n
+            seen = yield from self._wait(lambda: len(self._shown()) > n
                                          or referee.alarm is not None
                                          or referee.game_id != game_id or self._offered(referee, notation),
                                          f"the referee to see {notation}")
             if self._offered(referee, notation):  # the camera could not tell: they tap what they did
                 log.info("demo: the referee asks (%s); the players tap %s", referee.doubt["text"], notation)
                 yield from self._type(notation, prompt.seat)
-                seen = yield from self._wait(lambda: len(referee.history) + len(referee.unsure) > n
+                seen = yield from self._wait(lambda: len(self._shown()) > n
                                              or referee.alarm is not None, f"the referee to take {notation}")
             if referee.game_id != game_id:
                 return scene  # a new game began meanwhile
             if not seen or referee.alarm is not None:
-                raise RuntimeError(f"the referee did not record {game.notation(state, choice)} from the "
-                                   f"camera ({referee.alarm['reason'] if referee.alarm else 'no alarm'}; "
+                raise RuntimeError(f"the referee did not record {notation} from the camera "
+                                   f"({referee.alarm['reason'] if referee.alarm else 'no alarm'}; "
                                    f"camera: {self.service.status()['camera']}; last view: "
-                                   f"{self._unlike(referee, after)})")
+                                   f"{self._unlike(referee, after)}){self._parted(own)}")
+            self._follow(own)
             scene = new
             turns += 1
             self.shown += 1
+        if referee.game_id == game_id:
+            yield from self._ends_alike(referee, own, game_id)
         return scene
 
 

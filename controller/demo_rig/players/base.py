@@ -30,7 +30,9 @@ class Noise:
 
 class Player:
     """One game's simulated players and its renderer. A "scene" is whatever that
-    renderer draws from (labels, a chess Position, a Labyrinth snapshot).
+    renderer draws from (labels, a chess Position, a Labyrinth snapshot). Every `state`
+    handed to them is the players' own position (demo_rig/own_game.py), never the page's:
+    they choose and film from the game they play, as people at a table do.
 
     - `scene(state)`: the table in that state;
     - `film(scenes, hint, still_s, lead_s)`: (seconds, frame) pairs: `scenes[0]` still
