@@ -282,6 +282,58 @@ def test_a_history_with_more_plies_than_hand_motions_is_refused_a_quick_reply_is
     assert [e for e in events if e.kind in ("illegal", "corrected")] == []
 
 
+def bishop_put_on_h4(board: chess.Board, moved_at: float) -> dict:
+    """A view, as the demo's camera at an angle read it (chess seed 5), of the bishop
+    put from f1 on h4, where it cannot go, after 1. e4 e5 2. Nf3 Nc6: f1 empty and h4 a
+    light piece, read surely; the change measured against the position tells that h4
+    filled but not whose piece it is, and e2 ("as it was" or a light piece on its light
+    square) only weakly; d8, behind the pawn on d7, is seen at a third. No cell is
+    clearly otherwise than Be2 Qh4 leaves it, but e2 and h4's colour fit it badly."""
+    ref = {chess.square_name(s): label(board.piece_at(s)) for s in chess.SQUARES}
+    cells = {**{c: (lab, 1.0) for c, lab in ref.items()}, "f1": ("empty", 1.0), "h4": ("p0", 1.0)}
+    sight = {c: CellSight(change=Change({lab: 0.0, **{o: -8.0 for o in ("empty", "p0", "p1") if o != lab}}, None))
+             for c, (lab, _) in cells.items()}
+    sight["f1"] = CellSight(change=Change({"p0": -4.4, "empty": 0.0, "p1": 0.0}, None))
+    sight["h4"] = CellSight(change=Change({"empty": -5.2, "p0": 0.0, "p1": -0.01}, None))
+    sight["e2"] = CellSight(change=Change({"empty": 0.0, "p0": -1.5, "p1": -0.36}, None))
+    sight["d8"] = CellSight(change=Change({"p1": 0.0, "empty": -4.8, "p0": -4.5}, None), weight=0.29,
+                            front=Front("d7", 0.56))
+    return {"cells": cells, "change_from": ref, "sight": sight, "moved_at": moved_at}
+
+
+def test_a_bishop_put_where_it_cannot_go_and_put_back_is_an_alarm_not_plies_nobody_made():
+    """The demo's deliberate mistake on chess seed 5: the bishop put from f1 on h4 (one
+    hand motion), held until the alarm, put back (one motion), then 3. Bb5 as played.
+    Be2 Qh4 contradicts no cell of that view clearly, a quick reply of two turns for one
+    motion; it led, pushed the position as it stood out of the beam, and the putting
+    back was Bf1 Qd8: four plies nobody made recorded, no alarm, and the players' Bb5 read
+    as Bf1-b5. A quick reply is seen, not guessed: one the view strains is no history."""
+    referee, events = referee_on(Journal(":memory:"))
+    referee.new_game("chess")
+    board, camera = chess.Board(), Camera(referee)
+    camera.show(board, motions=0)
+    for san in ("e4", "e5", "Nf3", "Nc6"):
+        board.push_san(san)
+        camera.show(board, motions=1)
+    wrong = bishop_put_on_h4(board, camera.t + 0.1)
+    for i in range(12):  # 3 s still: the alarm is due after 2 s
+        camera.t += 0.25
+        view = BoardView(wrong["cells"], t=camera.t, moved_at=wrong["moved_at"], motions=1 if i == 0 else 0,
+                         change_from=wrong["change_from"], sight=wrong["sight"])
+        referee.observe(view)
+        referee.tick(camera.t, moved_at=wrong["moved_at"])
+    assert [e.data["reason"] for e in events if e.kind == "illegal"] == [
+        "Daisy cannot move from f1 to h4: a bishop moves only diagonally"]
+    camera.show(board, motions=1)  # put back
+    for san in ("Bb5", "a6"):
+        board.push_san(san)
+        camera.show(board, motions=1)
+    referee.settle()
+    assert referee.history == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
+    assert [e.kind for e in events if e.kind in ("illegal", "restored", "corrected", "recovered")] == [
+        "illegal", "restored"]
+
+
 @pytest.mark.parametrize("skip", [3])
 def test_positions_skipped_are_found_again_in_order_once_said(skip):
     """A real game, each position held 2 s; the camera loses the board for `skip` plies

@@ -92,15 +92,19 @@ def test_a_wrong_ply_the_referee_puts_right_leaves_the_players_game_on_the_table
 
 def test_a_wrong_ply_the_referee_never_puts_right_fails_the_run_saying_where(tmp_path, monkeypatch, caplog):
     """The players' first chip recorded in another column: they play on from their own
-    game; the referee explains the table by plies nobody made (on this seed, Luigi's chip
-    in the same wrong column, "recovered late") and its record never comes back to the
-    players' game: the demo says where, and fails (exit status 1 in `referee demo`)."""
+    game, and the referee's record never comes back to it: the demo says where, and
+    fails (exit status 1 in `referee demo`). On this seed the table shows no chip where
+    the record has one: an alarm, and Luigi's next chip is not recorded as he made it,
+    so the run stops there, saying where the record parted; before a quick reply had
+    to be seen (docs/following.md, known limits), plies nobody made (Luigi's chip in the
+    same wrong column, "recovered late") explained the table to the end of the run."""
     caplog.set_level(logging.INFO, logger="referee.demo")
     table, filmed, wrong, record = run(tmp_path, monkeypatch, wrong_at=1)
     cell, stays = kept(filmed, 1)
-    assert stays and len(filmed) == TURNS
+    assert stays
     where = f"ply 1 recorded as {wrong}, the players played {cell[0] + 1}"
     assert parted(caplog) == [f"demo: the referee's record is not the players' game: {where}; the players play "
                               f"on from their own game"]
-    assert table.failed and table.failure == f"the referee's record ends unlike the players' game: {where}"
+    assert table.failed and table.failure.endswith((f"(the referee's record is not the players' game: {where})",
+                                                    f"the referee's record ends unlike the players' game: {where}"))
     assert [p["notation"] for p in record["record"]][0] == wrong
