@@ -37,10 +37,8 @@ A cell's patch is where its piece stands as the camera sees it: the reader's sam
 disk, which follows the lean of a standing piece away from the camera (see
 vision/read_squares.py `view_from`). The patch difference is the mean over the disk of the
 summed per-channel absolute difference, after the light's drift since that cell's
-reference was seen is divided out (per channel, the median over the cells of how much
-brighter each looks than its own reference: most cells do not change; never the median
-of the plane itself, which on a checkered board jumps between the two square colours
-when a hand covers a corner). The cell's own empty look is kept too, from every known
+reference was seen (per channel, the median over the board then and now: most cells do
+not change) is divided out. The cell's own empty look is kept too, from every known
 position where it was empty, and weighed the same way: a vacated square looks like its
 own empty self again, even behind a tall piece.
 
@@ -255,15 +253,13 @@ class CellChange:
         keep = np.zeros(64, bool) if moving is None else np.asarray(moving).reshape(64)
         if self.ref is not None and self.board is not None:
             aligned = self._blocks(self._aligned(plane, q), q)
-            light = self._light(aligned, hidden=keep)
-            diff = self._diff(aligned, light)
+            diff = self._diff(aligned, _light(aligned))
             self._learn_steps(np.where(keep | ~self.known, np.nan, diff), board)
-        else:
-            light = self._light(blocks, board, hidden=keep)
         # a cell under a hand keeps its reference, and the label that reference shows
         self.board = {c: (self.board or {}).get(c, board.get(c)) if k else board.get(c)
                       for c, k in zip(cells, keep)}
         self.ref = np.where(keep[:, None, None, None], self.ref, blocks) if self.ref is not None else blocks
+        light = _light(blocks)
         self.ref_light[~keep] = light
         self.known |= ~keep
         if self.empty is None:
@@ -298,32 +294,6 @@ class CellChange:
                 self.fronts[cell] = Front(front.cell, min(HIDDEN_MAX, seen[0] / seen[1]))
 
     # --- weighing a view -----------------------------------------------------------------
-    def _light(self, blocks: np.ndarray, board: dict | None = None, hidden=None) -> np.ndarray:
-        """The light over the board in `blocks`, per colour channel, in the units the looks'
-        lights are kept in (`ref_light`, `empty_light`): per cell, its mean against its
-        reference's (before any reference, against its own empty look where `board` has
-        it empty: a new game on the same board), times the light that look was seen in;
-        the median over the cells, for most are unchanged from view to view (`hidden`:
-        cells under a hand, left out; a cell kept from an older reference counts with its
-        own light). A median of the plane itself jumps between the two square colours: a
-        hand over a walnut board's far side moved it by a third as the position after
-        5. O-O was learned, every square learned then differed from itself by four times
-        its noise ever after, and the dark bishop leaving dark f8 drowned in that (...Ne7
-        recorded for ...Be7). The first plane the table shows sets the units (its median)."""
-        now = blocks.mean(axis=(1, 2)) + 1.0
-        usable = np.ones(len(blocks), bool) if hidden is None else ~np.asarray(hidden, bool).reshape(-1)
-        if self.ref is not None:
-            then, light = self.ref.mean(axis=(1, 2)) + 1.0, self.ref_light
-            usable &= self.known
-        elif self.empty is not None and board is not None:
-            then, light = np.nan_to_num(self.empty).mean(axis=(1, 2)) + 1.0, self.empty_light
-            usable &= ~np.isnan(self.empty[:, 0, 0, 0]) & np.array([board.get(c) == "empty" for c in self.reader.cells])
-        else:
-            usable[:] = False
-        if usable.sum() < MIN_GROUP:
-            return np.median(blocks.reshape(-1, 3), axis=0)
-        return np.median(now[usable] / then[usable] * (light[usable] + 1.0), axis=0) - 1.0
-
     def _diff(self, blocks: np.ndarray, light: np.ndarray) -> np.ndarray:
         """Per cell, how much its square differs from the reference, the light's drift
         since that reference divided out."""
@@ -388,7 +358,7 @@ class CellChange:
         if self.ref is None:
             return {}
         blocks = self._blocks(self._aligned(plane, q), q)
-        light = self._light(blocks)
+        light = _light(blocks)
         diff = self._diff(blocks, light)
         noise = self._noise(diff, self.known)
         level, spread = self._per_cell(noise)
@@ -452,6 +422,12 @@ def same_place(old: np.ndarray, new: np.ndarray, plane_size) -> bool:
     a = cv2.perspectiveTransform(corners, np.linalg.inv(old))
     b = cv2.perspectiveTransform(corners, np.linalg.inv(new))
     return float(np.abs(a - b).max()) < 1.0
+
+
+def _light(blocks: np.ndarray) -> np.ndarray:
+    """The light over the board now, per colour channel: the median of the plane (most
+    of it is the same board from view to view)."""
+    return np.median(blocks.reshape(-1, 3), axis=0)
 
 
 def _gain(then: np.ndarray, now: np.ndarray) -> np.ndarray:

@@ -11,8 +11,7 @@ with it (`covered`):
    position nor the cell's own empty look (a piece that left shows its empty look
    again): its difference from both stands far above this view's own noise (the median
    difference over the plane, most of which is the same board; the light's drift, per
-   colour channel, divided out first, each look against the light it was kept in: a
-   cell a hand lay over when the position was known keeps an older look);
+   colour channel, divided out first);
 2. the foreign pixels that touch (8-connected) are one thing; a thing is a hand when it
    reaches in from outside (it touches the outer edge of the table kept around the
    board: an arm), crosses cell borders (a quarter of three cells or more) and covers
@@ -92,10 +91,6 @@ class Cover:
         self.to_small = np.array([[inner[0] / w, 0, self.pad], [0, inner[1] / h, self.pad], [0, 0, 1.0]])
         self.ref: np.ndarray | None = None  # the small plane at the last known position
         self.empty: np.ndarray | None = None  # each pixel's empty look (NaN: never seen empty)
-        # the light (per channel, relative to the first look kept) each pixel's kept look and
-        # empty look were seen in: pixels under a hand keep looks from an earlier moment
-        self.ref_light: np.ndarray | None = None
-        self.empty_light: np.ndarray | None = None
         self.board: dict = {}  # the label each cell's kept look shows
         self._edge_of: tuple | None = None  # (H, where the outside begins in `around`'s plane)
         self._since: dict = {}  # cell -> since when it has been covered, view after view
@@ -118,23 +113,16 @@ class Cover:
         skip = np.isin(self.cell_of, [k for k, c in enumerate(self.cells) if c in left_out])
         if self.ref is None or self.ref.shape != small.shape:
             self.ref, self.empty = small.copy(), np.full_like(small, np.nan)
-            self.ref_light, self.empty_light = np.ones_like(small), np.ones_like(small)
             if skip.any():
                 self.ref[skip] = np.nan
-            light = np.ones(3)
-        else:
-            light = self._light(small, ~skip)
         self.ref[~skip] = small[~skip]
-        self.ref_light[~skip] = light
         self.board.update({c: lab for c, lab in board.items() if c not in left_out})
         empty = np.isin(self.cell_of, [k for k, c in enumerate(self.cells) if board.get(c) == "empty"]) & ~skip
         self.empty[empty] = small[empty]
-        self.empty_light[empty] = light
 
     def forget(self) -> None:
         """The board moved in the frame (or another game began): nothing kept applies."""
         self.ref, self.empty, self.board, self._since = None, None, {}, {}
-        self.ref_light, self.empty_light = None, None
 
     def covered(self, small: np.ndarray, cells: dict, t: float = 0.0) -> list:
         """The cells a still foreign thing lies over in `small` (`around`, read at time
@@ -167,7 +155,6 @@ class Cover:
             first = min((since.get(c, t) for c in under), default=t)
             if under and t - first >= STAYS_S and self._as_known(under, cells):
                 self.ref[part] = small[part]  # there that long, hiding nothing: part of the table now
-                self.ref_light[part] = self._light(small, ~part)
                 continue
             self._since.update({c: since.get(c, t) for c in under})
             out.update(under)
@@ -198,30 +185,18 @@ class Cover:
         other = self._read_otherwise(under, cells)
         return other is not None and len(other) <= LEFT and all(cells[c][0] == "empty" for c in other)
 
-    def _light(self, small: np.ndarray, usable) -> np.ndarray:
-        """The light `small` was seen in, per channel, in the units of `ref_light`: per
-        pixel, how much brighter it looks than its kept look, times the light that look
-        was seen in; the median over the `usable` pixels with a kept look (most of the
-        board is unchanged; a median of the plane itself jumps between the two square
-        colours)."""
-        use = usable & ~np.isnan(self.ref[..., 0])
-        if not use.any():
-            return np.ones(3)
-        return np.median((small[use] + 1.0) / (self.ref[use] + 1.0) * self.ref_light[use], axis=0)
-
     def _foreign(self, small: np.ndarray) -> np.ndarray:
-        """Pixels that fit neither the known position's look nor their cell's empty look,
-        each compared in the light its look was kept in: the looks of cells a hand lay over
-        when a position was known are older, and with one gain for all, the light drifting
-        since made thirteen clear squares a foreign thing (after 14. Nf5 on a render, for
-        good: no ply under them was recorded, so no newer look was kept)."""
+        """Pixels that fit neither the known position's look nor their cell's empty look."""
         known = ~np.isnan(self.ref[..., 0])
         ref = np.where(known[..., None], self.ref, 0.0)
-        light = self._light(small, np.ones(known.shape, bool))
-        d_ref = np.abs(small * (self.ref_light / light) - ref).sum(axis=-1)
+        # the light's drift: the median ratio per pixel (most of the board is unchanged;
+        # a median of the plane itself jumps between the two square colours)
+        gain = np.median((ref[known] + 1.0) / (small[known] + 1.0), axis=0) if known.any() else 1.0
+        now = small * gain
+        d_ref = np.abs(now - ref).sum(axis=-1)
         noise = max(float(np.median(d_ref[known])) if known.any() else NOISE_FLOOR, NOISE_FLOOR)
         step = FOREIGN * noise
-        d_empty = np.abs(small * (self.empty_light / light) - np.nan_to_num(self.empty)).sum(axis=-1)
+        d_empty = np.abs(now - np.nan_to_num(self.empty)).sum(axis=-1)
         seen_empty = ~np.isnan(self.empty[..., 0])
         foreign = known & (d_ref > step) & (~seen_empty | (d_empty > step))
         return cv2.morphologyEx(foreign.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0

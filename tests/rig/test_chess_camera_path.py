@@ -145,24 +145,6 @@ def test_castling_answered_at_once_while_the_hand_still_lies_over_the_king_is_no
     assert [e for e in events if e.kind in ("illegal", "corrected")] == []
 
 
-@pytest.mark.parametrize("seed", [1, 7])
-def test_a_dark_bishop_leaving_a_dark_square_while_a_hand_lay_over_the_board_is_no_knight(seed):
-    """5. O-O and 5...Be7 at once, a walnut set, the camera straight above (the held-out
-    game with a real illegal move was filmed so). The position after O-O was learned from
-    a view Black's hand still lay over, and the light was taken as the median of the
-    plane, which on a checkered board jumps between the two square colours: the hand
-    moved it by a third, every square learned then looked four times noisier ever after,
-    and the dark bishop leaving dark f8 drowned in it. f8 "as it was" then favoured
-    ...Ne7 (c6-e7, which leaves the same colours once Bxc6 dxc6 follow) by about 2 a
-    view: recorded, silently on one seed."""
-    sans = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Bxc6 dxc6 Re1 Nd7".split()
-    positions, _ = positions_of(sans)
-    referee, events = watch(positions, style="walnut", camera=Camera.above(seed=seed), clicked=True, quick=(9,),
-                            still_s=2.0, seed=seed)
-    assert referee.history == sans
-    assert [e for e in events if e.kind in ("illegal", "corrected")] == []
-
-
 def scene(board: chess.Board, edit) -> Position:
     """The position on `board` with pieces moved by hand: edit {square: piece symbol or
     None}, whatever the rules say."""

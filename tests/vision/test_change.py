@@ -13,7 +13,6 @@ import cv2
 import numpy as np
 import pytest
 
-import real_hands
 from shared_data import SHARED_DATA
 from support import chess_labels
 from controller.registry import entry
@@ -105,30 +104,6 @@ def test_a_board_nudged_a_pixel_or_two_is_no_change_and_a_move_made_meanwhile_st
     far = {c for c, x in score.items() if x > 0 and min(chess.square_distance(chess.parse_square(c), chess.D2),
                                                         chess.square_distance(chess.parse_square(c), chess.D4)) > 1}
     assert len(far) <= 1, far  # as unshifted (test above): a piece nudged between two shots
-
-
-@pytest.mark.parametrize("name, turn, over", [("sleeve", 0, "c6"), ("resting", 0, "d4")])
-def test_a_position_learned_while_a_real_hand_lay_over_the_board_shows_the_next_move(opening, name, turn, over):
-    """Each position is learned from a view with a real hand resting over part of the
-    board (the cells under it keep their older look), and the next ply is measured from
-    it: the square the piece came to looks changed, clearly, as without the hand. The
-    light was the median of the plane, which on a checkered board jumps between the two
-    square colours: the hand moved it, every square learned then looked several times
-    noisier than it was, and the ply drowned in that (a sleeve over c6: d5 after 1...d5
-    rose 1.0 above "as it was", now 5.7; a dark bishop leaving dark f8 on a walnut board
-    read as still there, tests/rig/test_chess_camera_path.py)."""
-    watcher, planes, boards, plies = opening
-    side = planes[0].shape[0]
-    corners = [(0, side), (side, side), (side, 0), (0, 0)]  # a1 h1 h8 a8 on the plane
-    cells = list(watcher.reader.cells)
-    under = np.array([c in real_hands.covered_squares(name, turn, over, share=0.02) for c in cells]).reshape(8, 8)
-    for k in range(len(plies) - 1):
-        change = CellChange(watcher.reader)
-        change.reference(planes[k], boards[k])
-        handed = real_hands.paste(planes[k + 1], corners, name, turn=turn, over=over)
-        change.reference(handed, boards[k + 1], under)
-        score = changed(change.evidence(planes[k + 2]), change.board)
-        assert score[plies[k + 1][2:]] > 2.0, (plies[k + 1], {c: round(x, 1) for c, x in score.items() if x > 0})
 
 
 def test_a_square_a_piece_came_to_no_longer_looks_like_its_own_empty_self(opening):

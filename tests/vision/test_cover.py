@@ -8,7 +8,6 @@ import json
 
 import chess
 import cv2
-import numpy as np
 import pytest
 
 import real_hands
@@ -69,31 +68,6 @@ def test_a_move_is_no_hand(table):
     """1. d4 changes two squares: no still thing covers anything."""
     watcher, _, start, after, board = table
     assert covered(cover_of(watcher, start, board), watcher, after) == set()
-
-
-def lit(frame, share: float):
-    """The frame in a room `share` as bright (below 1: nothing clips)."""
-    return (frame.astype(np.float32) * share).astype(np.uint8)
-
-
-@pytest.mark.parametrize("name, turn, over", [("resting", 0, "d3"), ("reaching", 0, "e3")])
-def test_looks_kept_under_a_hand_are_weighed_in_the_light_they_were_kept_in(table, name, turn, over):
-    """1. d4 is learned from a view the arm that made it still lies over (its squares keep
-    their look from the start), the room 15% darker by then; the clear board after
-    1...d5 in that light covers nothing. With one gain for all looks, the squares kept
-    from the start stood out of the light as a foreign thing over rank 1 to 3: on a
-    render whose light drifts from move to move, thirteen clear squares were covered
-    after 14. Nf5 for good (no ply under them was recorded, so no newer look was kept)."""
-    watcher, corners, start, after, board = table
-    labels = json.loads((DATA / "labels.json").read_text())
-    then = cv2.imread(str(DATA / labels["sequence"]["sequence"][2]))  # after 1...d5
-    cover = cover_of(watcher, start, board)
-    lying = real_hands.paste(lit(after, 0.85), corners, name, grey=True, turn=turn, over=over)
-    d4 = chess.Board()
-    d4.push_uci("d2d4")
-    cover.reference(cover.around(lying, watcher.H), chess_labels(d4.fen()),
-                    real_hands.covered_squares(name, turn, over, share=0.02))
-    assert covered(cover, watcher, lit(then, 0.85)) == set()
 
 
 def test_nothing_is_covered_before_a_position_is_known(table):
