@@ -125,11 +125,9 @@ class Beliefs:
         """The lines after a view, best first (not yet adopted: see `adopt`): each line
         goes on by nothing or by what the view may show happened since (`motions`: the
         hand motions the watcher counted since the last view; None: not counted), never
-        by a quick reply (a turn more than those motions) the view does not show
-        unstrained (`Evidence.strain` 0, as `hands_allow` asks): a bishop put from f1 on
-        h4, where it cannot go, one motion, was taken for Be2 Qh4 (no cell clearly
-        otherwise, but e2, h4's colour and d8 badly: a strain of 7 to 9), which pushed
-        the position as it stood out of the beam, and its putting back for Bf1 Qd8. A line
+        by a quick reply the view does not show (`quick_reply_seen`: guessed, one pushed
+        the position as it stood out of the beam, and its putting back read as two more
+        plies nobody made). A line
         goes on also into cells a hand still moves over: such a ply is a rival like any
         (the view shows the square the piece left, the hand where it went), recorded only
         once a view shows its cells (`Following._follow`); left out, the best of the plies
@@ -149,8 +147,8 @@ class Beliefs:
                     if ev.unseen(line.board, ext.board):
                         continue
                     turns = self.turns(line.state, seq)[0] if motions is not None else None
-                    if turns is not None and turns > motions and ev.strain(ext.board) > 0:
-                        continue  # a quick reply is seen, not guessed
+                    if turns is not None and not self.quick_reply_seen(turns, motions, ev, ext.board):
+                        continue
                     ext = replace(ext, score=line.score + ev.score(ext.board) - self.cost(len(seq), turns, motions))
                     self._keep(found, ext)
                     best = ext if best is None or ext.score > best.score else best
@@ -284,11 +282,8 @@ class Beliefs:
 
     def hands_allow(self, root, actions, motions: int | None, ev: Evidence | None = None, board=None) -> bool:
         """Could the players have made `actions` from `root` with the hand `motions`
-        counted (and one more: a quick reply; None: not counted)? A quick reply is seen,
-        not guessed: given the view `ev`, the turn beyond the motions needs the `board`
-        `actions` leave to explain it unstrained (`Evidence.strain` 0, as a take-back's
-        history: a bishop put from f1 on h4, where it cannot go, fits Be2 Qh4 on no cell
-        clearly, but e2, h4's colour and d8 badly: a strain of 7 to 9). Each view's weighing
+        counted (and one more: a quick reply, given the view `ev`, one it shows on the
+        `board` `actions` leave: `quick_reply_seen`; None: not counted)? Each view's weighing
         makes a line pay for turns beyond its hands, but where a real illegal move leaves
         every legal history poor, one with plies nobody made may still lead, or stand
         alone: 15. Nxe7+ taken back for Nd6, ...b6, Nb7, ...Rfe8, or ...Qxe7, b3 found
@@ -297,7 +292,16 @@ class Beliefs:
         if motions is None:
             return True
         turns = self.turns(root, actions)[0]
-        return turns <= motions or (turns == motions + 1 and (ev is None or ev.strain(board) == 0))
+        return turns <= motions + 1 and (ev is None or self.quick_reply_seen(turns, motions, ev, board))
+
+    @staticmethod
+    def quick_reply_seen(turns: int, motions: int, ev: Evidence, board) -> bool:
+        """A quick reply is seen, not guessed: `turns` beyond the hand `motions` counted
+        need the `board` they leave to explain the view `ev` unstrained (`Evidence.strain`
+        0, as a take-back's history). A bishop put from f1 on h4, where it cannot go, in
+        one motion fits Be2 Qh4 on no cell clearly, but e2, h4's colour and d8 badly (a
+        strain of 7 to 9): no quick reply, an alarm."""
+        return turns <= motions or ev.strain(board) == 0
 
     # --- looking further ---------------------------------------------------------------
     def search(self, ev: Evidence, starts: list[tuple], depth: int, moved_at: float, keep=None,

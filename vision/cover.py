@@ -172,12 +172,13 @@ class Cover:
             out.update(under)
         return [c for c in self.cells if c in out]
 
-    def _read_otherwise(self, under: list, cells: dict) -> list | None:
-        """The cells of `under` read surely otherwise than the known position has them;
-        None when one of them is not read surely."""
+    def _read_otherwise(self, under: list, cells: dict, board: dict | None = None) -> list | None:
+        """The cells of `under` read surely otherwise than `board` (by default the known
+        position) has them; None when one of them is not read surely."""
         if any(c not in cells or cells[c][1] < SURE for c in under):
             return None
-        return [c for c in under if cells[c][0] != self.board.get(c, "empty")]
+        board = self.board if board is None else board
+        return [c for c in under if cells[c][0] != board.get(c, "empty")]
 
     def _as_known(self, under: list, cells: dict) -> bool:
         """Do the cells under a thing all read surely as the known position? A shadow, a
@@ -190,9 +191,7 @@ class Cover:
         """Do the cells under a thing all read surely as one board the referee's
         histories lead to (`expected`), where it differs there from the known position?
         (A thing that reads as the known position hides nothing yet; it waits STAYS_S.)"""
-        if any(c not in cells or cells[c][1] < SURE for c in under):
-            return False
-        return any(all(cells[c][0] == board.get(c) for c in under)
+        return any(self._read_otherwise(under, cells, board) == []
                    and any(board.get(c) != self.board.get(c, "empty") for c in under) for board in self.expected)
 
     def _gone(self, under: list, cells: dict) -> bool:

@@ -253,8 +253,9 @@ class Watcher:
 
     def expect(self, boards) -> None:
         """The boards the referee's histories lead to now (it keeps a few likeliest): a
-        still thing whose cells all read surely as one of them, view after view, is what
-        those histories' moves put there, not a hand (vision/cover.py, rule 4). Called
+        still thing whose cells all read surely as one of them, where it differs from the
+        known position, is what those histories' moves put there, not a hand
+        (vision/cover.py, rule 4). Called
         from the referee's thread after each view; the cover reads it on the thread that
         feeds frames (one tuple, swapped whole)."""
         self.cover.expected = tuple(boards)
