@@ -46,16 +46,19 @@ def fits_the_screen(page, viewport: dict) -> None:
 
 
 def on_first_screen(page, selector: str, viewport: dict) -> None:
-    """`selector` shown within the first screen. Waited for first: the page redraws its
-    board when the layout or the stream arrives, and an element measured in between is
-    gone (seen under load: the TV's Super Mario Bros. board "not shown")."""
+    """`selector` shown within the first screen. Found and measured in one step in the
+    page, waited for until shown: the page redraws its board when the layout or the
+    stream arrives, and an element found in one step and measured in the next may be
+    gone between them (seen under load: the TV's Super Mario Bros. board "not shown",
+    after waiting for it to be visible)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        page.locator(selector).first.wait_for(state="visible", timeout=WAIT_MS)
+        box = page.wait_for_function("""sel => { const e = document.querySelector(sel);
+                                                 const r = e && e.getBoundingClientRect();
+                                                 return r && r.height > 0 ? {y: r.top, height: r.height} : null; }""",
+                                     arg=selector, timeout=WAIT_MS).json_value()
     except PlaywrightTimeout:
         raise AssertionError(f"{selector} is not shown") from None
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None, f"{selector} is not shown"
     assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], \
         f"{selector} is at y={box['y']:.0f}-{box['y'] + box['height']:.0f}, below the first screen"
