@@ -36,9 +36,9 @@ from typing import Any, NamedTuple
 from vision.view import BoardView
 
 from . import recovery
-from .beliefs import Beliefs, Line, Still, new_motions
-from .events import Event
-from .evidence import Evidence
+from .beliefs import DECISIVE, Beliefs, Line, Still, new_motions
+from .events import Event, Kind
+from .evidence import STRAIN, Evidence
 
 SWITCH = 1.0  # the history shown gives way to another only when that one leads by this much
 FURTHER = 4.0  # a history found further than one view's actions must explain the view this much better
@@ -145,7 +145,7 @@ class Following:
             return None
         # (a legal move from the start that explains the view better: the players did not
         # wait for the camera; it is followed as any move)
-        if not ev.explains(lines[0].board):
+        if not ev.explains(lines[0].board) or self._strained(ev, lines[0].board):
             return None if awaiting else self._unexplained(view, ev, lines)
         if self.life.alarm is not None and (view.moving or view.covered):
             return None  # an alarm is raised on a clear board, and put right by one (not what a hand hides)
@@ -163,7 +163,50 @@ class Following:
     def tick(self, t: float, moved_at: float) -> Event | None:
         """The live camera's clock (controller/lifecycle.py `tick`): a wrong board that
         stayed becomes an alarm, an undecided one a doubt, each said once."""
-        return self._go(self.life.tick(t, moved_at, self.confirm_s))
+        suspect = self.life.suspect
+        return self._go_wrong(self.life.tick(t, moved_at, self.confirm_s), suspect and suspect.view, t)
+
+    def _strained(self, ev: Evidence, board: dict) -> bool:
+        """While an alarm stands, is `board` too strained to put it right, as a board with
+        a misread cell is (`Evidence.explains`: strain STRAIN or more)? A legal history
+        the view contradicts nowhere outright, each of its cells only a little better
+        read otherwise, yet strained by them all (eight plies after 15...b6??, Nh4 Bxh4
+        Bg3 Bh5 for 15. Nxe7+, e7 and h4 read otherwise, strain 43), is no board put
+        right."""
+        return self.life.alarm is not None and ev.strain(board) >= STRAIN
+
+    def _go_wrong(self, step, view: BoardView | None, at: float) -> Event | None:
+        """A wrong board's next step (the lifecycle's `wrong` or `tick`). When it raises
+        the alarm, the unsure plies shown that the views before it settle are recorded
+        first (`_shown_before_the_wrong`): the alarm is said against the position the
+        page shows, so that is the record it stands on."""
+        moves = None
+        if view is not None and self.life.alarm is None and any(say.kind is Kind.ILLEGAL for say in step[1]):
+            n = self._shown_before_the_wrong(view)
+            if n:
+                moves = self._record(self.shown.actions[:n], self.shown.seen[:n], "camera", at=at)
+        return self._last_of([moves, self._go(step)])
+
+    def _shown_before_the_wrong(self, view: BoardView) -> int:
+        """How many of the unsure plies shown the views weighed before the wrong board
+        settle, as one decisive view would (every history kept within DECISIVE of the
+        best begins with them), where the wrong board's `view` shows their cells as they
+        left them. Those views were not clear enough to settle them when seen: a cell
+        read otherwise than every history, newly (`_follow`). The wrong board says what
+        it was: the illegal move beginning (15. Nxe7+ seen on one still view, then b7
+        empty as 15...b6?? was made: a lead of 10.8 left unsettled)."""
+        if self.shown is None or self.beliefs.best.actions[:len(self.shown.actions)] != self.shown.actions:
+            return 0
+        board = self.game.board(self.sure)
+        ev = Evidence(view, board, self.min_confidence, self.game.sure_labels_name_changes, self.game.wrong_cells)
+        n = min(len(self.shown.actions), self.beliefs.settled(DECISIVE))
+        states = self._states(self.shown.actions[:n])
+        while n:
+            after = self.game.board(states[n])
+            if not ev.unexplained(after) & {c for c in after if after[c] != board.get(c)}:
+                return n
+            n -= 1
+        return 0
 
     def _put_back(self, view: BoardView, ev: Evidence, board: dict) -> Event | None:
         """After an undo, a view is only asked whether the board was put back: once it
@@ -271,7 +314,8 @@ class Following:
                 reason=alarm["reason"], moves=", ".join(self.history[lost.at:lost.at + lost.late]))}
         went_on = ("play went on after an illegal move; the record stands at "
                    f"{self.wording.record_at(self.sure, self.history)}")
-        return self._go(self.life.wrong(view, alarm, self.confirm_s, went_on, self._wrong_kept(ev)))
+        return self._go_wrong(self.life.wrong(view, alarm, self.confirm_s, went_on, self._wrong_kept(ev)), view,
+                              view.t)
 
     def _wrong_kept(self, ev: Evidence) -> dict:
         """What the wrong boards before (the first one, the alarm standing) showed on cells
@@ -325,8 +369,8 @@ class Following:
                 return events
             found = self._found_again(view, ev) or found
         if lost:  # nothing kept explains the view: only a history the players could have made, as seen
-            found = [line for line in found
-                     if self.beliefs.hands_allow(self.sure, line.actions, self._since.motions, ev, line.board)
+            found = [line for line in found if not self._strained(ev, line.board)
+                     and self.beliefs.hands_allow(self.sure, line.actions, self._since.motions, ev, line.board)
                      and self._fits_the_stills(line, view)]
         if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
             # what a later view may yet show was made by other pieces (`_look_again`)

@@ -7,7 +7,7 @@ import pytest
 from controller.journal import Journal
 from controller.referee import Referee
 from support import Camera, label, master_game, misread_then_corrected, placement, referee_on
-from vision.view import BoardView, CellSight, Change, Front
+from vision.view import BoardView, CellSight, Change, Front, Read
 
 
 def shown_plainly(referee: Referee, sans) -> tuple[chess.Board, Camera]:
@@ -429,3 +429,45 @@ def test_a_ply_under_a_hand_at_rest_waits_for_the_hand_to_go():
     referee.settle()
     assert referee.history == ["e4", "e5", "Nf3"]
     assert [e for e in events if e.kind in ("illegal", "corrected")] == []
+
+
+def test_an_alarm_is_put_right_only_by_a_board_a_legal_history_explains_unstrained():
+    """After 1. e4 e5 a player puts Yoshi from g1 on h4 (no knight goes there): an alarm.
+    A hand passes, and the next still view of the same board reads f3 unsurely as a piece
+    (a shadow, a sleeve's reflection) and the knight on h4 unsurely, while each plainly
+    looks as the illegal move left it: f3 as it was, h4 changed. 2. Nf3 contradicts no
+    cell outright, but both are far better read otherwise (strain 15): no board put
+    right, no ply nobody made, the alarm not said again. Put back as it was after
+    ...e5 and then played on legally, the board is followed again."""
+    referee, events = referee_on(Journal(":memory:"))
+    referee.new_game("chess")
+    board, camera = chess.Board(), Camera(referee)
+    camera.show(board, motions=0)
+    for san in ("e4", "e5"):  # one hand each, as the watcher counts them
+        board.push_san(san)
+        camera.show(board, motions=1)
+    before = board.copy()
+    board.remove_piece_at(chess.G1)
+    board.set_piece_at(chess.H4, chess.Piece(chess.KNIGHT, chess.WHITE))
+    camera.show(board, hold=3.0, since=before, motions=1)
+    cells = {chess.square_name(s): Read(label(board.piece_at(s)), 0.95) for s in chess.SQUARES}
+    sight = {c: CellSight(change=Change({lab: 0.0, **{o: -8.0 for o in ("empty", "p0", "p1") if o != lab}}, None))
+             for c, (lab, _) in cells.items()}  # each square plainly as the board is
+    cells |= {"f3": Read("p0", 0.5), "h4": Read("p0", 0.5)}  # f3 read unsurely as a piece, h4's knight unsurely
+    moved_at = camera.t + 0.1
+    for i in range(12):
+        camera.t += 0.25
+        referee.observe(BoardView(cells, t=camera.t, moved_at=moved_at, sight=sight, motions=1 if i == 0 else 0,
+                                  change_from={c: label(before.piece_at(chess.parse_square(c))) for c in cells}))
+        referee.tick(camera.t, moved_at=moved_at)
+    alarms = [e.data["reason"] for e in events if e.kind == "illegal"]
+    assert alarms == ["Yoshi cannot move from g1 to h4: a knight moves in an L, two squares one way and one to "
+                      "the side"]
+    assert [e.kind for e in events if e.kind in ("restored", "corrected")] == []
+    assert referee.history == ["e4", "e5"] and referee.unsure == []
+    camera.show(before, since=board, motions=1)  # put back
+    before.push_san("Nf3")
+    camera.show(before, motions=1)
+    referee.settle()
+    assert referee.history == ["e4", "e5", "Nf3"]
+    assert [e.kind for e in events if e.kind == "restored"] == ["restored"]

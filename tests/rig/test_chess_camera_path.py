@@ -206,6 +206,30 @@ def test_a_real_illegal_move_played_on_keeps_the_record_and_the_alarm_is_updated
     assert [e.kind for e in events if e.kind in ("corrected", "recovered", "restored")] == []
 
 
+def test_an_illegal_move_made_before_the_check_was_settled_keeps_the_check_through_six_moves_played_on():
+    """As in issue 27's held-out game, Black ignores the check for six moves (15...b6??,
+    then ...Bh5, ...f6, ...a5, ...g6, ...Bf7 beside the knight), walnut at an angle. The
+    camera saw 15. Nxe7+ on one still view only (a lead of 5.3, not yet decisive) before
+    ...b6 came: the alarm is against 15. Nxe7+, so that is the record it stands at.
+    Before, the record stood at 14...Ne6, and eight plies on a legal history no view
+    showed (Nh4, Bxh4, Bg3, Bh5: e7 and h4 read otherwise, strain 43) "put the board
+    right" and replaced the check; a third alarm followed."""
+    sans = master_game(29, "nepomniachtchi-liren-2023-game1.pgn")  # to 15. Nxe7+
+    positions, _ = positions_of(sans)
+    board = chess.Board()
+    for san in sans:
+        board.push_san(san)
+    for uci in ("b7b6", "f4g3", "g4h5", "f2f3", "f7f6", "h2h3", "a6a5", "a2a3", "g7g6", "g1h2", "h5f7", "a1d1"):
+        board.push(chess.Move.from_uci(uci))
+        positions.append(position(board))
+    referee, events = watch(positions, style="walnut", camera=Camera(seed=5), clicked=True, quick=(9, 24),
+                            still_s=2.0, seed=5)
+    assert referee.history == sans
+    alarms = [e.data["reason"] for e in kinds_of(events, "illegal")]
+    assert len(alarms) == 2 and alarms[1] == "play went on after an illegal move; the record stands at 15. Nxe7+"
+    assert [e.kind for e in events if e.kind in ("corrected", "recovered", "restored")] == []
+
+
 def test_castling_through_check_is_flagged():
     sans = "e4 b6 g3 Ba6 Nf3 Nc6 Bh3 Nf6".split()
     positions, _ = positions_of(sans)
