@@ -211,6 +211,18 @@ class Beliefs:
         top = lines[0].score
         return [line for line in lines[:WIDTH] if line.score >= top - PRUNE]
 
+    def ahead(self) -> list[dict]:
+        """The boards the kept histories lead to, and those one action on from the ones
+        within COMMIT of the best: what the camera may see next. A move made wholly under
+        what the watcher takes for a hand is in no history yet (O-O-O from a low camera at
+        the h-file side: the king and rook lean past the board's edge as an arm reaches
+        in, and every square it changed lies under them); vision/cover.py, rule 4."""
+        boards = [line.board for line in self.lines]
+        for line in self.close():
+            boards += [self.game.board(self.game.apply(line.state, action))
+                       for action in self.game.observable_actions(line.state)]
+        return boards
+
     # --- what is sure ------------------------------------------------------------------
     def close(self, margin: float = COMMIT) -> list[Line]:
         """The lines within `margin` of the best."""

@@ -197,7 +197,7 @@ class Table:
             return Result()  # read with looks that do not fit: the next views are read with those learned now
         event = self.referee.observe(view)
         if self.watcher is not None and self.referee.beliefs is not None:
-            self.watcher.expect([line.board for line in self.referee.beliefs.lines])
+            self.watcher.expect(self.referee.beliefs.ahead())
         known = self.referee.known
         if known is not None and self.watcher is not None and (
                 known[0] != self._learned or (self.watcher.learning and known[1] == view.t)):

@@ -31,8 +31,10 @@ with it (`covered`):
    when the position was known and has gone from cells the known position had empty, a
    cup beside the pieces): its look is kept from then on, and the cells are read again;
    and at once, a thing whose cells all read surely as a board the referee's histories
-   lead to where it differs from the known position (`expected`: the referee tells the
-   watcher, as it tells it the known position): from a camera low at the side, a
+   lead to, or one move on from them, where it differs from the known position
+   (`expected`: the referee tells the watcher, as it tells it the known position; a
+   cell behind a piece that board puts in front of it may read unsurely or as that
+   piece, as a lean does: `fronts`): from a camera low at the side, a
    castled king and rook lean far past the board's edge, reach in from outside as an
    arm does and never leave, and only the board they stand on tells them from a hand
    (covered, the move stayed unseen, every ply after it waited unsure and unlearned,
@@ -103,6 +105,7 @@ class Cover:
         self._since: dict = {}  # cell -> since when it has been covered, view after view
         # the boards the referee's histories lead to now, besides the known position (rule 4)
         self.expected: tuple = ()
+        self.fronts: dict = {}  # cell -> the `Front` between it and the camera (vision/change.py)
 
     def around(self, frame: np.ndarray, H: np.ndarray) -> np.ndarray:
         """The playing area of `frame` (H: frame -> plane), small, with the table around it.
@@ -190,9 +193,18 @@ class Cover:
     def _as_expected(self, under: list, cells: dict) -> bool:
         """Do the cells under a thing all read surely as one board the referee's
         histories lead to (`expected`), where it differs there from the known position?
-        (A thing that reads as the known position hides nothing yet; it waits STAYS_S.)"""
-        return any(self._read_otherwise(under, cells, board) == []
-                   and any(board.get(c) != self.board.get(c, "empty") for c in under) for board in self.expected)
+        (A thing that reads as the known position hides nothing yet; it waits STAYS_S.)
+        A cell behind a piece that board puts in front of it (`fronts`) may read unsurely
+        or as that piece: it is what a tall piece's lean does (O-O-O from a low camera at
+        the h-file side, the king on c1 leaning over empty b1, read red at 0.78)."""
+        for board in self.expected:
+            leant = [c for c in under if c in self.fronts and board.get(self.fronts[c].cell, "empty") != "empty"
+                     and (c not in cells or cells[c][1] < SURE or cells[c][0] == board[self.fronts[c].cell])]
+            sure = [c for c in under if c not in leant]
+            if (self._read_otherwise(sure, cells, board) == []
+                    and any(board.get(c) != self.board.get(c, "empty") for c in sure)):
+                return True
+        return False
 
     def _gone(self, under: list, cells: dict) -> bool:
         """Does what differs read as the known position, but for a piece or two gone (a

@@ -447,6 +447,7 @@ class Watcher:
             h, w = self.last_frame.shape[:2]
             self.reader.view_from(self.H, (w, h))
             self.change.camera(self.H, (w, h))
+            self.cover.fronts = self.change.fronts
             if self._cover_H is None or not same_place(self._cover_H, self.H, self.reader.plane_size):
                 self.cover.forget()  # the board lies elsewhere in the frame: its kept look is gone
                 self._cover_H = self.H

@@ -66,3 +66,21 @@ def test_a_castled_king_and_rook_leaning_off_the_board_from_a_low_camera_are_no_
     referee, events = watch(positions, style="wood", camera=camera, clicked=True, still_s=2.0, seed=3, tall=1.5)
     assert referee.history == sans
     assert kinds_of(events, "illegal") == []
+
+
+def test_both_sides_castling_queenside_under_their_own_lean_from_the_side_are_followed():
+    """From the h-file side, taller pieces: after O-O-O the king on c1 and the rook on d1
+    lean over b1 and the squares behind them, a thing the cover takes for an arm lying
+    over a1 to f1, and every square castling changed lies under it. No history held
+    castling yet, so nothing told the lean from a hand: O-O-O and ...O-O-O stayed unseen,
+    and 6. e3 Qe6 was recorded for 6. e3 e6 (the queen gone from d7 under the lean).
+    Now the referee tells the watcher the boards one move on too, and b1, read red behind
+    the red king, reads as a lean does."""
+    from chess_watching import kinds_of, positions_of, watch
+
+    sans = "d4 d5 Nc3 Nc6 Bf4 Bf5 Qd2 Qd7 O-O-O O-O-O e3 e6".split()
+    positions, _ = positions_of(sans)
+    referee, events = watch(positions, style="walnut", camera=Camera.side_on(seed=2), clicked=True, still_s=2.0,
+                            seed=2, tall=1.5)
+    assert referee.history == sans
+    assert kinds_of(events, "illegal") == []
