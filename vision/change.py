@@ -65,7 +65,7 @@ share is learned in two steps (`_share`): its line's, from what the line's other
 showed, with the geometric guess counting as PRIOR looks; then its own, from what it
 showed, with its line's share counting as PRIOR looks. Where nothing was learned the
 guess stands; a rook behind a pawn that never moved expects to look as little changed
-when the pawn goes as the queen and king beside it did when theirs went, not a king's
+when the pawn goes as the pieces beside it did when theirs went, not a king's
 height's worth. The referee expects a cell to look changed by that share when the piece
 in front of it came or went, and trusts its label less while one stands there.
 
@@ -103,7 +103,7 @@ LL_FLOOR = 12.0  # no label is more than this below the best, by one cell's chan
 MOVING_WEIGHT = 0.0  # the weight of a cell under motion: a hand there says nothing of it
 VISIBLE_FLOOR = 0.25  # a cell hidden behind a piece still shows this much of itself
 TALL = 1.0  # squares: about a queen's or king's height, the pieces that hide what is behind them
-PRIOR = 2.0  # looks: what the geometric guess of a line's hidden share, and a line's share for each of its cells, count as
+PRIOR = 2.0  # looks the geometric guess counts as in a line's hidden share, and that share in each cell's
 HIDDEN_MAX = 0.9  # a piece in front never hides all of a cell
 NUDGE_PX = 4.0  # pixels (at 40 a square) a plane may lie off its reference and still be shifted back
 ALIGNED = 0.1  # phase correlation's peak below which the shift between plane and reference is unclear
@@ -315,8 +315,8 @@ class CellChange:
         """The share of `cell` a piece coming or going in front of it changes, as learned
         on this table (module docstring): its line's share from the line's other cells,
         the geometric guess counting as PRIOR looks; then the cell's own, its line's
-        share counting as PRIOR looks. A cell learns from its line only what it has not
-        shown itself, and its own looks are not counted twice."""
+        share counting as PRIOR looks (the line's share leaves the cell's own looks out:
+        they count once)."""
         others = [self._hidden[c] for c in self._lines[cell] if c != cell]
         line = ((PRIOR * self._guess[cell] + sum(o[0] for o in others))
                 / (PRIOR + sum(o[1] for o in others)))
