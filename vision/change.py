@@ -55,9 +55,19 @@ from its lean, the height of a tall piece times the cell's distance from the cam
 foot over the camera's height. That guess is only geometry (a pawn is shorter than a
 king, the lens is not where a cropped frame says): every known position then tells, for
 each cell whose front square filled or emptied while its own label stayed, whether its
-look changed, and `fronts` gives the share learned on this table (a `Front`, the guess
-counting as PRIOR looks). The referee expects a cell to look changed by that share when
-the piece in front of it came or went, and trusts its label less while one stands there.
+look changed, and `fronts` gives the share learned on this table (a `Front`). A cell
+whose front square has not yet filled or emptied learns nothing itself, yet its like
+cells may have: the cells on the same line across the lean (as far from the camera
+along it, each with its front square the same way: from a player's side, a rank and the
+rank in front of it) stand at a like height in the picture, and in a game set up in
+rows they hide behind like pieces (the pawns in front of a back rank). So each cell's
+share is learned in two steps (`_share`): its line's, from what the line's other cells
+showed, with the geometric guess counting as PRIOR looks; then its own, from what it
+showed, with its line's share counting as PRIOR looks. Where nothing was learned the
+guess stands; a rook behind a pawn that never moved expects to look as little changed
+when the pawn goes as the pieces beside it did when theirs went, not a king's
+height's worth. The referee expects a cell to look changed by that share when the piece
+in front of it came or went, and trusts its label less while one stands there.
 
 Two kinds of reader get change evidence, as each declares (vision/reader.py). A reader of
 the plane's 8x8 squares, each sampled on a disk (`Reader.squares`: the chess reader), is
@@ -93,7 +103,7 @@ LL_FLOOR = 12.0  # no label is more than this below the best, by one cell's chan
 MOVING_WEIGHT = 0.0  # the weight of a cell under motion: a hand there says nothing of it
 VISIBLE_FLOOR = 0.25  # a cell hidden behind a piece still shows this much of itself
 TALL = 1.0  # squares: about a queen's or king's height, the pieces that hide what is behind them
-PRIOR = 2.0  # the geometric guess of a cell's hidden share counts as this many looks
+PRIOR = 2.0  # looks the geometric guess counts as in a line's hidden share, and that share in each cell's
 HIDDEN_MAX = 0.9  # a piece in front never hides all of a cell
 NUDGE_PX = 4.0  # pixels (at 40 a square) a plane may lie off its reference and still be shifted back
 ALIGNED = 0.1  # phase correlation's peak below which the shift between plane and reference is unclear
@@ -144,7 +154,9 @@ class CellChange:
         self.known = np.zeros(n, bool)  # cells whose reference was seen (not under a hand)
         self.board: dict | None = None  # the position the reference shows
         self.fronts: dict[Hashable, Front] = {}  # cell -> the cell in front of it, towards the camera
-        self._hidden: dict = {}  # cell -> [looks changed, looks] when its front square changed
+        self._hidden: dict = {}  # cell -> [looks changed, looks] learned when its front square filled or emptied
+        self._guess: dict = {}  # cell -> the geometric first guess of its hidden share
+        self._lines: dict = {}  # cell -> the cells on its line across the lean (itself included)
         self.empty: np.ndarray | None = None  # (64, q, q, 3), NaN where never seen empty
         self.ref_light = np.ones((n, 3))  # the light (per channel) each cell's reference was seen in
         self.empty_light = np.ones((n, 3))  # and each empty look
@@ -189,7 +201,8 @@ class CellChange:
 
         cells, q = geo
         foot, height = camera_foot(H, frame_size, q)
-        self.fronts, self._hidden = {}, {}
+        self.fronts, self._hidden, self._guess, self._lines = {}, {}, {}, {}
+        lines: dict = {}
         for k, cell in enumerate(cells):
             r, c = divmod(k, 8)
             towards = foot - (c + 0.5, r + 0.5)
@@ -197,11 +210,16 @@ class CellChange:
             if dist < 1.0:
                 continue
             step = np.round(towards / dist * 1.2).astype(int)  # the nearest neighbour that way
-            fc, fr = c + int(np.clip(step[0], -1, 1)), r + int(np.clip(step[1], -1, 1))
+            dc, dr = int(np.clip(step[0], -1, 1)), int(np.clip(step[1], -1, 1))
+            fc, fr = c + dc, r + dr
             share = _hidden_share(TALL * dist / height)
             if 0 <= fc < 8 and 0 <= fr < 8 and (fc, fr) != (c, r) and share > 0:
-                self._hidden[cell] = [PRIOR * share, PRIOR]
+                self._hidden[cell] = [0.0, 0.0]
+                self._guess[cell] = share
                 self.fronts[cell] = Front(cells[fr * 8 + fc], share)
+                # the line across the lean: the same way to the front, as far along it
+                lines.setdefault((dc, dr, dc * c + dr * r), []).append(cell)
+        self._lines = {cell: line for line in lines.values() for cell in line}
 
     def _aligned(self, plane: np.ndarray, q: int) -> np.ndarray:
         """`plane` shifted onto the reference where the two lie a pixel or two apart (a
@@ -291,7 +309,19 @@ class CellChange:
                 seen = self._hidden[cell]
                 seen[0] += float(x[k] > self.steps.mean() / 2)
                 seen[1] += 1.0
-                self.fronts[cell] = Front(front.cell, min(HIDDEN_MAX, seen[0] / seen[1]))
+        self.fronts = {cell: Front(front.cell, self._share(cell)) for cell, front in self.fronts.items()}
+
+    def _share(self, cell) -> float:
+        """The share of `cell` a piece coming or going in front of it changes, as learned
+        on this table (module docstring): its line's share from the line's other cells,
+        the geometric guess counting as PRIOR looks; then the cell's own, its line's
+        share counting as PRIOR looks (the line's share leaves the cell's own looks out:
+        they count once)."""
+        others = [self._hidden[c] for c in self._lines[cell] if c != cell]
+        line = ((PRIOR * self._guess[cell] + sum(o[0] for o in others))
+                / (PRIOR + sum(o[1] for o in others)))
+        own = self._hidden[cell]
+        return min(HIDDEN_MAX, (PRIOR * line + own[0]) / (PRIOR + own[1]))
 
     # --- weighing a view -----------------------------------------------------------------
     def _diff(self, blocks: np.ndarray, light: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from controller.games.smb.board import world_data
-from support import play_demo
+from support import master_game, play_demo
 
 # game, turns shown on the table, seed, what a move on the table looks like in notation
 GAMES = [
@@ -80,3 +80,19 @@ def test_mario_walks_world_1_and_goes_on_into_world_2_at_the_demo_table(tmp_path
     on_link = [k for k, m in enumerate(steps) if m["notation"].split()[1] in links]
     assert on_link and on_link[0] + 1 < len(steps), "Mario never reached World 1's link and went on"
     assert steps[on_link[0] + 1]["notation"] == "move w2-00"
+
+
+def test_a_pawn_leaving_in_front_of_a_piece_that_never_showed_it_is_not_a_tall_piece_moving(tmp_path):
+    """The demo's seed 6 (Nepomniachtchi-Ding 2023, the camera above White's side at an
+    angle): 17...f6 leaves f7 in front of the rook on f8, a square whose front never
+    emptied before, while ...Qf6 (the queen on e7) would fill f6 too. The rook's square
+    looks as it did; that is no sign of a queen's move, for a pawn hides little of the
+    square behind it, as the back-rank squares beside it showed when their pawns left
+    (vision/change.py: a front share learned from like squares). Once recorded as
+    ...Qf6, the game parted from the players' at ply 58. The record holds every ply as
+    played, from the camera alone."""
+    record = play_demo(tmp_path, "--game", "chess", "--turns", "36", "--seed", "6")
+    played = master_game(36, "nepomniachtchi-liren-2023-game1.pgn")
+    assert [m["notation"] for m in record["record"]] == played
+    assert all(e["source"] == "camera" for e in record["events"] if e["type"] == "move")
+    assert [e for e in record["events"] if e["type"] == "illegal"] == []
