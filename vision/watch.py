@@ -447,7 +447,6 @@ class Watcher:
             h, w = self.last_frame.shape[:2]
             self.reader.view_from(self.H, (w, h))
             self.change.camera(self.H, (w, h))
-            self.cover.fronts = self.change.fronts
             if self._cover_H is None or not same_place(self._cover_H, self.H, self.reader.plane_size):
                 self.cover.forget()  # the board lies elsewhere in the frame: its kept look is gone
                 self._cover_H = self.H
@@ -457,6 +456,7 @@ class Watcher:
             self._learn(plane, self._pending_learn, around=around)
             self._pending_learn = None
         cells = self.reader.read(plane)
+        self.cover.fronts = self.change.fronts  # where tall pieces lean, as learned so far
         covered = self.cover.covered(around, cells, t)
         if self.static_mask is not None and not covered:
             # the board's never-changing parts as they look clear (not with a hand on them,
