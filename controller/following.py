@@ -369,8 +369,8 @@ class Following:
                 return events
             found = self._found_again(view, ev) or found
         if lost:  # nothing kept explains the view: only a history the players could have made, as seen
-            found = [line for line in found if not self._strained(ev, line.board)
-                     and self.beliefs.hands_allow(self.sure, line.actions, self._since.motions, ev, line.board)
+            found = [line for line in found
+                     if self.beliefs.hands_allow(self.sure, line.actions, self._since.motions, ev, line.board)
                      and self._fits_the_stills(line, view)]
         if lost and found and not taking_back:  # found afresh: the lines kept explain nothing
             # what a later view may yet show was made by other pieces (`_look_again`)
