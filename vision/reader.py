@@ -34,7 +34,8 @@ class Reader:
     # - `squares`: its cells are the plane's 8x8 squares in plane order (row 0 at the
     #   top), each sampled on a disk (`disks`, 8x8xqxq bool, q a square's side in
     #   pixels). vision/change.py then measures each square's change itself, and the
-    #   watcher tells which squares a hand still moves over (the motion gate's 8x8 blocks);
+    #   watcher tells which squares a hand still moves over (the motion gate's 8x8 blocks),
+    #   and fits corners given by hand to the board's checkered lines (`grid` squares a side);
     # - `measures_change`: the reader measures each cell's change itself (`change`).
     # Neither: its views carry labels (and learned looks) only.
     squares: bool = False

@@ -55,7 +55,9 @@ Geometry. Four reference points in the frame, in the order bottom-left, bottom-r
 top-right, top-left, map to four points in the reader's plane: the inner corners of the
 board's four markers (vision/markers.py) go to the plane's corners, and corners given by
 the user or the config go to the reader's `anchors` (for Connect 4 the centres of the
-corner holes; for chess the outer corners a1, h1, h8, a8, the plane's corners).
+corner holes; for chess the outer corners a1, h1, h8, a8, the plane's corners). Corners
+given for a board of squares are fitted to its own lines first (`_fit`, vision/locate.py
+`fit_squares`): clicked by hand, they are a few pixels off at best.
 
 A reader (one per board type, named by the game's entry in controller/registry.py, which
 builds it and hands it to the Watcher: vision keeps no table of games) implements
@@ -143,8 +145,12 @@ class Watcher:
         self._new_corners: np.ndarray | None = None  # clicked corners, for the next frame
         self.kept_quad: np.ndarray | None = None  # where the markers were before a restart
         self._unremembered = None  # the reader as made, while the one reading has looks kept from before a restart
+        self._unfitted = False  # corners given by hand, not yet fitted to the board's own lines
+        self._fitted_at: float | None = None  # the last frame a fit was tried on
+        self.fitted_by: float | None = None  # how far (frame pixels) the fit moved the corners given (None: no fit yet)
         if self.given:
             self._set_geometry(locate.parse_corners(corners), self.anchors)
+            self._unfitted = bool(self.reader.squares)
             self.status = "ok"
 
     # --- geometry ----------------------------------------------------------------------
@@ -173,8 +179,26 @@ class Watcher:
         points, self._new_corners = self._new_corners, None
         self.given = True
         self._set_geometry(points, self.anchors)
+        self._unfitted, self._fitted_at = bool(self.reader.squares), None
         self.gate = MotionGate(self.gate.still_s)
         self.status = "ok"
+
+    def _fit(self, t: float, frame: np.ndarray) -> None:
+        """Corners given by hand (the config, `--corners`, the page) on a checkered board
+        are moved onto the board's own lines (`locate.fit_squares`): tried on the first
+        frame, and again every SEARCH_EVERY_S while the lines cannot tell (a hand or an
+        overlay over the board) until one fits or the board is first read; never after,
+        for what is learned is kept through the corners. Before the motion gate looks at
+        the frame: corners a third of a square off take in the table beside the board,
+        where hands move all the time, and the board would never look still."""
+        self._fitted_at = t
+        fitted = locate.fit_squares(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.quad, self.reader.grid[0])
+        if fitted is None:
+            return
+        self._unfitted = False
+        self.fitted_by = float(np.hypot(*(fitted - self.quad).T).max())
+        if self.fitted_by > 0:
+            self._set_geometry(fitted, self.anchors)
 
     def _marker_patches(self, grey: np.ndarray) -> list:
         """Small grey patches around the markers, to notice when the view moves."""
@@ -367,6 +391,8 @@ class Watcher:
             self.kept_quad = None
             self.gate.reset(t)
         self._look(t)
+        if self._unfitted and (self._fitted_at is None or t - self._fitted_at >= SEARCH_EVERY_S):
+            self._fit(t, frame)
         moving = None
         moved = self.gate.update(t, self.small_plane(frame))
         if moved:
@@ -440,6 +466,7 @@ class Watcher:
 
     def _read(self, t: float, plane: np.ndarray, moving=None, motions: int | None = None) -> BoardView | None:
         self._read_at = t
+        self._unfitted = False  # the board is read through these corners from now on
         self.last_plane = plane
         self._moving = moving
         if self._told_H is not self.H:
@@ -511,6 +538,8 @@ class Watcher:
         if self.H is None and not self._search(t, frame):
             raise locate.CornersError(locate.N_("the {board} markers (ids {ids}) are not all in view; "
                                                 "give the corners instead"), board=self.board, ids=self.marker_ids)
+        if self._unfitted:
+            self._fit(t, frame)
         return self._read(t, self.plane(frame)) or self.last_view
 
 

@@ -54,9 +54,11 @@ def _variant(tmp_path, change, corners):
     return path, " ".join(f"{x:.0f},{y:.0f}" for x, y in np.float32(corners))
 
 
-OFF = [[4, -3], [-3, 4], [3, 3], [-4, -4]]  # pixels, per corner
+# pixels, per corner: 15 px, a third of a square (the fit to the board's own lines puts
+# them right: vision/locate.py `fit_squares`; without it 2 of 7 plies, the start never seen)
+OFF = [[12, -9], [-9, 12], [9, 9], [-12, -12]]
 VARIANTS = {  # name: (what changes in each frame, corners from the labelled ones)
-    "corners clicked off": (lambda f: f, lambda c: c + OFF),
+    "corners clicked a third of a square off": (lambda f: f, lambda c: c + OFF),
     "a smaller camera": (lambda f: cv2.resize(f, (480, 360), interpolation=cv2.INTER_AREA), lambda c: c * 0.75),
     "a dimmer room": (lambda f: (f * 0.6).astype(np.uint8), lambda c: c),
 }
@@ -64,7 +66,7 @@ VARIANTS = {  # name: (what changes in each frame, corners from the labelled one
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_the_same_game_from_another_camera_or_clicked_corners_is_followed(tmp_path, name):
-    """Robustness beyond the one recording: corners clicked a few pixels off, a camera of
+    """Robustness beyond the one recording: corners clicked a third of a square off, a camera of
     lower resolution, dimmer light. The start shows only briefly between the overlay and
     the first hands; it must be recognised from what a cold read gets right."""
     label = json.loads((VIDEO / "labels.json").read_text())["scholarsmate.avi"]

@@ -103,13 +103,16 @@ def test_what_stays_long_enough_is_part_of_the_table_unless_it_still_hides_the_b
 
 
 def test_the_watcher_flags_the_covered_squares_and_weighs_nothing_of_them(table):
-    watcher, corners, start, _, board = table
+    """1. d4 played, a hand resting over the king's side: a view (d4 and d2 changed) whose
+    squares under the hand are covered. (A hand coming to rest over a board that reads as
+    before gives no new view at all.)"""
+    watcher, corners, start, after, board = table
     watcher = entry("chess").watcher(corners=" ".join(f"{x},{y}" for x, y in corners))
     watcher.learn(board)
     watcher.read_frame(start)
-    frame = real_hands.paste(start, corners, "resting", grey=True, over="d4")
+    frame = real_hands.paste(after, corners, "resting", grey=True, over="g4")
     view = watcher.read_frame(frame, t=1.0)
-    under = real_hands.covered_squares("resting", 0, "d4", share=0.5)
+    under = real_hands.covered_squares("resting", 0, "g4", share=0.5)
     assert under <= view.covered
     assert all(view.sight_of(c).weight == 0.0 for c in view.covered)
     assert all(view.sight_of(c).weight > 0.0 for c in set(view.cells) - view.covered)
