@@ -127,14 +127,15 @@ FIT_SAMPLE = 0.22  # a crossing's four squares are sampled this far along each l
 FIT_TOLERANCE = 0.06  # a crossing further than this from the fitted grid is not one, in squares
 FIT_MOST = 0.5  # the fit moves no corner further than this from where it was clicked, in squares
 FIT_SAME = 0.05  # corners the fit moves less than this are right as clicked (what a fit can tell apart), in squares
+FIT_MOVED = 0.1  # once play is on, lines this far from the corners say the camera moved, in squares
 FIT_LEAST = 8  # crossings it takes to fit a grid, over at least three lines each way
 FIT_CONTRAST = 8.0  # grey levels between a crossing's dark and light squares, at least: above a camera's noise
 
 
-def fit_squares(grey: np.ndarray, points: np.ndarray, n: int = 8) -> np.ndarray | None:
+def fit_squares(grey: np.ndarray, points: np.ndarray, n: int = 8, same: float = FIT_SAME) -> np.ndarray | None:
     """The four outer corners of a checkered board of n x n squares (`points`, BL, BR, TR,
     TL, clicked by hand: good to a few pixels at best) moved onto the board's own lines
-    (the clicked ones where the lines agree with them to FIT_SAME of a square); None where
+    (the clicked ones where the lines agree with them to `same` of a square); None where
     its lines cannot tell.
 
     Why: the squares are read where the corners say, and a corner a sixth of a square off
@@ -161,7 +162,7 @@ def fit_squares(grey: np.ndarray, points: np.ndarray, n: int = 8) -> np.ndarray 
     moved = np.hypot(*(_through(np.linalg.inv(clicked), fitted) - corners).T).max()
     if moved > FIT_MOST:
         return None
-    return np.float32(points) if moved < FIT_SAME else np.float32(fitted)
+    return np.float32(points) if moved < same else np.float32(fitted)
 
 
 def _through(H: np.ndarray, pts) -> np.ndarray:

@@ -148,6 +148,8 @@ class Watcher:
         self._unfitted = False  # corners given by hand, not yet fitted to the board's own lines
         self._fitted_at: float | None = None  # the last frame a fit was tried on
         self.fitted_by: float | None = None  # how far (frame pixels) the fit moved the corners given (None: no fit yet)
+        self._look_again = False  # a burst of motion ended since the lines were last looked at (the camera may have moved)
+        self.moved_by: list[float] = []  # how far (frame pixels) the board was found moved, each time the camera moved
         if self.given:
             self._set_geometry(locate.parse_corners(corners), self.anchors)
             self._unfitted = bool(self.reader.squares)
@@ -199,6 +201,24 @@ class Watcher:
         self.fitted_by = float(np.hypot(*(fitted - self.quad).T).max())
         if self.fitted_by > 0:
             self._set_geometry(fitted, self.anchors)
+
+    def _moved(self, frame: np.ndarray) -> None:
+        """After a burst of motion, before the still board is read: are the board's lines
+        where the corners say? A camera knocked, or its mount settling, moves the whole
+        board in the frame, and every square would be read from beside itself. Lines
+        FIT_MOVED of a square or more from the corners (a fit is good to about a fiftieth)
+        say it moved: the corners follow them, and what is learned in the plane (looks, the
+        change's reference) holds again; the cover's kept look, taken in the frame, is
+        dropped (`_read`). Less is left alone: moving the corners by a pixel changes how
+        every square is sampled for nothing."""
+        self._look_again = False
+        fitted = locate.fit_squares(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.quad, self.reader.grid[0],
+                                    same=locate.FIT_MOVED)
+        if fitted is None or np.array_equal(fitted, self.quad):
+            return
+        self.moved_by.append(float(np.hypot(*(fitted - self.quad).T).max()))
+        self._set_geometry(fitted, self.anchors)
+        self.gate.previous = self.small_plane(frame)
 
     def _marker_patches(self, grey: np.ndarray) -> list:
         """Small grey patches around the markers, to notice when the view moves."""
@@ -400,6 +420,7 @@ class Watcher:
         elif self._in_motion and self.gate.still(t):
             self._in_motion = False  # a burst of motion over the board ended in stillness
             self._motions += 1
+            self._look_again = not self._unfitted and self.given and bool(self.reader.squares)
         if moved or not self.gate.still(t):
             moving = self._partial(t)
             if moving is None:
@@ -410,6 +431,8 @@ class Watcher:
             self.status = problem
         if moving is None and self._moving is None and self._read_at is not None and t - self._read_at < REREAD_S:
             return None
+        if moving is None and self._look_again:
+            self._moved(frame)
         plane = self.plane(frame)
         if moving is not None:
             self.status = "hand at the board's edge"

@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from camera_slips import clicked_off
 from shared_data import SHARED_DATA
 from support import chess_labels
 from vision.read_squares import CELLS, SquareReader
@@ -44,17 +45,20 @@ def dim_at_60_px(image, corners, rng):
     return np.clip(small * 0.45 + rng.normal(0, 2.5, small.shape), 0, 255).astype(np.uint8), corners * scale
 
 
-def test_the_photos_read_cold_in_dim_light_at_60_px_a_square():
+@pytest.mark.parametrize("off", [0.0, 0.2])
+def test_the_photos_read_cold_in_dim_light_at_60_px_a_square(off):
     """Issue 27's held-out games were filmed in dim light with squares about 60 px: the
     same photos made so (squares of 64 to 80 px brought to 60, 45% of the light, sensor
     noise) still read cold at least 99% of squares right (measured 99.5%, as taken:
-    99.6%)."""
-    rng = np.random.default_rng(5)
+    99.6%); also with each corner clicked a fifth of a square off, the fit to the board's
+    lines finding them in the dim (99.6%; 91.9% before it)."""
+    rng, clicking = np.random.default_rng(5), np.random.default_rng(6)
     right = 0
     for name, label in sorted(LABELS.items()):
         if name in MISLABELLED:
             continue
         image, corners = dim_at_60_px(cv2.imread(DATA + name), label["corners_a1_h1_h8_a8"], rng)
+        corners = clicked_off(corners, off, clicking)
         view = entry("chess").watcher(corners=" ".join(f"{x:.1f},{y:.1f}" for x, y in corners)).read_frame(image)
         want = chess_labels(label["fen"] + " w - - 0 1")
         right += sum(view.cells[sq][0] == want[sq] for sq in want)

@@ -1,0 +1,28 @@
+"""How a camera's view of the board parts from what its corners say: corners clicked a
+share of a square off, and a camera knocked aside in play. Used by
+tests/vision/test_fit_squares.py, tests/rig/test_chess_video.py and bench/real_boards.py."""
+import cv2
+import numpy as np
+
+
+def clicked_off(corners, share: float, rng) -> np.ndarray:
+    """The four `corners` (BL, BR, TR, TL) each moved `share` of a square (the board's
+    mean side over 8) in a random direction, kept inside the frame's top-left edges."""
+    corners = np.float32(corners)
+    square = np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)]) / 8
+    angle = rng.uniform(0, 2 * np.pi, 4)
+    return np.maximum(corners + share * square * np.stack([np.cos(angle), np.sin(angle)], axis=1), 0)
+
+
+def knocked(frame: np.ndarray, dx: float, dy: float, degrees: float = 0.0) -> np.ndarray:
+    """`frame` as a camera knocked aside shows it: moved `dx`, `dy` pixels and turned
+    `degrees` about its middle (the edge repeated where the picture left the frame)."""
+    h, w = frame.shape[:2]
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    M[:, 2] += (dx, dy)
+    return cv2.warpAffine(frame, M, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def knocked_from(first: int, dx: float, dy: float, degrees: float = 0.0):
+    """What changes in frame k of a recording: from frame `first` on, `knocked`."""
+    return lambda frame, k: frame if k < first else knocked(frame, dx, dy, degrees)
