@@ -121,14 +121,14 @@ def scaled(H: np.ndarray, scale: float) -> np.ndarray:
     return np.diag([scale, scale, 1.0]) @ H
 
 
-# --- corners clicked by hand, fitted to the board's own lines ------------------------------
-FIT_WINDOWS = (0.45, 0.3, 0.15)  # each round's search window around a crossing, in squares (half-width)
+# --- corners clicked by hand, fitted to the board's own marks ------------------------------
+FIT_WINDOWS = (0.45, 0.3, 0.15)  # each round's search window around a mark, in squares (half-width)
 FIT_SAMPLE = 0.22  # a crossing's four squares are sampled this far along each line from it, in squares
-FIT_TOLERANCE = 0.06  # a crossing further than this from the fitted grid is not one, in squares
+FIT_TOLERANCE = 0.06  # a mark further than this from the fitted grid is not one, in squares
 FIT_MOST = 0.5  # the fit moves no corner further than this from where it was clicked, in squares
 FIT_SAME = 0.05  # corners the fit moves less than this are right as clicked (what a fit can tell apart), in squares
-FIT_MOVED = 0.1  # once play is on, lines this far from the corners say the camera moved, in squares
-FIT_LEAST = 8  # crossings it takes to fit a grid, over at least three lines each way
+FIT_MOVED = 0.1  # once play is on, marks this far from the corners say the camera moved, in squares
+FIT_LEAST = 8  # marks it takes to fit a grid, over at least three lines each way
 FIT_CONTRAST = 8.0  # grey levels between a crossing's dark and light squares, at least: above a camera's noise
 
 
@@ -145,19 +145,34 @@ def fit_squares(grey: np.ndarray, points: np.ndarray, n: int = 8, same: float = 
     marks, and most show between the pieces in any position: each is found near where the
     clicked corners put it (`cv2.cornerSubPix`, the calibration tool for just such
     crossings), kept only if its four squares alternate around it (a piece's edge, a
-    hand's or a shadow's does not), and a homography is fitted through them, rejecting the
-    ones the others disagree with (RANSAC). Three rounds, each searching a smaller window
-    around the crossings the last fit predicts. A fit that rests on too few crossings, or
-    that would move a corner more than FIT_MOST of a square, is no fit; and a1 is dark, so
-    a grid a square off (a corner clicked over half a square off) fits nothing."""
-    corners = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
+    hand's or a shadow's does not), and a homography is fitted through them (`_fit`). A1 is
+    dark, so a grid a square off (a corner clicked over half a square off) fits nothing."""
     crossings = np.float32([[i, j] for j in range(1, n) for i in range(1, n)])
-    clicked = cv2.getPerspectiveTransform(corners, np.float32(points))  # squares -> frame
+    return _fit(points, np.float32([[0, 0], [n, 0], [n, n], [0, n]]), crossings, same,
+                lambda H, window: _crossings(grey, H, crossings, window))
+
+
+def _fit(points: np.ndarray, corners: np.ndarray, marks: np.ndarray, same: float, find) -> np.ndarray | None:
+    """The clicked `points` (the frame positions of the grid's `corners`) fitted through
+    the grid's `marks`: `find(H, window)` gives where each mark is found near where H
+    (grid -> frame) puts it, within `window` grid units, whether it was found, and a grid
+    unit in pixels; a homography is fitted through them, rejecting the ones the others
+    disagree with (RANSAC). Three rounds, each searching a smaller window around the marks
+    the last fit predicts. A fit that rests on too few marks, or that would move a corner
+    more than FIT_MOST, is no fit."""
+    clicked = cv2.getPerspectiveTransform(corners, np.float32(points))  # grid -> frame
     H = clicked
     for window in FIT_WINDOWS:
-        H = _fit_round(grey, H, crossings, window)
+        found, ok, unit = find(H, window)
+        if ok.sum() < FIT_LEAST:
+            return None
+        H, kept = cv2.findHomography(marks[ok], found[ok], cv2.RANSAC, FIT_TOLERANCE * unit)
         if H is None:
             return None
+        on = kept.ravel() > 0
+        if on.sum() < FIT_LEAST or len(set(marks[ok][on][:, 0])) < 3 or len(set(marks[ok][on][:, 1])) < 3:
+            return None
+        H, _ = cv2.findHomography(marks[ok][on], found[ok][on])
     fitted = _through(H, corners)
     moved = np.hypot(*(_through(np.linalg.inv(clicked), fitted) - corners).T).max()
     if moved > FIT_MOST:
@@ -169,9 +184,10 @@ def _through(H: np.ndarray, pts) -> np.ndarray:
     return cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), H).reshape(-1, 2)
 
 
-def _fit_round(grey: np.ndarray, H: np.ndarray, crossings: np.ndarray, window: float) -> np.ndarray | None:
-    """One round of `fit_squares`: the crossings searched around where `H` (squares ->
-    frame) puts them, within `window` squares; the grid they fit, or None."""
+def _crossings(grey: np.ndarray, H: np.ndarray, crossings: np.ndarray, window: float):
+    """`_fit`'s `find` for a checkered board: each crossing searched around where `H`
+    (squares -> frame) puts it, within `window` squares, kept where its four squares
+    alternate with a1's dark diagonal."""
     h, w = grey.shape
     at = _through(H, crossings)
     along_file = _through(H, crossings + [FIT_SAMPLE, 0]) - at  # one sample step along each line
@@ -179,13 +195,12 @@ def _fit_round(grey: np.ndarray, H: np.ndarray, crossings: np.ndarray, window: f
     square = float(np.median(np.hypot(*along_file.T))) / FIT_SAMPLE  # a square's side in pixels, about
     half = max(2, int(round(window * square)))
     inside = (at[:, 0] > half + 1) & (at[:, 0] < w - half - 2) & (at[:, 1] > half + 1) & (at[:, 1] < h - half - 2)
-    if inside.sum() < FIT_LEAST:
-        return None
     found = at.copy()
-    near = found[inside].reshape(-1, 1, 2)
-    cv2.cornerSubPix(grey, near, (half, half), (-1, -1),
-                     (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01))
-    found[inside] = near.reshape(-1, 2)
+    if inside.any():
+        near = found[inside].reshape(-1, 1, 2)
+        cv2.cornerSubPix(grey, near, (half, half), (-1, -1),
+                         (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01))
+        found[inside] = near.reshape(-1, 2)
     # the four squares round each crossing: the two on one diagonal alike, and unlike the other two
     r = max(1, int(0.35 * FIT_SAMPLE * square))
     contrasts = np.zeros(len(found))
@@ -197,17 +212,7 @@ def _fit_round(grey: np.ndarray, H: np.ndarray, crossings: np.ndarray, window: f
             contrasts[k] = contrast
     # a1 is dark: the squares after a crossing along both lines are dark where i + j is
     # even; a grid one square off (a corner clicked over half a square off) has them light
-    alike = contrasts * np.where(crossings.sum(axis=1) % 2 == 0, -1, 1) > 0
-    if alike.sum() < FIT_LEAST:
-        return None
-    fitted, kept = cv2.findHomography(crossings[alike], found[alike], cv2.RANSAC, FIT_TOLERANCE * square)
-    if fitted is None:
-        return None
-    on = crossings[alike][kept.ravel() > 0]
-    if len(on) < FIT_LEAST or len(set(on[:, 0])) < 3 or len(set(on[:, 1])) < 3:
-        return None
-    fitted, _ = cv2.findHomography(on, found[alike][kept.ravel() > 0])
-    return fitted
+    return found, contrasts * np.where(crossings.sum(axis=1) % 2 == 0, -1, 1) > 0, square
 
 
 def _mean(grey: np.ndarray, at: np.ndarray, r: int) -> float:

@@ -65,6 +65,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from . import locate
 from .reader import Reader
 
 FILES = "abcdefgh"
@@ -116,6 +117,10 @@ class SquareReader(Reader):
 
     def grid_place(self, cell):
         return FILES.index(cell[0]), 8 - int(cell[1:])
+
+    def fit(self, frame: np.ndarray, points: np.ndarray, same: float) -> np.ndarray | None:
+        """Corners given by hand, moved onto the board's crossings (vision/reader.py)."""
+        return locate.fit_squares(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), points, 8, same)
 
     def __init__(self, colours=None, square_px: int = SQUARE_PX):
         # `colours` (from config) are not needed: the set's colours are measured or learned.

@@ -29,13 +29,19 @@ class Reader:
     # (columns, rows) when the cells tile the plane as a grid: `grid_place` then places
     # each cell and `cell_outline` needs nothing more; None: the reader outlines its own
     grid: tuple[int, int] | None = None
+    # fit(frame, points, same) -> points or None: corners given by hand (BL, BR, TR, TL,
+    # frame pixels) moved onto the board's own marks (vision/locate.py: a chess board's
+    # crossings), the given ones where the marks agree with them to `same` of a cell; None
+    # where the marks cannot tell. None: the board has no marks to fit (corners given for
+    # it are used as they are; Connect 4's holes, seen through at an angle, were tried and
+    # are not exact enough: docs/vision.md)
+    fit = None
     # What the watcher measures of each cell's change since the last known position
     # (vision/change.py), as the reader declares it:
     # - `squares`: its cells are the plane's 8x8 squares in plane order (row 0 at the
     #   top), each sampled on a disk (`disks`, 8x8xqxq bool, q a square's side in
     #   pixels). vision/change.py then measures each square's change itself, and the
-    #   watcher tells which squares a hand still moves over (the motion gate's 8x8 blocks),
-    #   and fits corners given by hand to the board's checkered lines (`grid` squares a side);
+    #   watcher tells which squares a hand still moves over (the motion gate's 8x8 blocks);
     # - `measures_change`: the reader measures each cell's change itself (`change`).
     # Neither: its views carry labels (and learned looks) only.
     squares: bool = False

@@ -56,8 +56,9 @@ top-right, top-left, map to four points in the reader's plane: the inner corners
 board's four markers (vision/markers.py) go to the plane's corners, and corners given by
 the user or the config go to the reader's `anchors` (for Connect 4 the centres of the
 corner holes; for chess the outer corners a1, h1, h8, a8, the plane's corners). Corners
-given for a board of squares are fitted to its own lines first (`_fit`, vision/locate.py
-`fit_squares`): clicked by hand, they are a few pixels off at best.
+given for a board with marks to fit (`Reader.fit`: a chess board's crossings) are fitted
+to them first (`_fit`, vision/locate.py): clicked by hand, they are a few pixels off at
+best.
 
 A reader (one per board type, named by the game's entry in controller/registry.py, which
 builds it and hands it to the Watcher: vision keeps no table of games) implements
@@ -152,7 +153,7 @@ class Watcher:
         self.moved_by: list[float] = []  # how far (frame pixels) the board was found moved, each time the camera moved
         if self.given:
             self._set_geometry(locate.parse_corners(corners), self.anchors)
-            self._unfitted = bool(self.reader.squares)
+            self._unfitted = self.reader.fit is not None
             self.status = "ok"
 
     # --- geometry ----------------------------------------------------------------------
@@ -181,20 +182,20 @@ class Watcher:
         points, self._new_corners = self._new_corners, None
         self.given = True
         self._set_geometry(points, self.anchors)
-        self._unfitted, self._fitted_at = bool(self.reader.squares), None
+        self._unfitted, self._fitted_at = self.reader.fit is not None, None
         self.gate = MotionGate(self.gate.still_s)
         self.status = "ok"
 
     def _fit(self, t: float, frame: np.ndarray) -> None:
-        """Corners given by hand (the config, `--corners`, the page) on a checkered board
-        are moved onto the board's own lines (`locate.fit_squares`): tried on the first
-        frame, and again every SEARCH_EVERY_S while the lines cannot tell (a hand or an
+        """Corners given by hand (the config, `--corners`, the page) are moved onto the
+        board's own marks (`Reader.fit`, a chess board's crossings): tried on the first
+        frame, and again every SEARCH_EVERY_S while the marks cannot tell (a hand or an
         overlay over the board) until one fits or the board is first read; never after,
         for what is learned is kept through the corners. Before the motion gate looks at
         the frame: corners a third of a square off take in the table beside the board,
         where hands move all the time, and the board would never look still."""
         self._fitted_at = t
-        fitted = locate.fit_squares(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.quad, self.reader.grid[0])
+        fitted = self.reader.fit(frame, self.quad, locate.FIT_SAME)
         if fitted is None:
             return
         self._unfitted = False
@@ -212,8 +213,7 @@ class Watcher:
         dropped (`_read`). Less is left alone: moving the corners by a pixel changes how
         every square is sampled for nothing."""
         self._look_again = False
-        fitted = locate.fit_squares(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.quad, self.reader.grid[0],
-                                    same=locate.FIT_MOVED)
+        fitted = self.reader.fit(frame, self.quad, locate.FIT_MOVED)
         if fitted is None or np.array_equal(fitted, self.quad):
             return
         self.moved_by.append(float(np.hypot(*(fitted - self.quad).T).max()))
@@ -420,7 +420,7 @@ class Watcher:
         elif self._in_motion and self.gate.still(t):
             self._in_motion = False  # a burst of motion over the board ended in stillness
             self._motions += 1
-            self._look_again = not self._unfitted and self.given and bool(self.reader.squares)
+            self._look_again = not self._unfitted and self.given and self.reader.fit is not None
         if moved or not self.gate.still(t):
             moving = self._partial(t)
             if moving is None:
