@@ -208,10 +208,11 @@ class Watcher:
         where the corners say? A camera knocked, or its mount settling, moves the whole
         board in the frame, and every square would be read from beside itself. Lines
         FIT_MOVED of a square or more from the corners (a fit is good to about a fiftieth)
-        say it moved: the corners follow them, and what is learned in the plane (looks, the
-        change's reference) holds again; the cover's kept look, taken in the frame, is
-        dropped (`_read`). Less is left alone: moving the corners by a pixel changes how
-        every square is sampled for nothing."""
+        say it moved: the corners follow them, and the looks the reader learned in the
+        plane hold again; the change's reference and the cover's kept look, taken from
+        another place, are dropped until the next known position (`_read`: `change.camera`,
+        `cover.forget`), as when markers are found elsewhere. Less is left alone: moving
+        the corners by a pixel changes how every square is sampled for nothing."""
         self._look_again = False
         fitted = self.reader.fit(frame, self.quad, locate.FIT_MOVED)
         if fitted is None or np.array_equal(fitted, self.quad):
