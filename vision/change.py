@@ -182,6 +182,13 @@ class CellChange:
         self.ref, self.board = None, None
         self.known[:] = False
 
+    def turned(self, H: np.ndarray) -> None:
+        """The camera turned on its mount and the board was found again through `H`
+        (vision/watch.py `Watcher._moved`): a camera turning about itself maps every point,
+        piece tops too, by one homography, so the reference and the empty looks, and where
+        tall pieces lean, hold as they are."""
+        self._H = H
+
     def camera(self, H: np.ndarray, frame_size) -> None:
         """Where the camera stands (frame -> plane homography `H`, frame (width, height)):
         for each cell, the neighbour between it and the camera and how far a tall piece

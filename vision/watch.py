@@ -150,6 +150,7 @@ class Watcher:
         self._fitted_at: float | None = None  # the last frame a fit was tried on
         self.fitted_by: float | None = None  # how far (frame pixels) the fit moved the corners given (None: no fit yet)
         self._look_again = False  # a burst of motion ended since the lines were last looked at (the camera may have moved)
+        self._turned = False  # the corners moved because the camera turned on its mount (`_moved`), not yet told
         self.moved_by: list[float] = []  # how far (frame pixels) the board was found moved, each time the camera moved
         if self.given:
             self._set_geometry(locate.parse_corners(corners), self.anchors)
@@ -208,17 +209,20 @@ class Watcher:
         where the corners say? A camera knocked, or its mount settling, moves the whole
         board in the frame, and every square would be read from beside itself. Lines
         FIT_MOVED of a square or more from the corners (a fit is good to about a fiftieth)
-        say it moved: the corners follow them, and the looks the reader learned in the
-        plane hold again; the change's reference and the cover's kept look, taken from
-        another place, are dropped until the next known position (`_read`: `change.camera`,
-        `cover.forget`), as when markers are found elsewhere. Less is left alone: moving
-        the corners by a pixel changes how every square is sampled for nothing."""
+        say it moved: the corners follow them. A knock turns the camera about its mount,
+        and a camera turning about itself maps every point, piece tops too, by one
+        homography: what was kept through the old corners (the reader's looks, the
+        change's reference, the cover's kept look) holds through the new ones (`_read`:
+        `change.turned`), where markers found elsewhere (the board moved on the table, the
+        pieces seen from another place) drop them. Less is left alone: moving the corners
+        by a pixel changes how every square is sampled for nothing."""
         self._look_again = False
         fitted = self.reader.fit(frame, self.quad, locate.FIT_MOVED)
         if fitted is None or np.array_equal(fitted, self.quad):
             return
         self.moved_by.append(float(np.hypot(*(fitted - self.quad).T).max()))
         self._set_geometry(fitted, self.anchors)
+        self._turned = True
         self.gate.previous = self.small_plane(frame)
 
     def _marker_patches(self, grey: np.ndarray) -> list:
@@ -497,11 +501,16 @@ class Watcher:
             # readers of tall pieces need to know where the camera stands (the lean)
             h, w = self.last_frame.shape[:2]
             self.reader.view_from(self.H, (w, h))
-            self.change.camera(self.H, (w, h))
-            if self._cover_H is None or not same_place(self._cover_H, self.H, self.reader.plane_size):
-                self.cover.forget()  # the board lies elsewhere in the frame: its kept look is gone
+            if self._turned:
+                # the camera turned on its mount (`_moved`): every plane kept holds through the new corners
+                self.change.turned(self.H)
                 self._cover_H = self.H
-            self._told_H = self.H
+            else:
+                self.change.camera(self.H, (w, h))
+                if self._cover_H is None or not same_place(self._cover_H, self.H, self.reader.plane_size):
+                    self.cover.forget()  # the board lies elsewhere in the frame: its kept look is gone
+                    self._cover_H = self.H
+            self._told_H, self._turned = self.H, False
         around = self.cover.around(self.last_frame, self.H)
         if self._pending_learn is not None and moving is None:
             self._learn(plane, self._pending_learn, around=around)
