@@ -78,7 +78,7 @@ import cv2
 import numpy as np
 
 from . import locate, markers
-from .change import CellChange, same_place
+from .change import ALIGNED, CellChange, same_place
 from .cover import Cover
 from .stable import FrameHealth, MotionGate, occluded
 from .view import STILL_S, BoardView, CellSight, Change
@@ -93,6 +93,7 @@ SAME_PX = 2.0  # markers found again within this many frame pixels of where they
 PATIENCE_S = 3.0  # a "hand" still this long over the board's never-changing parts: read (covered cells marked)
 LOST_S = 1.0  # frames further apart than this and than a few of the source's own intervals: unseen between
 PARTIAL_SHARE = 0.25  # at most this share of a board of squares may still move for a partial read
+SHIFT_SCALE = 0.25  # a knocked camera's move is measured on the frame at this scale
 
 
 class Watcher:
@@ -151,6 +152,8 @@ class Watcher:
         self.fitted_by: float | None = None  # how far (frame pixels) the fit moved the corners given (None: no fit yet)
         self._look_again = False  # a burst of motion ended since the lines were last looked at (the camera may have moved)
         self._turned = False  # the corners moved because the camera turned on its mount (`_moved`), not yet told
+        self._read_grey: np.ndarray | None = None  # the frame the board was last read in, grey, at SHIFT_SCALE
+        self._shift_window: np.ndarray | None = None  # phase correlation's window, for that size
         self.moved_by: list[float] = []  # how far (frame pixels) the board was found moved, each time the camera moved
         if self.given:
             self._set_geometry(locate.parse_corners(corners), self.anchors)
@@ -209,7 +212,9 @@ class Watcher:
         where the corners say? A camera knocked, or its mount settling, moves the whole
         board in the frame, and every square would be read from beside itself. Lines
         FIT_MOVED of a square or more from the corners (a fit is good to about a fiftieth)
-        say it moved: the corners follow them. A knock turns the camera about its mount,
+        say it moved: the corners follow them. The fit starts from where the whole frame
+        went (`_shift`: a knock of more than half a square would otherwise put each
+        crossing nearer another than its own). A knock turns the camera about its mount,
         and a camera turning about itself maps every point, piece tops too, by one
         homography: what was kept through the old corners (the reader's looks, the
         change's reference, the cover's kept look) holds through the new ones (`_read`:
@@ -217,13 +222,34 @@ class Watcher:
         pieces seen from another place) drop them. Less is left alone: moving the corners
         by a pixel changes how every square is sampled for nothing."""
         self._look_again = False
-        fitted = self.reader.fit(frame, self.quad, locate.FIT_MOVED)
-        if fitted is None or np.array_equal(fitted, self.quad):
+        fitted = self.reader.fit(frame, self.quad + self._shift(frame), 0.0)
+        if fitted is None or not self._apart(fitted):
             return
         self.moved_by.append(float(np.hypot(*(fitted - self.quad).T).max()))
         self._set_geometry(fitted, self.anchors)
         self._turned = True
         self.gate.previous = self.small_plane(frame)
+
+    def _apart(self, points: np.ndarray) -> bool:
+        """Are `points` FIT_MOVED of a cell or more from the corners in use?"""
+        off = cv2.perspectiveTransform(np.float32(points).reshape(-1, 1, 2), self.H).reshape(-1, 2) - self.anchors
+        return bool(np.hypot(*off.T).max() >= locate.FIT_MOVED * self.reader.plane_size[0] / self.reader.grid[0])
+
+    def _shift(self, frame: np.ndarray) -> np.ndarray:
+        """How far the whole frame moved since the board was last read (frame pixels; zero
+        when unclear): a knock of more than half a square puts every crossing nearer
+        another than its own, so the fit (`_moved`) starts from where the frame went. Phase
+        correlation over the whole frame, most of which (the table, the board) is as it
+        was whatever a hand moved meanwhile."""
+        small = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), None, fx=SHIFT_SCALE, fy=SHIFT_SCALE,
+                           interpolation=cv2.INTER_AREA).astype(np.float32)
+        last = self._read_grey
+        if last is None or last.shape != small.shape:
+            return np.zeros(2, np.float32)
+        if self._shift_window is None or self._shift_window.shape != small.shape:
+            self._shift_window = cv2.createHanningWindow(small.shape[::-1], cv2.CV_32F)
+        (dx, dy), response = cv2.phaseCorrelate(last, small, self._shift_window)
+        return np.float32([dx, dy]) / SHIFT_SCALE if response >= ALIGNED else np.zeros(2, np.float32)
 
     def _marker_patches(self, grey: np.ndarray) -> list:
         """Small grey patches around the markers, to notice when the view moves."""
@@ -495,6 +521,9 @@ class Watcher:
     def _read(self, t: float, plane: np.ndarray, moving=None, motions: int | None = None) -> BoardView | None:
         self._read_at = t
         self._unfitted = False  # the board is read through these corners from now on
+        if self.given and self.reader.fit is not None and moving is None:
+            self._read_grey = cv2.resize(cv2.cvtColor(self.last_frame, cv2.COLOR_BGR2GRAY), None, fx=SHIFT_SCALE,
+                                         fy=SHIFT_SCALE, interpolation=cv2.INTER_AREA).astype(np.float32)
         self.last_plane = plane
         self._moving = moving
         if self._told_H is not self.H:

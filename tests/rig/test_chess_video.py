@@ -64,9 +64,10 @@ VARIANTS = {  # name: (what changes in frame k, corners from the labelled ones)
     "corners clicked a third of a square off": (lambda f, k: f, lambda c: c + OFF),
     "a smaller camera": (lambda f, k: cv2.resize(f, (480, 360), interpolation=cv2.INTER_AREA), lambda c: c * 0.75),
     "a dimmer room": (lambda f, k: (f * 0.6).astype(np.uint8), lambda c: c),
-    # after 2...Nc6, 15 px (a third of a square) and a degree: the board is found again
-    # where it went (vision/watch.py `Watcher._moved`); before, nothing after Nc6 was recorded
-    "the camera knocked in play": (knocked_from(150, -14, 6, 1.0), lambda c: c),
+    # after 2...Nc6, 42 px (nine tenths of a square) and a degree and a half: the board is
+    # found again where it went (vision/watch.py `Watcher._moved`); before, nothing after
+    # Nc6 was recorded
+    "the camera knocked in play": (knocked_from(150, -40, 12, 1.5), lambda c: c),
 }
 
 
