@@ -241,8 +241,7 @@ class Watcher:
         another than its own, so the fit (`_moved`) starts from where the frame went. Phase
         correlation over the whole frame, most of which (the table, the board) is as it
         was whatever a hand moved meanwhile."""
-        small = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), None, fx=SHIFT_SCALE, fy=SHIFT_SCALE,
-                           interpolation=cv2.INTER_AREA).astype(np.float32)
+        small = _small_grey(frame)
         last = self._read_grey
         if last is None or last.shape != small.shape:
             return np.zeros(2, np.float32)
@@ -522,8 +521,7 @@ class Watcher:
         self._read_at = t
         self._unfitted = False  # the board is read through these corners from now on
         if self.given and self.reader.fit is not None and moving is None:
-            self._read_grey = cv2.resize(cv2.cvtColor(self.last_frame, cv2.COLOR_BGR2GRAY), None, fx=SHIFT_SCALE,
-                                         fy=SHIFT_SCALE, interpolation=cv2.INTER_AREA).astype(np.float32)
+            self._read_grey = _small_grey(self.last_frame)
         self.last_plane = plane
         self._moving = moving
         if self._told_H is not self.H:
@@ -603,6 +601,12 @@ class Watcher:
         if self._unfitted:
             self._fit(t, frame)
         return self._read(t, self.plane(frame)) or self.last_view
+
+
+def _small_grey(frame: np.ndarray) -> np.ndarray:
+    """The frame in grey at SHIFT_SCALE, as `Watcher._shift` compares two."""
+    return cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), None, fx=SHIFT_SCALE, fy=SHIFT_SCALE,
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
 def _same(last: BoardView, view: BoardView) -> bool:
