@@ -145,3 +145,20 @@ def test_pieces_moving_do_not_move_the_corners():
     watcher.learn(chess_labels(chess.STARTING_FEN))
     settle(watcher, [cv2.imread(str(SHARED_DATA / "chess-rectified" / name)) for name in names])
     assert watcher.moved_by == [] and np.allclose(watcher.quad, np.float32(corners), atol=0.1)
+
+
+def test_corners_clicked_on_the_page_are_fitted_on_the_next_frames():
+    """The page's calibration view (`Watcher.set_corners`): corners clicked a fifth of a
+    square off on a board found by no markers are fitted to its lines from the next
+    frame, and land where the labelled corners are fitted to."""
+    photo, image, corners, want = next((p for p in photos("chess") if p[3] == chess_labels(chess.STARTING_FEN)))
+    watcher = entry("chess").watcher()
+    watcher.feed(0.0, image)
+    assert watcher.H is None  # no markers on this board: nothing to read until corners are given
+    watcher.set_corners(text(clicked_off(corners, 0.2, np.random.default_rng(3))))
+    view, _ = settle(watcher, [image], 0.1)
+    square = np.hypot(*(corners[1] - corners[0])) / 8
+    assert watcher.fitted_by is not None and watcher.fitted_by > square / 20
+    from_labels = locate.fit_squares(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), corners)
+    assert np.hypot(*(watcher.quad - from_labels).T).max() < square / 20
+    assert view is not None and {c for c in want if view.cells[c][0] != want[c]} == set()
