@@ -218,8 +218,9 @@ def measure() -> dict:
     for half, first in (("odd", 0), ("even", 1)):
         out[f"chess-photos, {half} half"] = _read_set("chess", [p for p in photos[first::2] if p[0].name not in WRONG_LABELS])
     labels = json.loads((DATA / "chess" / "labels.json").read_text())
-    out["chess"] = _read_set("chess", [(DATA / "chess" / n, v["corners_a1_h1_h8_a8"], _chess_expected(v["fen"]))
-                                       for n, v in sorted(labels.items())])
+    webcam = [(DATA / "chess" / n, v["corners_a1_h1_h8_a8"], _chess_expected(v["fen"]))
+              for n, v in sorted(labels.items())]
+    out["chess"] = _read_set("chess", webcam)
     labels = json.loads((DATA / "chess-rectified" / "labels.json").read_text())["photos"]
     out["chess-rectified"] = _read_set("chess", [(DATA / "chess-rectified" / n, v["corners_a1_h1_h8_a8"],
                                                   _chess_expected(v["fen"])) for n, v in sorted(labels.items())])
@@ -236,14 +237,13 @@ def measure() -> dict:
     clicked = json.loads(os.environ[CLICKED])
     out[f"chess-photos, {FIFTH}"] = _read_set("chess", [(path, clicked["chess-photos"][path.name], want)
                                                        for path, _, want in photos if path.name not in WRONG_LABELS])
-    labels = json.loads((DATA / "chess" / "labels.json").read_text())
-    out[f"chess, {FIFTH}"] = _read_set("chess", [(DATA / "chess" / n, clicked["chess"][n], _chess_expected(v["fen"]))
-                                                for n, v in sorted(labels.items())])
+    out[f"chess, {FIFTH}"] = _read_set("chess", [(path, clicked["chess"][path.name], want) for path, _, want in webcam])
     label = json.loads((DATA / "chess-video" / "labels.json").read_text())["scholarsmate.avi"]
-    video = DATA / "chess-video" / "scholarsmate.avi"
-    out[f"scholarsmate, {THIRD}"] = _replay(video, clicked["scholarsmate"], label["moves"], int(cv2_frame_count(video)))
+    frames = int(cv2_frame_count(DATA / "chess-video" / "scholarsmate.avi"))
+    out[f"scholarsmate, {THIRD}"] = _replay(DATA / "chess-video" / "scholarsmate.avi", clicked["scholarsmate"],
+                                            label["moves"], frames)
     out[f"scholarsmate, {KNOCKED}"] = _replay(Path(clicked["knocked"]), label["corners_a1_h1_h8_a8"], label["moves"],
-                                              int(cv2_frame_count(video)))
+                                              frames)
     hands = json.loads(os.environ[HANDS])
     out["chess-rectified, real hands resting 2 s"] = _replay(Path(hands["folder"]), hands["corners"], hands["moves"],
                                                             hands["frames"])
@@ -272,28 +272,20 @@ def clicked_corners(into: Path) -> dict:
     """Every phone and webcam photo's corners each clicked a fifth of a square off, the
     video's a third, and the video knocked aside after 2...Nc6, written into `into`
     (tests/camera_slips.py, seeded): the same for this tree and the baseline."""
-    import cv2
     import numpy as np
 
     sys.path.insert(0, str(ROOT / "tests"))
-    from camera_slips import clicked_off, knocked_from
+    from camera_slips import clicked_off, knocked_from, rewritten
 
     rng, out = np.random.default_rng(5), {}
     for name in ("chess-photos", "chess"):
         labels = json.loads((DATA / name / "labels.json").read_text())
-        out[name] = {n: clicked_off(v["corners_a1_h1_h8_a8"], 0.2, rng).round(1).tolist() for n, v in sorted(labels.items())}
+        out[name] = {n: clicked_off(v["corners_a1_h1_h8_a8"], 0.2, rng).round(1).tolist()
+                     for n, v in sorted(labels.items())}
     label = json.loads((DATA / "chess-video" / "labels.json").read_text())["scholarsmate.avi"]
     out["scholarsmate"] = clicked_off(label["corners_a1_h1_h8_a8"], 1 / 3, rng).round(1).tolist()
-    change, writer = knocked_from(150, -40, 12, 1.5), None
-    cap = cv2.VideoCapture(str(DATA / "chess-video" / "scholarsmate.avi"))
-    out["knocked"] = str(into / "knocked.avi")
-    for k in range(10 ** 6):
-        ok, frame = cap.read()
-        if not ok:
-            break
-        writer = writer or cv2.VideoWriter(out["knocked"], cv2.VideoWriter_fourcc(*"MJPG"), 20, frame.shape[1::-1])
-        writer.write(change(frame, k))
-    writer.release()
+    out["knocked"] = str(rewritten(DATA / "chess-video" / "scholarsmate.avi", into / "knocked.avi",
+                                   knocked_from(150, -40, 12, 1.5)))
     return out
 
 

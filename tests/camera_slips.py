@@ -1,6 +1,10 @@
 """How a camera's view of the board parts from what its corners say: corners clicked a
-share of a square off, and a camera knocked aside in play. Used by
-tests/vision/test_fit_squares.py, tests/rig/test_chess_video.py and bench/real_boards.py."""
+share of a square off, and a camera knocked aside in play; and a recording as another
+camera would give it. Used by tests/vision/test_fit_squares.py,
+tests/rig/test_chess_video.py and bench/real_boards.py."""
+import itertools
+from pathlib import Path
+
 import cv2
 import numpy as np
 
@@ -26,3 +30,22 @@ def knocked(frame: np.ndarray, dx: float, dy: float, degrees: float = 0.0) -> np
 def knocked_from(first: int, dx: float, dy: float, degrees: float = 0.0):
     """What changes in frame k of a recording: from frame `first` on, `knocked`."""
     return lambda frame, k: frame if k < first else knocked(frame, dx, dy, degrees)
+
+
+def rewritten(source: Path, into: Path, change) -> Path:
+    """The recording `source` written to `into` as another camera would give it: frame k
+    as `change(frame, k)` makes it, in MJPG (a webcam's codec), at 20 frames a second."""
+    cap, out = cv2.VideoCapture(str(source)), None
+    try:
+        for k in itertools.count():
+            ok, frame = cap.read()
+            if not ok:
+                break
+            frame = change(frame, k)
+            out = out or cv2.VideoWriter(str(into), cv2.VideoWriter_fourcc(*"MJPG"), 20, frame.shape[1::-1])
+            out.write(frame)
+    finally:
+        cap.release()
+        if out is not None:
+            out.release()
+    return into

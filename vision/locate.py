@@ -145,53 +145,55 @@ def fit_squares(grey: np.ndarray, points: np.ndarray, n: int = 8, same: float = 
     marks, and most show between the pieces in any position: each is found near where the
     clicked corners put it (`cv2.cornerSubPix`, the calibration tool for just such
     crossings), kept only if its four squares alternate around it (a piece's edge, a
-    hand's or a shadow's does not), and a homography is fitted through them (`_fit`). A1 is
-    dark, so a grid a square off (a corner clicked over half a square off) fits nothing."""
+    hand's or a shadow's does not), and a homography is fitted through them, rejecting the
+    ones the others disagree with (RANSAC, `_fitted`). Three rounds, each searching a
+    smaller window. A fit that rests on too few crossings, or that would move a corner
+    more than FIT_MOST, is no fit; and a1 is dark, so a grid a square off (a corner
+    clicked over half a square off) fits nothing."""
+    corners = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
     crossings = np.float32([[i, j] for j in range(1, n) for i in range(1, n)])
-    return _fit(points, np.float32([[0, 0], [n, 0], [n, n], [0, n]]), crossings, same,
-                lambda H, window: _crossings(grey, H, crossings, window))
-
-
-def _fit(points: np.ndarray, corners: np.ndarray, marks: np.ndarray, same: float, find) -> np.ndarray | None:
-    """The clicked `points` (the frame positions of the grid's `corners`) fitted through
-    the grid's `marks`: `find(H, window)` gives where each mark is found near where H
-    (grid -> frame) puts it, within `window` grid units, whether it was found, and a grid
-    unit in pixels; a homography is fitted through them, rejecting the ones the others
-    disagree with (RANSAC). Three rounds, each searching a smaller window around the marks
-    the last fit predicts. A fit that rests on too few marks, or that would move a corner
-    more than FIT_MOST, is no fit."""
-    clicked = cv2.getPerspectiveTransform(corners, np.float32(points))  # grid -> frame
+    clicked = cv2.getPerspectiveTransform(corners, np.float32(points))  # squares -> frame
     H = clicked
-    for window in FIT_WINDOWS:
-        found, ok, unit = find(H, window)
-        if ok.sum() < FIT_LEAST:
-            return None
-        H, kept = cv2.findHomography(marks[ok], found[ok], cv2.RANSAC, FIT_TOLERANCE * unit)
+    for window in FIT_WINDOWS:  # each round searches a smaller window round the crossings the last fit puts
+        H = _fitted(crossings, *_crossings(grey, H, crossings, window))
         if H is None:
             return None
-        on = kept.ravel() > 0
-        if on.sum() < FIT_LEAST or len(set(marks[ok][on][:, 0])) < 3 or len(set(marks[ok][on][:, 1])) < 3:
-            return None
-        H, _ = cv2.findHomography(marks[ok][on], found[ok][on])
-    fitted = _through(H, corners)
-    moved = np.hypot(*(_through(np.linalg.inv(clicked), fitted) - corners).T).max()
+    fitted = through(H, corners)
+    moved = np.hypot(*(through(np.linalg.inv(clicked), fitted) - corners).T).max()
     if moved > FIT_MOST:
         return None
     return np.float32(points) if moved < same else np.float32(fitted)
 
 
-def _through(H: np.ndarray, pts) -> np.ndarray:
+def through(H: np.ndarray, pts) -> np.ndarray:
+    """Points (N x 2) carried through the homography `H`."""
     return cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), H).reshape(-1, 2)
 
 
+def _fitted(marks: np.ndarray, found: np.ndarray, ok: np.ndarray, unit: float) -> np.ndarray | None:
+    """The homography (grid -> frame) through the `marks` found (`ok`) at `found`,
+    rejecting the ones the others disagree with by FIT_TOLERANCE of a grid `unit` (pixels)
+    (RANSAC); None where fewer than FIT_LEAST are left, or they lie on fewer than three
+    lines either way."""
+    if ok.sum() < FIT_LEAST:
+        return None
+    H, kept = cv2.findHomography(marks[ok], found[ok], cv2.RANSAC, FIT_TOLERANCE * unit)
+    if H is None:
+        return None
+    on = kept.ravel() > 0
+    if on.sum() < FIT_LEAST or len(set(marks[ok][on][:, 0])) < 3 or len(set(marks[ok][on][:, 1])) < 3:
+        return None
+    return cv2.findHomography(marks[ok][on], found[ok][on])[0]
+
+
 def _crossings(grey: np.ndarray, H: np.ndarray, crossings: np.ndarray, window: float):
-    """`_fit`'s `find` for a checkered board: each crossing searched around where `H`
-    (squares -> frame) puts it, within `window` squares, kept where its four squares
-    alternate with a1's dark diagonal."""
+    """Where each crossing is found, searched around where `H` (squares -> frame) puts it
+    within `window` squares; which are kept (their four squares alternate with a1's dark
+    diagonal); and a square's side in pixels."""
     h, w = grey.shape
-    at = _through(H, crossings)
-    along_file = _through(H, crossings + [FIT_SAMPLE, 0]) - at  # one sample step along each line
-    along_rank = _through(H, crossings + [0, FIT_SAMPLE]) - at
+    at = through(H, crossings)
+    along_file = through(H, crossings + [FIT_SAMPLE, 0]) - at  # one sample step along each line
+    along_rank = through(H, crossings + [0, FIT_SAMPLE]) - at
     square = float(np.median(np.hypot(*along_file.T))) / FIT_SAMPLE  # a square's side in pixels, about
     half = max(2, int(round(window * square)))
     inside = (at[:, 0] > half + 1) & (at[:, 0] < w - half - 2) & (at[:, 1] > half + 1) & (at[:, 1] < h - half - 2)

@@ -157,7 +157,7 @@ class Watcher:
         self.moved_by: list[float] = []  # how far (frame pixels) the board was found moved, each time the camera moved
         if self.given:
             self._set_geometry(locate.parse_corners(corners), self.anchors)
-            self._unfitted = self.reader.fit is not None
+            self._unfitted = self._fits
             self.status = "ok"
 
     # --- geometry ----------------------------------------------------------------------
@@ -186,9 +186,14 @@ class Watcher:
         points, self._new_corners = self._new_corners, None
         self.given = True
         self._set_geometry(points, self.anchors)
-        self._unfitted, self._fitted_at = self.reader.fit is not None, None
+        self._unfitted, self._fitted_at = self._fits, None
         self.gate = MotionGate(self.gate.still_s)
         self.status = "ok"
+
+    @property
+    def _fits(self) -> bool:
+        """Are the corners given by hand, on a board with marks to fit them to?"""
+        return self.given and self.reader.fit is not None
 
     def _fit(self, t: float, frame: np.ndarray) -> None:
         """Corners given by hand (the config, `--corners`, the page) are moved onto the
@@ -232,7 +237,7 @@ class Watcher:
 
     def _apart(self, points: np.ndarray) -> bool:
         """Are `points` FIT_MOVED of a cell or more from the corners in use?"""
-        off = cv2.perspectiveTransform(np.float32(points).reshape(-1, 1, 2), self.H).reshape(-1, 2) - self.anchors
+        off = locate.through(self.H, points) - self.anchors
         return bool(np.hypot(*off.T).max() >= locate.FIT_MOVED * self.reader.plane_size[0] / self.reader.grid[0])
 
     def _shift(self, frame: np.ndarray) -> np.ndarray:
@@ -450,7 +455,7 @@ class Watcher:
         elif self._in_motion and self.gate.still(t):
             self._in_motion = False  # a burst of motion over the board ended in stillness
             self._motions += 1
-            self._look_again = not self._unfitted and self.given and self.reader.fit is not None
+            self._look_again = self._fits and not self._unfitted
         if moved or not self.gate.still(t):
             moving = self._partial(t)
             if moving is None:
@@ -520,7 +525,7 @@ class Watcher:
     def _read(self, t: float, plane: np.ndarray, moving=None, motions: int | None = None) -> BoardView | None:
         self._read_at = t
         self._unfitted = False  # the board is read through these corners from now on
-        if self.given and self.reader.fit is not None and moving is None:
+        if self._fits and moving is None:
             self._read_grey = _small_grey(self.last_frame)
         self.last_plane = plane
         self._moving = moving

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from camera_slips import knocked_from
+from camera_slips import knocked_from, rewritten
 from shared_data import SHARED_DATA
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,18 +40,8 @@ def test_scholars_mate_on_a_real_webcam_is_followed_to_the_mate():
 
 
 def _variant(tmp_path, change, corners):
-    """The video as another camera would give it (written as MJPG, a webcam's codec)."""
-    cap, out = cv2.VideoCapture(str(VIDEO / "scholarsmate.avi")), None
-    path = tmp_path / "variant.avi"
-    for k in range(10 ** 6):
-        ok, frame = cap.read()
-        if not ok:
-            break
-        frame = change(frame, k)
-        if out is None:
-            out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20, frame.shape[1::-1])
-        out.write(frame)
-    out.release()
+    """The video as another camera would give it, and the corners given for it."""
+    path = rewritten(VIDEO / "scholarsmate.avi", tmp_path / "variant.avi", change)
     return path, " ".join(f"{x:.0f},{y:.0f}" for x, y in np.float32(corners))
 
 
