@@ -94,10 +94,13 @@ class Publisher:
         self._wake.set()
 
     def close(self, timeout: float = 2.0) -> None:
-        """Say "offline", wait a moment for the last acknowledgements, and stop."""
+        """Send what the journal holds and say "offline", waiting up to `timeout` for
+        the acknowledgements, and stop: a table that ends gives the hall its last
+        events (and what the hall asked for again) now, not when it next starts."""
         self._stop.set()
         self._wake.set()
         self._thread.join(timeout=5)
+        self._flush(timeout)
         if self.connected:
             info = self._client.publish(topic(self.table, "online"), "offline", qos=1, retain=True)
             try:
@@ -108,6 +111,19 @@ class Publisher:
         self._save()
         self._network.stop()
         self._db.close()
+
+    def _flush(self, timeout: float) -> None:
+        """Every event to the broker and acknowledged, while connected (at most `timeout`)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self._drain()
+            if not self.connected:
+                return
+            self._send_events()
+            if not self._inflight:
+                return
+            self._wake.wait(0.05)
+            self._wake.clear()
 
     # --- the network thread: only queue what happened ------------------------------------
     def _tell(self, item) -> None:

@@ -6,7 +6,12 @@ hall that is away. Whatever is lost anyway (a broker restarted without persisten
 hall that was away longer) shows as a gap: an event that does not follow the last one
 kept, or a retained state newer than it. The hall then asks that table, on
 `referee/T/resend`, for everything after its last kept seq, and asks again every
-`RETRY_S` while the gap stays open. What is kept goes out on the hall's bus to the page.
+`RETRY_S` while the gap stays open. It also asks a table each time the table says it is
+online (on every connection, and retained for a hall that connects later): events a
+broker acknowledged and lost before it restarted leave no gap to notice until the
+table's next event, and a table that ends first could no longer answer. A table
+answers with what comes after, nothing when the hall has it all. What is kept goes out
+on the hall's bus to the page.
 
 The hall trusts nothing it receives: each message is checked field by field
 (message.py) and a bad one is dropped, the first from each table logged and shown, the
@@ -134,6 +139,9 @@ class Hall:
                 online = check.online(payload)
                 self.store.set_online(table, online)
                 self.bus.publish(Event(Kind.HALL_ONLINE, {"table": table, "online": online}))
+                kept = self.store.present(table) if online == "online" else None
+                if kept is not None:
+                    self._ask(table, *kept)
             elif leaf == "events":
                 self._event(table, check.event(payload))
             else:
@@ -170,7 +178,10 @@ class Hall:
                 if table not in self._asked:
                     self._note(f"table {table}: events after seq {last} are missing; asked for them again")
                 self._asked[table] = now
-                self._client.publish(topic(table, "resend"), json.dumps({"after": last, "journal": journal}), qos=1)
+                self._ask(table, journal, last)
+
+    def _ask(self, table: str, journal: str, last: int) -> None:
+        self._client.publish(topic(table, "resend"), json.dumps({"after": last, "journal": journal}), qos=1)
 
     def _watch_gaps(self) -> None:
         while not self._stop.wait(RETRY_S / 2):

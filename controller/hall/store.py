@@ -271,6 +271,12 @@ class HallStore:
                  "state": json.loads(state) if state else None, "updated": updated, "last_move": moved}
                 for n, journal, last, known, online, state, updated, moved in rows]
 
+    def present(self, table: str) -> tuple[str, int] | None:
+        """(journal, last kept seq) of a table's present journal; None before its first event."""
+        with self._lock:
+            return self._db.execute("SELECT tables.journal, last_seq FROM tables JOIN journals ON table_name=name "
+                                    "AND journals.journal=tables.journal WHERE name=?", (table,)).fetchone()
+
     def behind(self) -> list[tuple[str, str, int]]:
         """(table, journal, last kept seq) for each table's present journal that has
         events the hall has not kept. (An earlier journal's missing tail is gone with it.)"""

@@ -15,7 +15,7 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from controller.config import HallSettings
-from controller.events import Bus
+from controller.events import Bus, Event, Kind
 from controller.hall.publisher import Publisher
 from controller.journal import Journal
 from controller.referee import Referee
@@ -131,3 +131,21 @@ def test_a_new_journal_file_is_another_journal_and_the_same_file_keeps_its_id(tm
         Journal(tmp_path / name).close()
     ids = [journal_id(tmp_path / name) for name in ("a.sqlite", "b.sqlite", "a.sqlite")]
     assert ids[0] != ids[1] and ids[2] == ids[0] and all(len(i) == 12 for i in ids)
+
+
+def test_closing_sends_what_the_journal_holds_before_saying_offline(tmp_path, broker, table):
+    """A table that ends (the demo's last turn, a service stopped) gives the broker the
+    events it has not yet sent before it says "offline": the hall has the game's end now,
+    not when the table next starts."""
+    journal, referee = table
+    heard = Heard(broker.port)
+    p = publisher(journal, broker.port)  # woken by nothing: only closing sends what came
+    try:
+        wait_for(lambda: p.acked == 3, "three events acknowledged", 10)
+        for i in range(300):  # more than the publisher sends at once (WINDOW)
+            journal.append(Event(Kind.NOTICE, {"text": f"note {i}"}, 1, t=float(i)))
+    finally:
+        p.close()
+    wait_for(lambda: heard.last.get("online") == b"offline", "offline after close", 10)
+    assert [seq for seq, _ in heard.seqs()] == list(range(1, 304))
+    heard.close()

@@ -98,6 +98,23 @@ def test_a_state_ahead_of_what_is_kept_is_asked_for_and_the_online_flag_kept(hal
     assert any(e.kind == Kind.HALL_ONLINE and e.data == {"table": "t1", "online": "online"} for e in told)
 
 
+def test_a_table_that_comes_online_is_asked_for_what_comes_after_the_last_kept(hall):
+    """A broker restarted without persistence loses what it acknowledged and had not yet
+    passed on; nothing shows the gap until the table's next event, and a table whose
+    game has ended sends none (test_hall.py failed so once under CI's load). The table
+    says "online" on every connection: the hall asks it then."""
+    h, table, told = hall
+    table.send("online", b"online", retain=True)  # nothing kept from t1 yet: nothing to ask
+    table.send("events", event(1, "game_started", game="chess", variant="standard", settings={}, setup={}))
+    table.send("events", event(2, notation="e4", seat=0))
+    wait_for(lambda: len(h.store.events("t1")) == 2, "two events kept", 10)
+    assert table.asked == []
+    table.send("online", b"online", retain=True)
+    wait_for(lambda: table.asked, "the hall to ask t1", 10)
+    assert table.asked == [{"after": 2, "journal": "j1"}]
+    assert not [n for n in h.notes if "missing" in n]  # nothing is known to be missing
+
+
 def test_a_message_under_a_name_no_table_may_have_is_dropped_and_counted(hall):
     h, table, told = hall
     for name in ("t.1", "t 1", "x" * 65):
