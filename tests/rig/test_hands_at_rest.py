@@ -5,9 +5,8 @@ hand explains, and follows the right plies once the hand leaves (issue 27, item 
 
 On the real chess-rectified photos (as photographed, dimmer with sensor noise, and
 smaller), and on renders from a camera off-centre (piece tops lean a third to half a
-square), with a capture and castling under the hands; and on the real photos with a
-player's shadow over half the board as well (vision/shade.py). Each runs the Table as
-`referee replay` does, nobody tapping."""
+square), with a capture and castling under the hands. Each runs the Table as `referee
+replay` does, nobody tapping."""
 import json
 
 import chess
