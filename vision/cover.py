@@ -11,8 +11,7 @@ with it (`covered`):
    position nor the cell's own empty look (a piece that left shows its empty look
    again): its difference from both stands far above this view's own noise (the median
    difference over the plane, most of which is the same board; the light's drift, per
-   colour channel, divided out first, and on a board of squares the shade at each point,
-   vision/shade.py: a player's shadow is no sleeve);
+   colour channel, divided out first);
 2. the foreign pixels that touch (8-connected) are one thing; a thing is a hand when it
    reaches in from outside (it touches the outer edge of the table kept around the
    board: an arm), crosses cell borders (a quarter of three cells or more) and covers
@@ -59,7 +58,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .shade import crossings, shade
 from .view import SURE
 
 SCALE = 0.5  # the comparison runs on the playing area at this scale of the reader's plane
@@ -219,14 +217,6 @@ class Cover:
         other = self._read_otherwise(under, cells)
         return other is not None and len(other) <= LEFT and all(cells[c][0] == "empty" for c in other)
 
-    def _shade(self, now: np.ndarray) -> np.ndarray:
-        """On a board of 8x8 squares, per pixel, the shade between `now` and the kept
-        look (vision/shade.py: a player's shadow is no sleeve), the table around
-        the board taking that of the board's edge."""
-        p = self.pad
-        board = (slice(p, now.shape[0] - p), slice(p, now.shape[1] - p))
-        return cv2.copyMakeBorder(shade(now[board], crossings(self.ref[board])), p, p, p, p, cv2.BORDER_REPLICATE)
-
     def _foreign(self, small: np.ndarray) -> np.ndarray:
         """Pixels that fit neither the known position's look nor their cell's empty look."""
         known = ~np.isnan(self.ref[..., 0])
@@ -235,8 +225,6 @@ class Cover:
         # a median of the plane itself jumps between the two square colours)
         gain = np.median((ref[known] + 1.0) / (small[known] + 1.0), axis=0) if known.any() else 1.0
         now = small * gain
-        if self.reader.squares:  # a plane of 8x8 squares, its side a multiple of 8 (SquareReader)
-            now = now * self._shade(now)
         d_ref = np.abs(now - ref).sum(axis=-1)
         noise = max(float(np.median(d_ref[known])) if known.any() else NOISE_FLOOR, NOISE_FLOOR)
         step = FOREIGN * noise

@@ -55,9 +55,7 @@ set works (Mario red and green, cream and brown wood). Each square goes to the m
 of its learned looks (a Gaussian per look); the confidence is that look's share of the
 likelihood, lowered when the square is far from all of them (a hand, a fallen piece).
 Light that drifts during a game, in level or in colour, is measured per colour channel on
-the small patches where four squares meet, which pieces rarely cover, and taken out; and
-then the light at each point (vision/shade.py), against the first learned position seen
-clear: a player's shadow over part of the board is no piece.
+the small patches where four squares meet, which pieces rarely cover, and taken out.
 
 `visible(cells)` says how well each square can be seen behind the pieces read, which
 weighs what it shows (vision/change.py).
@@ -68,7 +66,6 @@ import cv2
 import numpy as np
 
 from . import locate
-from .shade import crossings, shade
 from .reader import Reader
 
 FILES = "abcdefgh"
@@ -353,12 +350,10 @@ class SquareReader(Reader):
                              f"wants {self.plane_size[0]}x{self.plane_size[1]}")
 
     def _measure(self, plane: np.ndarray):
-        """(per square (8x8): the mean colour (BGR), texture and darkest tenth on its disk,
-        in the light of the first learned position (`_as_first`); that plane's crossings)."""
+        """Per square (8x8): the mean colour (BGR), texture and darkest tenth on its disk;
+        the colour at the 7x7 inner points where four squares meet."""
         self._check(plane)
         img = plane.astype(np.float32)
-        joints = self._joints(img)
-        img = self._as_first(img, joints)
         grey = img.mean(axis=2)
         grad = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0)) + np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1))
         blocks = _blocks(img, self.q)
@@ -370,31 +365,27 @@ class SquareReader(Reader):
         ranked = np.sort(np.where(self.disks, _blocks(grey, self.q), np.nan).reshape(8, 8, -1), axis=-1)
         n = self.disks.sum(axis=(2, 3))
         dark = np.take_along_axis(ranked, (n // 10)[..., None], axis=-1)[..., 0]
+        q, h = self.q, max(1, self.q // 8)
+        # the mean of a (2h)x(2h) patch centred on each inner grid point
+        joints = cv2.blur(img, (2 * h, 2 * h), anchor=(2 * h - 1, 2 * h - 1))[q + h - 1:8 * q - 1:q, q + h - 1:8 * q - 1:q]
         return (mean, texture, dark), joints
 
     @staticmethod
-    def _features(raw) -> np.ndarray:
-        """The NFEAT features per square."""
+    def _features(raw, gains=np.ones(3)) -> np.ndarray:
+        """The NFEAT features per square, the light's colour and level (`gains`, per BGR
+        channel, relative to the first learned position) taken out."""
         mean, texture, dark = raw
-        b, g, r = mean.transpose(2, 0, 1)
+        b, g, r = (mean / gains).transpose(2, 0, 1)
         total = b + g + r + 1.0
-        return np.stack([total / 3, (r - g) / total, (r + g - 2 * b) / total, texture, dark], axis=-1)
+        level = float(gains.mean())
+        return np.stack([total / 3, (r - g) / total, (r + g - 2 * b) / total, texture / level, dark / level], axis=-1)
 
-    def _joints(self, img: np.ndarray) -> np.ndarray:
-        """The mean colour of a small patch on each of the 7x7 points where four squares meet."""
-        q, h = self.q, max(1, self.q // 8)
-        return cv2.blur(img, (2 * h, 2 * h), anchor=(2 * h - 1, 2 * h - 1))[q + h - 1:8 * q - 1:q, q + h - 1:8 * q - 1:q]
-
-    def _as_first(self, img: np.ndarray, joints: np.ndarray) -> np.ndarray:
-        """`img` in the light of the first learned position, per colour channel: the drift
-        over the board, where four squares meet (in level or in colour), divided out, and
-        then the shade on each pixel (vision/shade.py: a player's shadow over
-        part of the board; its soft edge across an empty square read as a piece's shading)."""
+    def _gains(self, joints) -> np.ndarray:
+        """The light now against the light at the first learned position, per colour
+        channel, where four squares meet: a drift in level or in colour."""
         if self.stats is None:
-            return img
-        img = img / np.median(((joints + 1.0) / self.stats["joints"]).reshape(-1, 3), axis=0)
-        first = self.stats.get("first")  # looks kept before vision/shade.py have none: the drift alone
-        return img if first is None else img * shade(img, first)
+            return np.ones(3)
+        return np.median(((joints + 1.0) / self.stats["joints"]).reshape(-1, 3), axis=0)
 
     # --- learning ----------------------------------------------------------------------
     def learn(self, plane_bgr: np.ndarray, expected: dict) -> None:
@@ -409,12 +400,9 @@ class SquareReader(Reader):
         if self.stats is None and len(expected) < len(CELLS) and not all((labels == lab).any() for lab in LABELS[1:]):
             raise ValueError("a first position learned in part must show both sides' pieces")
         raw, joints = self._measure(plane_bgr)
-        feats = self._features(raw)
-        # the first plane's crossings, where it was seen clear (a hand still moves over the squares left out)
-        first = np.where(np.repeat(np.repeat(labels != "", self.q, 0), self.q, 1)[..., None],
-                         plane_bgr.astype(np.float32), np.nan)
-        st = self.stats or {"n": np.zeros((2, 3)), "mean": np.zeros((2, 3, NFEAT)), "var": np.zeros((2, 3, NFEAT)),
-                            "joints": joints + 1.0, "first": crossings(first)}
+        feats = self._features(raw, self._gains(joints))
+        st = self.stats or {"n": np.zeros((2, 3)), "mean": np.zeros((2, 3, NFEAT)),
+                            "var": np.zeros((2, 3, NFEAT)), "joints": joints + 1.0}
         for p, on in enumerate((self.light, ~self.light)):
             for k, lab in enumerate(LABELS):
                 x = feats[on & (labels == lab)]
@@ -481,9 +469,9 @@ class SquareReader(Reader):
         """Per square (64 x 3, LABELS order): the cost of each learned look (a Gaussian per
         look: minus twice its log-likelihood; infinite for a look never seen on this square
         colour) and its squared distance in spreads."""
-        raw, _ = measured
+        raw, joints = measured
         m = self.model
-        feats = self._features(raw).reshape(64, 1, NFEAT)
+        feats = self._features(raw, self._gains(joints)).reshape(64, 1, NFEAT)
         par = np.where(self.light, 0, 1).reshape(64)  # square -> model index
         means, spread = m["means"][par], m["spread"][par]  # 64, looks, features
         d2 = (((feats - means) / spread) ** 2).sum(axis=-1)

@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 import real_hands
-from camera_slips import shadowed
 from controller.config import CameraSettings, GameSettings
 from controller.demo_rig.render_chess import Camera, Position, corners_in_frame, render
 from controller.events import Bus, NewGame
@@ -85,20 +84,7 @@ def test_real_hands_resting_on_the_rectified_game_raise_nothing_and_the_plies_fo
     squares it changed for 2 s, then the board clear for 2 s."""
     change, scale, light = VARIANTS[variant]
     rng = np.random.default_rng(4)
-    shots, corners, moves = real_hands.rectified_with_hands(lambda img, k: change(img, rng), scale, light)
-    assert_followed(follow(shots, corners), san_of(moves))
-
-
-@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
-def test_a_players_shadow_over_half_the_board_is_light_and_the_plies_under_it_follow(side):
-    """The chess-rectified sequence with its real hands, and from 1...d5 on a player's
-    shadow over half of each photo from one side (55% of the light, its edge a square
-    wide), staying while the last three plies are played, partly under it: every ply, no
-    alarm, no doubt, no correction. With the light of the whole board the shaded squares
-    read as pieces and the shadow as a sleeve covering them, and each game waited under
-    it after 1. d4 or 1...d5 (vision/shade.py). Over 40% to 60% of the photo from each
-    side, 13 of 16 games are followed whole (0 of 16 before; docs/vision.md)."""
-    shots, corners, moves = real_hands.rectified_with_hands(lambda img, k: img if k < 2 else shadowed(img, side, 0.5))
+    shots, corners, moves = real_hands.rectified_with_hands(lambda img: change(img, rng), scale, light)
     assert_followed(follow(shots, corners), san_of(moves))
 
 
