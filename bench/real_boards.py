@@ -239,9 +239,9 @@ def measure() -> dict:
                                                        for path, _, want in photos if path.name not in WRONG_LABELS])
     out[f"chess, {FIFTH}"] = _read_set("chess", [(path, clicked["chess"][path.name], want) for path, _, want in webcam])
     label = json.loads((DATA / "chess-video" / "labels.json").read_text())["scholarsmate.avi"]
-    frames = int(cv2_frame_count(DATA / "chess-video" / "scholarsmate.avi"))
-    out[f"scholarsmate, {THIRD}"] = _replay(DATA / "chess-video" / "scholarsmate.avi", clicked["scholarsmate"],
-                                            label["moves"], frames)
+    video = DATA / "chess-video" / "scholarsmate.avi"
+    frames = int(cv2_frame_count(video))
+    out[f"scholarsmate, {THIRD}"] = _replay(video, clicked["scholarsmate"], label["moves"], frames)
     out[f"scholarsmate, {KNOCKED}"] = _replay(Path(clicked["knocked"]), label["corners_a1_h1_h8_a8"], label["moves"],
                                               frames)
     hands = json.loads(os.environ[HANDS])

@@ -87,6 +87,10 @@ def _content(event: dict) -> dict:
     return {k: v for k, v in event.items() if k != "prev"}
 
 
+# each table with its present journal's progress
+PRESENT = "FROM tables JOIN journals ON table_name=name AND journals.journal=tables.journal"
+
+
 class HallStore:
     def __init__(self, path: str | Path):
         self.path = str(path)
@@ -274,16 +278,13 @@ class HallStore:
     def present(self, table: str) -> tuple[str, int] | None:
         """(journal, last kept seq) of a table's present journal; None before its first event."""
         with self._lock:
-            return self._db.execute("SELECT tables.journal, last_seq FROM tables JOIN journals ON table_name=name "
-                                    "AND journals.journal=tables.journal WHERE name=?", (table,)).fetchone()
+            return self._db.execute(f"SELECT tables.journal, last_seq {PRESENT} WHERE name=?", (table,)).fetchone()
 
     def behind(self) -> list[tuple[str, str, int]]:
         """(table, journal, last kept seq) for each table's present journal that has
         events the hall has not kept. (An earlier journal's missing tail is gone with it.)"""
         with self._lock:
-            return self._db.execute("SELECT name, tables.journal, last_seq FROM tables JOIN journals ON "
-                                    "table_name=name AND journals.journal=tables.journal "
-                                    "WHERE known_seq > last_seq").fetchall()
+            return self._db.execute(f"SELECT name, tables.journal, last_seq {PRESENT} WHERE known_seq > last_seq").fetchall()
 
     def events(self, table: str, game_id: int | None = None, journal: str | None = None) -> list[dict]:
         """A table's events in order (of game `game_id` when given), from its present

@@ -139,7 +139,7 @@ def test_closing_sends_what_the_journal_holds_before_saying_offline(tmp_path, br
     not when the table next starts."""
     journal, referee = table
     heard = Heard(broker.port)
-    p = publisher(journal, broker.port)  # woken by nothing: only closing sends what came
+    p = publisher(journal, broker.port)  # woken by no bus: its thread looks at the journal twice a second
     try:
         wait_for(lambda: p.acked == 3, "three events acknowledged", 10)
         for i in range(300):  # more than the publisher sends at once (WINDOW)
