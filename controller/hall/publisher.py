@@ -251,8 +251,10 @@ class Publisher:
     def _send_state(self) -> None:
         if self._snapshot is None or not self._changed:
             return
-        self._changed = False
         seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
+        if seq > self._cursor:  # the state never runs ahead of the events sent: the hall
+            return  # would take an event still on its way for one lost, and ask for it
+        self._changed = False
         snapshot = self._snapshot()
         # the plies that stand the hall folds from the events it keeps (controller/record.py):
         # the state carries only those not yet sure, so a long game's state stays small

@@ -7,11 +7,13 @@ hall that was away longer) shows as a gap: an event that does not follow the las
 kept, or a retained state newer than it. The hall then asks that table, on
 `referee/T/resend`, for everything after its last kept seq, and asks again every
 `RETRY_S` while the gap stays open. It also asks a table each time the table says it is
-online (on every connection, and retained for a hall that connects later): events a
-broker acknowledged and lost before it restarted leave no gap to notice until the
+online (on every connection, and retained for a hall that connects later), for all of
+it when the hall has nothing of it yet: events a broker acknowledged and lost before it
+restarted, or sent before the hall first listened, leave no gap to notice until the
 table's next event, and a table that ends first could no longer answer. A table
 answers with what comes after, nothing when the hall has it all. What is kept goes out
-on the hall's bus to the page.
+on the hall's bus to the page. The hall counts as connected once the broker has
+acknowledged its subscriptions: before that, what tables send passes it by.
 
 The hall trusts nothing it receives: each message is checked field by field
 (message.py) and a bad one is dropped, the first from each table logged and shown, the
@@ -58,7 +60,7 @@ class Hall:
                                    ca_file=ca_file, clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
-        self._client.on_subscribe = lambda *a: threading.Thread(target=self._probe_broker, daemon=True).start()
+        self._client.on_subscribe = self._on_subscribe
         self._client.on_message = self._on_message
         self._host, self._port = broker, port
         self.probe = AnonymousProbe(broker, port, tls, ca_file)
@@ -100,10 +102,18 @@ class Hall:
         if reason.is_failure:
             self._note(f"broker {self.broker} refused the hall: {reason}")
             return
-        self.connected = True
         client.subscribe([(topic("+", leaf), 1) for leaf in LEAVES] + [(self.probe.topic, 1)])
+
+    def _on_subscribe(self, client, userdata, mid, reasons, properties) -> None:
+        refused = [str(r) for r in reasons if r.is_failure]
+        if refused:
+            self._note(f"broker {self.broker} refused the hall's subscriptions ({', '.join(refused)}): "
+                       "give the hall's user read access to referee/# (hardware.md, \"A hall of tables: the broker\")")
+            return
+        self.connected = True
         log.info("hall: connected to %s", self.broker)
         self.bus.publish(Event(Kind.HALL_LINK, {"state": "up"}))
+        threading.Thread(target=self._probe_broker, daemon=True).start()
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         self.connected = False
@@ -139,9 +149,9 @@ class Hall:
                 online = check.online(payload)
                 self.store.set_online(table, online)
                 self.bus.publish(Event(Kind.HALL_ONLINE, {"table": table, "online": online}))
-                kept = self.store.present(table) if online == "online" else None
-                if kept is not None:
-                    self._ask(table, *kept)
+                if online == "online":  # back: ask now, and at once on its next gap
+                    self._asked.pop(table, None)
+                    self._ask(table, *(self.store.present(table) or (None, 0)))
             elif leaf == "events":
                 self._event(table, check.event(payload))
             else:
@@ -180,8 +190,11 @@ class Hall:
                 self._asked[table] = now
                 self._ask(table, journal, last)
 
-    def _ask(self, table: str, journal: str, last: int) -> None:
-        self._client.publish(topic(table, "resend"), json.dumps({"after": last, "journal": journal}), qos=1)
+    def _ask(self, table: str, journal: str | None, last: int) -> None:
+        """Ask `table` for its events after `last` of `journal` (None: of whichever
+        journal it has, when the hall has none of the table's yet)."""
+        asked = {"after": last} if journal is None else {"after": last, "journal": journal}
+        self._client.publish(topic(table, "resend"), json.dumps(asked), qos=1)
 
     def _watch_gaps(self) -> None:
         while not self._stop.wait(RETRY_S / 2):
@@ -200,7 +213,7 @@ class Hall:
                        "be trusted, for anyone on its network can send moves, states and results as any table "
                        "(the hall keeps one card per table and never lets a forged event displace a kept one, "
                        "but cannot tell a forged game from a real one). Give each table its own user and an ACL "
-                       "(hardware.md, \"The hall's broker\").")
+                       "(hardware.md, \"A hall of tables: the broker\").")
         if not self._network.running and not self._stop.is_set():
             out.append(f"the hall is not receiving from the broker: its MQTT loop failed "
                        f"({self._network.fault or 'it stopped'}); if this stays, restart `referee hall`")
