@@ -45,9 +45,16 @@ def seat_state(client, service, seat: int) -> dict:
 
 
 def labyrinth_secrets(state, seat: int) -> list[re.Pattern]:
-    """Seat's cards not found yet, as any payload would name them."""
-    left = [t for t in state.targets[seat] if t not in state.found[seat]]
-    return [re.compile(rf"\b(finds|found) {re.escape(printed(t))}\b") for t in left]
+    """Seat's cards not found yet, as any payload would name them ("finds Bowser", not
+    the "finds Bowser Jr." of another seat's card: a run that dealt those two apart
+    failed so once)."""
+    names = [printed(t) for cards in state.targets for t in cards]
+    left = [printed(t) for t in state.targets[seat] if t not in state.found[seat]]
+    patterns = []
+    for name in left:
+        longer = "|".join(re.escape(n[len(name):]) for n in names if n.startswith(name + " "))
+        patterns.append(re.compile(rf"\b(finds|found) {re.escape(name)}\b" + (f"(?!{longer})" if longer else "")))
+    return patterns
 
 
 def leaks(payload, game, state, seat: int) -> list[str]:
