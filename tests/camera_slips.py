@@ -1,7 +1,7 @@
 """How a camera's view of the board parts from what its corners say: corners clicked a
-share of a square off, and a camera knocked aside in play; and a recording as another
-camera would give it. Used by tests/vision/test_fit_squares.py,
-tests/rig/test_chess_video.py and bench/real_boards.py."""
+share of a square off, and a camera knocked aside in play; a player's shadow; and a
+recording as another camera would give it. Used by tests/vision/test_fit_squares.py,
+tests/rig/test_chess_video.py, tests/rig/test_hands_at_rest.py and bench/real_boards.py."""
 import itertools
 from pathlib import Path
 
@@ -30,6 +30,20 @@ def knocked(frame: np.ndarray, dx: float, dy: float, degrees: float = 0.0) -> np
 def knocked_from(first: int, dx: float, dy: float, degrees: float = 0.0):
     """What changes in frame k of a recording: from frame `first` on, `knocked`."""
     return lambda frame, k: frame if k < first else knocked(frame, dx, dy, degrees)
+
+
+def shadowed(frame: np.ndarray, side: str, share: float = 0.5, depth: float = 0.55, soft: int = 60) -> np.ndarray:
+    """`frame` with a shadow over `share` of it from `side` ("left", "right", "top" or
+    "bottom"), `depth` of the light left in it, its edge a soft ramp `soft` pixels wide
+    (a player leaning over the table under a lamp)."""
+    h, w = frame.shape[:2]
+    along = np.arange(w if side in ("left", "right") else h, dtype=np.float32)
+    if side in ("right", "bottom"):
+        along = along[::-1]
+    inside = np.clip((share * len(along) - along) / soft, 0, 1)
+    light = 1 - (1 - depth) * inside
+    light = light[None, :, None] if side in ("left", "right") else light[:, None, None]
+    return np.clip(frame.astype(np.float32) * light, 0, 255).astype(np.uint8)
 
 
 def rewritten(source: Path, into: Path, change) -> Path:

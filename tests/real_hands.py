@@ -146,14 +146,14 @@ def rectified_with_hands(change=None, scale: float = 1.0, light: float = 1.0):
     """The real chess-rectified sequence with real hands at rest, as (frame, seconds held)
     shots: the start clear for 2 s, a sleeve resting over the far corner for 2 s, the
     start clear again; then after every ply a hand resting over the squares it changed
-    for 2 s, and the board clear for 2 s. `change` alters each photo (another camera),
-    `scale` its size, `light` the hand's brightness. Returns (shots, corners a1 h1 h8 a8
-    in the frame, the plies in UCI)."""
+    for 2 s, and the board clear for 2 s. `change(photo, k)` alters the k-th photo of the
+    sequence (another camera, a shadow falling), `scale` its size, `light` the hand's
+    brightness. Returns (shots, corners a1 h1 h8 a8 in the frame, the plies in UCI)."""
     labels = json.loads((SHARED_DATA / "chess-rectified" / "labels.json").read_text())
     sequence = labels["sequence"]
     corners = np.float32(labels["photos"][sequence["sequence"][0]]["corners_a1_h1_h8_a8"]) * scale
     photos = [cv2.imread(str(SHARED_DATA / "chess-rectified" / name)) for name in sequence["sequence"]]
-    photos = [change(p) if change else p for p in photos]
+    photos = [change(p, k) if change else p for k, p in enumerate(photos)]
     shots = [(photos[0], 2.0), (paste(photos[0], corners, "fist", grey=True, over="g7", light=light), 2.0),
              (photos[0], 2.0)]
     for photo, (name, turn, square) in zip(photos[1:], RECTIFIED_HANDS):

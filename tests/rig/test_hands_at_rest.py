@@ -84,7 +84,7 @@ def test_real_hands_resting_on_the_rectified_game_raise_nothing_and_the_plies_fo
     squares it changed for 2 s, then the board clear for 2 s."""
     change, scale, light = VARIANTS[variant]
     rng = np.random.default_rng(4)
-    shots, corners, moves = real_hands.rectified_with_hands(lambda img: change(img, rng), scale, light)
+    shots, corners, moves = real_hands.rectified_with_hands(lambda img, k: change(img, rng), scale, light)
     assert_followed(follow(shots, corners), san_of(moves))
 
 
