@@ -1,7 +1,7 @@
 """How a camera's view of the board parts from what its corners say: corners clicked a
 share of a square off, and a camera knocked aside in play; a player's shadow; and a
 recording as another camera would give it. Used by tests/vision/test_fit_squares.py,
-tests/rig/test_chess_video.py, tests/rig/test_hands_at_rest.py and bench/real_boards.py."""
+tests/rig/test_chess_video.py and bench/real_boards.py."""
 import itertools
 from pathlib import Path
 
@@ -32,7 +32,7 @@ def knocked_from(first: int, dx: float, dy: float, degrees: float = 0.0):
     return lambda frame, k: frame if k < first else knocked(frame, dx, dy, degrees)
 
 
-def shadowed(frame: np.ndarray, side: str, share: float = 0.5, depth: float = 0.55, soft: int = 60) -> np.ndarray:
+def shadowed(frame: np.ndarray, side: str, share: float, depth: float, soft: int = 60) -> np.ndarray:
     """`frame` with a shadow over `share` of it from `side` ("left", "right", "top" or
     "bottom"), `depth` of the light left in it, its edge a soft ramp `soft` pixels wide
     (a player leaning over the table under a lamp)."""
