@@ -32,18 +32,21 @@ def knocked_from(first: int, dx: float, dy: float, degrees: float = 0.0):
     return lambda frame, k: frame if k < first else knocked(frame, dx, dy, degrees)
 
 
-def shadowed(frame: np.ndarray, side: str, share: float, depth: float, soft: int = 60) -> np.ndarray:
+def shadowed(frame: np.ndarray, side: str, share: float, depth: float, soft: int = 60,
+             tilt: float = 0.0) -> np.ndarray:
     """`frame` with a shadow over `share` of it from `side` ("left", "right", "top" or
     "bottom"), `depth` of the light left in it, its edge a soft ramp `soft` pixels wide
-    (a player leaning over the table under a lamp)."""
+    and turned `tilt` degrees about the frame's middle (a player leaning over the table
+    under a lamp)."""
     h, w = frame.shape[:2]
-    along = np.arange(w if side in ("left", "right") else h, dtype=np.float32)
-    if side in ("right", "bottom"):
-        along = along[::-1]
-    inside = np.clip((share * len(along) - along) / soft, 0, 1)
+    turn = np.radians({"left": 0, "top": 90, "right": 180, "bottom": 270}[side] + tilt)
+    span = w if side in ("left", "right") else h
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    # how far each pixel lies from the side the shadow falls from, across the frame
+    along = (xs - (w - 1) / 2) * np.cos(turn) + (ys - (h - 1) / 2) * np.sin(turn) + (span - 1) / 2
+    inside = np.clip((share * span - along) / soft, 0, 1)
     light = 1 - (1 - depth) * inside
-    light = light[None, :, None] if side in ("left", "right") else light[:, None, None]
-    return np.clip(frame.astype(np.float32) * light, 0, 255).astype(np.uint8)
+    return np.clip(frame.astype(np.float32) * light[..., None], 0, 255).astype(np.uint8)
 
 
 def rewritten(source: Path, into: Path, change) -> Path:
