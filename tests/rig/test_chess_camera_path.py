@@ -178,7 +178,10 @@ def test_illegal_moves_are_flagged_in_words_and_wait_for_the_position_to_return(
     assert referee.history == ["e4"]
 
 
-@pytest.mark.parametrize("style, seed", [("wood", 4), ("wood", 7), ("walnut", 4), ("mario", 3)])
+# wood 4 and walnut 4 in `make test-slow` only: walnut at an angle is played on for longer
+# below, and wood 7 shows the wood (each run takes 20 to 30 s)
+@pytest.mark.parametrize("style, seed", [pytest.param("wood", 4, marks=pytest.mark.slow), ("wood", 7),
+                                         pytest.param("walnut", 4, marks=pytest.mark.slow), ("mario", 3)])
 def test_a_real_illegal_move_played_on_keeps_the_record_and_the_alarm_is_updated_once(style, seed):
     """Nepomniachtchi-Ding 2023 to 15. Nxe7+, then Black ignores the check (15...b6??) and
     both play on five plies, each position held 2 s, a hand over the squares as it moves,

@@ -1,7 +1,8 @@
 """Issue 30, done when: `referee demo --lang de` and `--lang fr` play each game with the
 page, the terminal and the voice in that language. Each of the five games is played a
 few turns at the fast demo table, as a person starts it (`referee demo --fast --lang L
---players ...`), in French and in German:
+--players ...`), in French and in German (`make test` runs each game in one of them, the
+two taking turns; `make test-slow` the rest):
 - every line the terminal prints, from its first (the status page's address) to its
   last (the summary, the folder kept), is in the language: no catalogue message that
   has a translation is printed in English, nor English words (tests/english_check.py);
@@ -70,8 +71,15 @@ def listen(url: str, said: list, page: dict) -> None:
     threading.Thread(target=read, daemon=True).start()
 
 
-@pytest.mark.parametrize("lang", ["fr", "de"])
-@pytest.mark.parametrize("game, turns, seed", GAMES, ids=[g[0] for g in GAMES])
+# each game in one language in `make test`, the languages taking turns; in the other one
+# too in `make test-slow` (a demo run takes 10 s: both for all five held the suite over
+# its ten minutes)
+RUNS = [pytest.param(game, turns, seed, lang, id=f"{game}-{lang}",
+                     marks=() if (k + (lang == "de")) % 2 == 0 else pytest.mark.slow)
+        for k, (game, turns, seed) in enumerate(GAMES) for lang in ("fr", "de")]
+
+
+@pytest.mark.parametrize("game, turns, seed, lang", RUNS)
 def test_the_demo_plays_each_game_with_the_page_the_terminal_and_the_voice_in_the_table_s_language(
         tmp_path, game, turns, seed, lang):
     told, said, page = [], [], {}
