@@ -72,8 +72,8 @@ TARGET = {  # issue 11's "done when", and issue 20's
     f"chess-photos, {FIFTH}": "as with the labelled corners",
     f"scholarsmate, {THIRD}": "7 of 7 plies in order, no alarm",
     f"scholarsmate, {KNOCKED}": "7 of 7 plies in order, no alarm",
-    f"scholarsmate, {SHADOW}": "7 of 7 plies in order, no alarm (a known limit: docs/following.md)",
-    HANDS_SHADOW: "5 of 5 plies in order, no alarm, no doubt (a known limit: docs/following.md)",
+    f"scholarsmate, {SHADOW}": "7 of 7 plies in order, no alarm (vision/shade.py)",
+    HANDS_SHADOW: "5 of 5 plies in order, no alarm, no doubt (vision/shade.py)",
 }
 HANDS = "REAL_BOARDS_HANDS"  # the folder of the hands sequence's frames (made by the parent)
 CLICKED = "REAL_BOARDS_CLICKED"  # corners clicked off, the video knocked (made by the parent, tests/camera_slips.py)

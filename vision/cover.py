@@ -58,6 +58,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .shade import shade
 from .view import SURE
 
 SCALE = 0.5  # the comparison runs on the playing area at this scale of the reader's plane
@@ -99,6 +100,7 @@ class Cover:
         self.size = (inner[0] + 2 * self.pad, inner[1] + 2 * self.pad)
         self.to_small = np.array([[inner[0] / w, 0, self.pad], [0, inner[1] / h, self.pad], [0, 0, 1.0]])
         self.ref: np.ndarray | None = None  # the small plane at the last known position
+        self.shadow: tuple | None = None  # the edge of a player's shadow in the view before (vision/shade.py)
         self.empty: np.ndarray | None = None  # each pixel's empty look (NaN: never seen empty)
         self.board: dict = {}  # the label each cell's kept look shows
         self._edge_of: tuple | None = None  # (H, where the outside begins in `around`'s plane)
@@ -119,6 +121,22 @@ class Cover:
             self._edge_of = (H, edge)
         return cv2.warpPerspective(frame, M, self.size, flags=cv2.INTER_LINEAR).astype(np.float32)
 
+    def relit(self, small: np.ndarray, plane: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`small` (`around`) and the reader's `plane` with a player's shadow over part of
+        a board of squares taken out, against the kept look (vision/shade.py): a shadow is
+        no sleeve, no piece and no change. As they are before a position is known, on
+        other boards, and where no shadow is found."""
+        if self.ref is None or not self.reader.squares or self.ref.shape != small.shape:
+            return small, plane
+        found = shade(small, self.ref, self.pad, self.shadow)
+        self.shadow = None if found is None else found[1]
+        if found is None:
+            return small, plane
+        light = found[0]
+        p, (w, h) = self.pad, self.reader.plane_size
+        board = cv2.resize(light[p:light.shape[0] - p, p:light.shape[1] - p], (w, h), interpolation=cv2.INTER_LINEAR)
+        return small * light, np.clip(plane * board.reshape(h, w, -1), 0, 255).astype(plane.dtype)
+
     def reference(self, small: np.ndarray, board: dict, left_out=()) -> None:
         """The board holds `board` in `small` (`around`): keep its look, but for the
         cells in `left_out` (something lay over them), which keep the look they had."""
@@ -134,7 +152,7 @@ class Cover:
 
     def forget(self) -> None:
         """The board moved in the frame (or another game began): nothing kept applies."""
-        self.ref, self.empty, self.board, self._since, self.expected = None, None, {}, {}, ()
+        self.ref, self.shadow, self.empty, self.board, self._since, self.expected = None, None, None, {}, {}, ()
 
     def covered(self, small: np.ndarray, cells: dict, t: float = 0.0) -> list:
         """The cells a still foreign thing lies over in `small` (`around`, read at time

@@ -527,7 +527,6 @@ class Watcher:
         self._unfitted = False  # the board is read through these corners from now on
         if self._fits and moving is None:
             self._read_grey = _small_grey(self.last_frame)
-        self.last_plane = plane
         self._moving = moving
         if self._told_H is not self.H:
             # readers of tall pieces need to know where the camera stands (the lean)
@@ -543,7 +542,9 @@ class Watcher:
                     self.cover.forget()  # the board lies elsewhere in the frame: its kept look is gone
                     self._cover_H = self.H
             self._told_H, self._turned = self.H, False
-        around = self.cover.around(self.last_frame, self.H)
+        # a player's shadow over part of the board taken out (vision/shade.py), before anything is read
+        around, plane = self.cover.relit(self.cover.around(self.last_frame, self.H), plane)
+        self.last_plane = plane
         if self._pending_learn is not None and moving is None:
             self._learn(plane, self._pending_learn, around=around)
             self._pending_learn = None

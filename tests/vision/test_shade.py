@@ -1,0 +1,73 @@
+"""A player's shadow over part of a real board is found and taken out; pieces moved, a
+real hand and the light's drift over the whole board are no shadow (vision/shade.py).
+
+On the real chess-rectified photos, each warped as vision/cover.py keeps a view (the
+board's 8x8 squares with a margin of table), each against the photo before it (a ply
+between them): the kept look of the last known position against the view now."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+import real_hands
+from camera_slips import shadowed
+from shared_data import SHARED_DATA
+from vision.shade import shade
+
+RECTIFIED = SHARED_DATA / "chess-rectified"
+SIDE, PAD = 40, 40  # plane pixels per square, and of table around the board
+
+
+@pytest.fixture(scope="module")
+def sequence():
+    """The photos of the sequence (d4 d5 c4 e6 e3) and their corners a1 h1 h8 a8."""
+    labels = json.loads((RECTIFIED / "labels.json").read_text())
+    names = labels["sequence"]["sequence"]
+    corners = np.float32(labels["photos"][names[0]]["corners_a1_h1_h8_a8"])
+    return [cv2.imread(str(RECTIFIED / n)) for n in names], corners
+
+
+def plane(photo, corners):
+    edge = PAD + 8 * SIDE
+    H = cv2.getPerspectiveTransform(corners, np.float32([[PAD, edge], [edge, edge], [edge, PAD], [PAD, PAD]]))
+    return cv2.warpPerspective(photo, H, (edge + PAD, edge + PAD)).astype(np.float32)
+
+
+def board_light(now, then):
+    """log(now / then) over the board's pixels, smoothed over a square: the light's change."""
+    inner = slice(PAD, PAD + 8 * SIDE)
+    ratio = np.log((cv2.blur(now, (SIDE, SIDE)) + 2) / (cv2.blur(then, (SIDE, SIDE)) + 2))
+    return ratio[inner, inner].mean(axis=-1)
+
+
+def pairs(sequence, change=lambda photo: photo):
+    photos, corners = sequence
+    return [(plane(change(now), corners), plane(before, corners)) for before, now in zip(photos, photos[1:])]
+
+
+@pytest.mark.parametrize("side, depth, tilt", [("left", 0.9, 0), ("top", 0.55, 0), ("right", 0.7, 25),
+                                               ("bottom", 0.7, -35), ("left", 0.55, 40)])
+def test_a_shadow_over_part_of_a_real_board_is_taken_out(sequence, side, depth, tilt):
+    """After every ply of the real sequence, a shadow over half of the photo: with it taken
+    out, the light over the board is as in the view before but for the squares the ply
+    changed (the 90th percentile of the change, pieces moved included, within 4%), where
+    the shadow left it darker by up to 45%."""
+    for now, then in pairs(sequence, lambda photo: shadowed(photo, side, 0.5, depth, tilt=tilt)):
+        found = shade(now, then, PAD)
+        assert found is not None
+        light = found[0]
+        before, after = board_light(now, then), board_light(now * light, then)
+        assert np.percentile(np.abs(before - np.median(before)), 90) > 0.5 * abs(np.log(depth))
+        assert np.percentile(np.abs(after - np.median(after)), 90) < 0.04
+
+
+def test_pieces_moved_a_real_hand_and_the_light_over_the_whole_board_are_no_shadow(sequence):
+    photos, corners = sequence
+    for now, then in pairs(sequence):
+        assert shade(now, then, PAD) is None  # a ply between the views, nothing else
+    for now, then in pairs(sequence, lambda photo: np.clip(photo * 0.75, 0, 255).astype(np.uint8)):
+        assert shade(now, then, PAD) is None  # a lamp dimmed: each reader takes that out itself
+    for photo, before, (name, turn, square) in zip(photos[1:], photos, real_hands.RECTIFIED_HANDS):
+        handed = real_hands.paste(photo, corners, name, grey=True, turn=turn, over=square)
+        assert shade(plane(handed, corners), plane(before, corners), PAD) is None, (name, square)
