@@ -37,6 +37,7 @@ AGREE = 0.06  # the two diagonals' light ratios (log) agree within this where on
 SATURATED = 245  # a patch this bright in any colour channel is at the sensor's top
 FIT = 0.03  # a point the light model explains within this (log) is explained
 DEEPER = 0.07  # a shadow dims by at least this (log: 7%), beyond the readers' own noise
+DEEPEST = np.log(4.0)  # and leaves a quarter of the light at least (deeper is no shadow a reader sees through)
 MORE = 5  # points an edge must explain beyond the light being the same everywhere
 SHARE = 0.8  # ... and this share of the points that tell off its ramp
 SIDE = 5  # and at least this many on each side of the edge
@@ -161,11 +162,12 @@ def _refined(edge: tuple, now: np.ndarray, then: np.ndarray, pad: int, side: flo
     # the depth per colour channel (a shadow is lit by the room's other light, of its own
     # colour), by least squares over the samples the edge explains
     inside = _step(normal @ np.stack([px, py]) - offset, width)
-    lit = np.median(light[inside < 0.1])
-    fits = np.abs(light - (lit - depth * inside)) <= FIT
+    fits = np.abs(light - (_median(light, (inside < 0.1)[None])[0] - depth * inside)) <= FIT
+    if (fits & (inside < 0.1)).sum() < SIDE or (fits & (inside > 0.9)).sum() < SIDE:
+        return normal, offset, width, np.full(3, np.clip(depth, -DEEPEST, DEEPEST))  # too few on a side to tell the colours apart
     design = np.stack([np.ones(fits.sum()), -inside[fits]], axis=1)
     (_, depth), *_ = np.linalg.lstsq(design, channels[fits], rcond=None)
-    return normal, offset, width, depth
+    return normal, offset, width, np.clip(depth, -DEEPEST, DEEPEST)
 
 
 def _median(light: np.ndarray, where: np.ndarray) -> np.ndarray:

@@ -71,3 +71,12 @@ def test_pieces_moved_a_real_hand_and_the_light_over_the_whole_board_are_no_shad
     for photo, before, (name, turn, square) in zip(photos[1:], photos, real_hands.RECTIFIED_HANDS):
         handed = real_hands.paste(photo, corners, name, grey=True, turn=turn, over=square)
         assert shade(plane(handed, corners), plane(before, corners), PAD) is None, (name, square)
+
+
+def test_a_black_a_blown_out_and_a_noisy_view_are_no_shadow(sequence):
+    """What a camera gives when it fails (vision/camera.py: black, white, noise) against a
+    real kept look: nothing to take out, and no error."""
+    _, then = pairs(sequence)[0]
+    rng = np.random.default_rng(7)
+    for now in (np.zeros_like(then), np.full_like(then, 255.0), rng.uniform(0, 255, then.shape).astype(np.float32)):
+        assert shade(now, then, PAD) is None
