@@ -34,13 +34,14 @@ import cv2
 import numpy as np
 
 AGREE = 0.06  # the two diagonals' light ratios (log) agree within this where only the light changed
-SATURATED = 245  # a patch this bright in any colour channel is at the sensor's top
+SATURATED = 245  # a patch this bright in any colour channel is at the sensor's top ...
+DARK = 8  # ... or this dark in any: the sensor's noise, no light ratio
 FIT = 0.03  # a point the light model explains within this (log) is explained
 DEEPER = 0.07  # a shadow dims by at least this (log: 7%), beyond the readers' own noise
-DEEPEST = np.log(4.0)  # and leaves a quarter of the light at least (deeper is no shadow a reader sees through)
+DEEPEST = np.log(4.0)  # the most a shadow is taken out by: a quarter of the light left
 MORE = 5  # points an edge must explain beyond the light being the same everywhere
 SHARE = 0.8  # ... and this share of the points that tell off its ramp
-SIDE = 5  # and at least this many on each side of the edge
+EACH_SIDE = 5  # and at least this many on each side of the edge
 AGAIN = 2  # points beyond the flat light's for an edge near the view before's
 NEAR_TURN, NEAR_SHIFT = np.cos(np.radians(20)), 1.0  # near: turned 20 degrees at most, a square along
 ANGLES = 24  # edge directions tried in half a turn (each both ways)
@@ -59,45 +60,48 @@ def shade(now: np.ndarray, then: np.ndarray, pad: int, last: tuple | None = None
     it was not seen); None when no shadow is found (module docstring). `now` is float,
     H x W x 3: a board of 8x8 squares with `pad` pixels of table around it, as
     vision/cover.py keeps it. `last`: the edge found in the view before, if any."""
-    side = (min(now.shape[:2]) - 2 * pad) / 8
-    told = _told(now, then, pad, side)
+    square = (min(now.shape[:2]) - 2 * pad) / 8
+    told = _told(now, then, pad, square)
     if told is None:
         return None
     edge = _edge(told, last)
     if edge is None:
         return None
-    normal, offset, width, depth = _refined(edge, now, then, pad, side)
+    placed = _refined(edge, now, then, pad, square)
+    if placed is None:
+        return None
+    normal, offset, width, depth = placed
     h, w = now.shape[:2]
-    xs = (np.arange(w, dtype=np.float32) - pad) / side - 4.0  # squares from the board's middle
-    ys = (np.arange(h, dtype=np.float32) - pad) / side - 4.0
+    xs = (np.arange(w, dtype=np.float32) - pad) / square - 4.0  # squares from the board's middle
+    ys = (np.arange(h, dtype=np.float32) - pad) / square - 4.0
     inside = _step(normal[0] * xs[None, :] + normal[1] * ys[:, None] - offset, width)
     return np.exp(inside[..., None] * depth).astype(np.float32), (normal, offset)
 
 
-def _told(now: np.ndarray, then: np.ndarray, pad: int, side: float) -> np.ndarray | None:
+def _told(now: np.ndarray, then: np.ndarray, pad: int, square: float) -> np.ndarray | None:
     """Per point where four squares meet (7x7), the log of the light now over the light
     then (the mean over colour channels), NaN where the point does not tell."""
-    h = max(2, int(round(side / 5)))
-    now_q, then_q = _corners(now, pad, side, h), _corners(then, pad, side, h)
-    a = (now_q[:, :, 0] + now_q[:, :, 3] + 2.0) / (then_q[:, :, 0] + then_q[:, :, 3] + 2.0)  # one diagonal
-    b = (now_q[:, :, 1] + now_q[:, :, 2] + 2.0) / (then_q[:, :, 1] + then_q[:, :, 2] + 2.0)  # the other
+    size = max(2, int(round(square / 5)))
+    now_q, then_q = _corners(now, pad, square, size), _corners(then, pad, square, size)
+    one = (now_q[:, :, 0] + now_q[:, :, 3] + 2.0) / (then_q[:, :, 0] + then_q[:, :, 3] + 2.0)  # one diagonal
+    other = (now_q[:, :, 1] + now_q[:, :, 2] + 2.0) / (then_q[:, :, 1] + then_q[:, :, 2] + 2.0)  # the other
     with np.errstate(invalid="ignore", divide="ignore"):
-        la, lb = np.log(a).mean(axis=-1), np.log(b).mean(axis=-1)
-        agree = np.abs(la - lb) <= AGREE  # NaN (not seen then): False
+        l1, l2 = np.log(one).mean(axis=-1), np.log(other).mean(axis=-1)
+        agree = np.abs(l1 - l2) <= AGREE  # NaN (not seen then): False
         # a patch at the sensor's top (glare, a bright lamp) does not follow the light
         agree &= (np.maximum(now_q, then_q) < SATURATED).all(axis=(2, 3))
-    if agree.sum() < 2 * SIDE + MORE:
+    if agree.sum() < 2 * EACH_SIDE + MORE:
         return None
-    return np.where(agree, (la + lb) / 2, np.nan)
+    return np.where(agree, (l1 + l2) / 2, np.nan)
 
 
 def _edge(told: np.ndarray, last: tuple | None) -> tuple | None:
     """The straight soft edge that explains the points' light best: (its normal, where it
-    lies along it from the board's middle, its width, how much darker the light is beyond
-    it: log; negative where it is lighter), or None when none explains clearly more than
-    the light being the same everywhere. A shadow stays while a player leans: an edge
-    near `last` (the view before's) needs fewer points beyond the flat light's (AGAIN),
-    for a shadow over most of the board leaves few points in the light."""
+    lies along it from the board's middle), or None when none explains clearly more than
+    the light being the same everywhere, by a step of DEEPER or more. A shadow stays while
+    a player leans: an edge near `last` (the view before's) needs fewer points beyond the
+    flat light's (AGAIN), for a shadow over most of the board leaves few points in the
+    light."""
     ys, xs = np.nonzero(~np.isnan(told))
     light = told[ys, xs]
     flat = np.abs(light - np.median(light)) <= FIT
@@ -106,14 +110,8 @@ def _edge(told: np.ndarray, last: tuple | None) -> tuple | None:
     along = _NORMALS @ np.stack([xs - 3.0, ys - 3.0])  # (angles, points), squares from the middle
     inside = _step(along[:, None, None, :] - _OFFSETS[None, :, None, None],
                    np.asarray(WIDTHS)[None, None, :, None]).reshape(-1, len(light))
-    lit_side, dark_side = inside < 0.1, inside > 0.9
-    lit = _median(light, lit_side)
-    depth = lit - _median(light, dark_side)
-    # the points off the edge's ramp: how well its shape fits there is no evidence either way
-    clear = lit_side | dark_side
-    explained = ((np.abs(light - (lit[:, None] - depth[:, None] * inside)) <= FIT) & clear).sum(axis=1)
+    depth, explained, clear, enough = _fit(light, inside)
     gain = explained - (flat & clear).sum(axis=1)
-    enough = (lit_side.sum(axis=1) >= SIDE) & (dark_side.sum(axis=1) >= SIDE)
     good = enough & (explained >= SHARE * clear.sum(axis=1)) & (np.abs(depth) >= DEEPER)
     least = np.full(len(gain), MORE)
     if last is not None:
@@ -124,27 +122,32 @@ def _edge(told: np.ndarray, last: tuple | None) -> tuple | None:
     k = int(np.argmax(np.where(good & (gain >= least), gain, -len(light))))
     if not good[k] or gain[k] < least[k]:
         return None
-    a, o, w = np.unravel_index(k, (len(_NORMALS), len(_OFFSETS), len(WIDTHS)))
-    return _NORMALS[a], float(_OFFSETS[o]), WIDTHS[w], float(depth[k])
+    a, o, _ = np.unravel_index(k, (len(_NORMALS), len(_OFFSETS), len(WIDTHS)))
+    return _NORMALS[a], float(_OFFSETS[o])
 
 
-def _refined(edge: tuple, now: np.ndarray, then: np.ndarray, pad: int, side: float) -> tuple:
-    """The edge found through the points, placed to a fraction of a square: the points lie a
-    square apart, and a deep shadow's edge a quarter of a square off leaves a band of
-    squares half lit. Here the light is taken every quarter of a square, wherever it was
-    seen unsaturated (a piece moved, a hand: values no edge explains, outvoted), and the
-    edge that explains most of it near the first is kept, with the depth it gives."""
-    q = side / 4
-    blur = max(1, int(round(q)))
+def _refined(edge: tuple, now: np.ndarray, then: np.ndarray, pad: int, square: float) -> tuple | None:
+    """The edge found through the points, placed to a fraction of a square, with its width
+    and its depth per colour channel: (normal, offset, width, depth), or None when the
+    light every quarter square shows no step of DEEPER. The points lie a square apart,
+    and a deep shadow's edge a quarter of a square off leaves a band of squares half lit.
+    Here the light is taken every quarter of a square, wherever it was seen neither
+    saturated nor dark (a piece moved, a hand: values no edge explains, outvoted), and the
+    edge that explains most of it near the first is kept."""
+    q = square / 4
+    size = max(1, int(round(q)))
     at = pad + (np.arange(32) + 0.5) * q
     ys, xs = np.meshgrid(np.round(at).astype(int), np.round(at).astype(int), indexing="ij")
-    a, b = cv2.blur(now, (blur, blur))[ys, xs], cv2.blur(then, (blur, blur))[ys, xs]
+    now_at, then_at = _blurred(now, size)[ys, xs], _blurred(then, size)[ys, xs]
     with np.errstate(invalid="ignore", divide="ignore"):
-        seen = (np.maximum(a, b) < SATURATED).all(axis=-1) & (np.minimum(a, b) > 8).all(axis=-1)
-        channels = np.log((a + 2.0) / (b + 2.0))[seen]  # (samples, 3)
+        seen = (np.maximum(now_at, then_at) < SATURATED).all(axis=-1) & (np.minimum(now_at, then_at) > DARK).all(axis=-1)
+        channels = np.log((now_at + 2.0) / (then_at + 2.0))[seen]  # (samples, 3)
+    if len(channels) < 4 * EACH_SIDE:
+        return None
     light = channels.mean(axis=-1)
-    px, py = (xs[seen] - pad) / side - 4.0, (ys[seen] - pad) / side - 4.0
-    normal, offset, width, depth = edge
+    px, py = (xs[seen] - pad) / square - 4.0, (ys[seen] - pad) / square - 4.0
+    normal, offset = edge
+    width, depth = WIDTHS[0], 0.0
     for turns, shifts, widths, every in _STAGES:
         turn = np.arctan2(normal[1], normal[0]) + np.radians(turns)
         normals = np.stack([np.cos(turn), np.sin(turn)], axis=1)
@@ -152,27 +155,45 @@ def _refined(edge: tuple, now: np.ndarray, then: np.ndarray, pad: int, side: flo
         along = normals @ np.stack([px[::every], py[::every]])
         inside = _step(along[:, None, None, :] - offsets[None, :, None, None],
                        np.asarray(widths)[None, None, :, None]).reshape(len(turns) * len(shifts) * len(widths), -1)
-        values = light[::every]
-        lit = _median(values, inside < 0.1)
-        drop = lit - _median(values, inside > 0.9)
-        explained = (np.abs(values - (lit[:, None] - drop[:, None] * inside)) <= FIT).sum(axis=1)
-        k = int(np.argmax(explained))
+        drop, explained, _, enough = _fit(light[::every], inside, ramp=True)
+        k = int(np.argmax(np.where(enough, explained, -1)))
+        if not enough[k]:
+            return None
         t, o, w = np.unravel_index(k, (len(turns), len(shifts), len(widths)))
         normal, offset, width, depth = normals[t], float(offsets[o]), float(widths[w]), float(drop[k])
+    if abs(depth) < DEEPER:
+        return None
     # the depth per colour channel (a shadow is lit by the room's other light, of its own
     # colour), by least squares over the samples the edge explains
     inside = _step(normal @ np.stack([px, py]) - offset, width)
-    fits = np.abs(light - (_median(light, (inside < 0.1)[None])[0] - depth * inside)) <= FIT
-    if (fits & (inside < 0.1)).sum() < SIDE or (fits & (inside > 0.9)).sum() < SIDE:
-        return normal, offset, width, np.full(3, np.clip(depth, -DEEPEST, DEEPEST))  # too few on a side to tell the colours apart
+    fits = np.abs(light - (np.median(light[inside < 0.1]) - depth * inside)) <= FIT
+    if (fits & (inside < 0.1)).sum() < EACH_SIDE or (fits & (inside > 0.9)).sum() < EACH_SIDE:
+        return normal, offset, width, np.full(3, np.clip(depth, -DEEPEST, DEEPEST))  # too few to tell the colours apart
     design = np.stack([np.ones(fits.sum()), -inside[fits]], axis=1)
-    (_, depth), *_ = np.linalg.lstsq(design, channels[fits], rcond=None)
-    return normal, offset, width, np.clip(depth, -DEEPEST, DEEPEST)
+    (_, depths), *_ = np.linalg.lstsq(design, channels[fits], rcond=None)
+    return normal, offset, width, np.clip(depths, -DEEPEST, DEEPEST)
+
+
+def _fit(light: np.ndarray, inside: np.ndarray, ramp: bool = False) -> tuple:
+    """For each candidate edge (a row of `inside`: how far into its shadow each point lies),
+    how much darker it is beyond the edge (the medians well inside and well outside), how
+    many points that explains within FIT, which points lie off its ramp, and whether it
+    has EACH_SIDE points on each side. Points on the ramp count only with `ramp`: a square
+    apart, the ramp's shape is a guess, and no evidence either way; a quarter of a square
+    apart, it is what places the edge."""
+    lit_side, dark_side = inside < 0.1, inside > 0.9
+    lit = _median(light, lit_side)
+    depth = lit - _median(light, dark_side)
+    clear = lit_side | dark_side
+    fits = np.abs(light - (lit[:, None] - depth[:, None] * inside)) <= FIT
+    explained = (fits if ramp else fits & clear).sum(axis=1)
+    enough = (lit_side.sum(axis=1) >= EACH_SIDE) & (dark_side.sum(axis=1) >= EACH_SIDE)
+    return depth, explained, clear, enough
 
 
 def _median(light: np.ndarray, where: np.ndarray) -> np.ndarray:
     """Per row of `where` (candidates x points), the median of `light` over the points it
-    marks (0 where it marks none: such a candidate is left out)."""
+    marks (0 where it marks none: `_fit` leaves such a candidate out)."""
     n = where.sum(axis=1)
     ranked = np.sort(np.where(where, light, np.inf), axis=1)
     rows = np.arange(len(where))
@@ -187,13 +208,27 @@ def _step(d: np.ndarray, width: float) -> np.ndarray:
     return t * t * (3 - 2 * t)
 
 
-def _corners(img: np.ndarray, pad: int, side: float, h: int) -> np.ndarray:
-    """The mean colour of an h x h patch in each of the four squares at each point where
-    four squares meet: (7, 7, 4, 3), in the order up-left, up-right, down-left, down-right
-    (so 0 and 3 are one square colour, 1 and 2 the other)."""
-    box = cv2.blur(img.astype(np.float32), (h, h))
-    at = pad + np.arange(1, 8) * side
-    d = h / 2 + 1  # the patch's middle from the point: clear of the line between the squares
+def _blurred(img: np.ndarray, size: int) -> np.ndarray:
+    """The mean over a size x size box around each pixel, NaN where the box holds any NaN
+    (a cell of the kept look that was never seen: cv2.blur would carry its NaN on along
+    whole rows)."""
+    img = img.astype(np.float32)
+    unseen = np.isnan(img).any(axis=-1)
+    if not unseen.any():
+        return cv2.blur(img, (size, size))
+    mean = cv2.blur(np.where(unseen[..., None], 0.0, img).astype(np.float32), (size, size))
+    holes = cv2.blur(unseen.astype(np.float32), (size, size)) > 1e-6
+    mean[holes] = np.nan
+    return mean
+
+
+def _corners(img: np.ndarray, pad: int, square: float, size: int) -> np.ndarray:
+    """The mean colour of a size x size patch in each of the four squares at each point
+    where four squares meet: (7, 7, 4, 3), in the order up-left, up-right, down-left,
+    down-right (so 0 and 3 are one square colour, 1 and 2 the other)."""
+    box = _blurred(img, size)
+    at = pad + np.arange(1, 8) * square
+    d = size / 2 + 1  # the patch's middle from the point: clear of the line between the squares
 
     def patch(dy: float, dx: float) -> np.ndarray:
         ys = np.clip(np.round(at + dy).astype(int), 0, img.shape[0] - 1)
@@ -201,4 +236,3 @@ def _corners(img: np.ndarray, pad: int, side: float, h: int) -> np.ndarray:
         return box[ys][:, xs]
 
     return np.stack([patch(-d, -d), patch(-d, d), patch(d, -d), patch(d, d)], axis=2)
-

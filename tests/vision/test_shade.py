@@ -80,3 +80,16 @@ def test_a_black_a_blown_out_and_a_noisy_view_are_no_shadow(sequence):
     rng = np.random.default_rng(7)
     for now in (np.zeros_like(then), np.full_like(then, 255.0), rng.uniform(0, 255, then.shape).astype(np.float32)):
         assert shade(now, then, PAD) is None
+
+
+def test_a_shadow_is_found_against_a_kept_look_with_cells_never_seen(sequence):
+    """The cover keeps no look of a cell a hand lay over when the position was first known
+    (NaN): the shadow is still found, and taken out wherever the kept look was seen."""
+    for now, then in pairs(sequence, lambda photo: shadowed(photo, "left", 0.5, 0.7)):
+        then = then.copy()
+        then[PAD + SIDE:PAD + 3 * SIDE, PAD + 2 * SIDE:PAD + 4 * SIDE] = np.nan  # four squares never seen
+        found = shade(now, then, PAD)
+        assert found is not None
+        seen = ~np.isnan(board_light(now, then))
+        after = board_light(now * found[0], then)[seen]
+        assert np.percentile(np.abs(after - np.median(after)), 90) < 0.04
