@@ -129,13 +129,13 @@ class Cover:
         if self.ref is None or not self.reader.squares or self.ref.shape != small.shape:
             return small, plane
         found = shade(small, self.ref, self.pad, self.shadow)
-        self.shadow = None if found is None else found[1]
         if found is None:
+            self.shadow = None
             return small, plane
-        light = found[0]
-        p, (w, h) = self.pad, self.reader.plane_size
-        board = cv2.resize(light[p:light.shape[0] - p, p:light.shape[1] - p], (w, h), interpolation=cv2.INTER_LINEAR)
-        return small * light, np.clip(plane * board.reshape(h, w, -1), 0, 255).astype(plane.dtype)
+        light, self.shadow = found
+        p, size = self.pad, tuple(self.reader.plane_size)
+        board = cv2.resize(light[p:light.shape[0] - p, p:light.shape[1] - p], size, interpolation=cv2.INTER_LINEAR)
+        return small * light, np.clip(plane * board, 0, 255).astype(plane.dtype)
 
     def reference(self, small: np.ndarray, board: dict, left_out=()) -> None:
         """The board holds `board` in `small` (`around`): keep its look, but for the

@@ -107,9 +107,7 @@ def _edge(told: np.ndarray, last: tuple | None) -> tuple | None:
     flat = np.abs(light - np.median(light)) <= FIT
     if (~flat).sum() < (MORE if last is None else AGAIN):
         return None  # no edge explains more points than are off the flat light (most views: no shadow)
-    along = _NORMALS @ np.stack([xs - 3.0, ys - 3.0])  # (angles, points), squares from the middle
-    inside = _step(along[:, None, None, :] - _OFFSETS[None, :, None, None],
-                   np.asarray(WIDTHS)[None, None, :, None]).reshape(-1, len(light))
+    inside = _inside(_NORMALS, _OFFSETS, WIDTHS, xs - 3.0, ys - 3.0)  # squares from the middle
     depth, explained, clear, enough = _fit(light, inside)
     gain = explained - (flat & clear).sum(axis=1)
     good = enough & (explained >= SHARE * clear.sum(axis=1)) & (np.abs(depth) >= DEEPER)
@@ -147,14 +145,11 @@ def _refined(edge: tuple, now: np.ndarray, then: np.ndarray, pad: int, square: f
     light = channels.mean(axis=-1)
     px, py = (xs[seen] - pad) / square - 4.0, (ys[seen] - pad) / square - 4.0
     normal, offset = edge
-    width, depth = WIDTHS[0], 0.0
     for turns, shifts, widths, every in _STAGES:
         turn = np.arctan2(normal[1], normal[0]) + np.radians(turns)
         normals = np.stack([np.cos(turn), np.sin(turn)], axis=1)
         offsets = offset + shifts
-        along = normals @ np.stack([px[::every], py[::every]])
-        inside = _step(along[:, None, None, :] - offsets[None, :, None, None],
-                       np.asarray(widths)[None, None, :, None]).reshape(len(turns) * len(shifts) * len(widths), -1)
+        inside = _inside(normals, offsets, widths, px[::every], py[::every])
         drop, explained, _, enough = _fit(light[::every], inside, ramp=True)
         k = int(np.argmax(np.where(enough, explained, -1)))
         if not enough[k]:
@@ -172,6 +167,16 @@ def _refined(edge: tuple, now: np.ndarray, then: np.ndarray, pad: int, square: f
     design = np.stack([np.ones(fits.sum()), -inside[fits]], axis=1)
     (_, depths), *_ = np.linalg.lstsq(design, channels[fits], rcond=None)
     return normal, offset, width, np.clip(depths, -DEEPEST, DEEPEST)
+
+
+def _inside(normals: np.ndarray, offsets: np.ndarray, widths, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+    """How far into its shadow (`_step`) each point (px, py: squares from the board's
+    middle) lies for every candidate edge, one row per (normal, offset, width) in that
+    order of nesting."""
+    along = normals @ np.stack([px, py])  # (normals, points)
+    inside = _step(along[:, None, None, :] - np.asarray(offsets)[None, :, None, None],
+                   np.asarray(widths)[None, None, :, None])
+    return inside.reshape(-1, len(px))
 
 
 def _fit(light: np.ndarray, inside: np.ndarray, ramp: bool = False) -> tuple:
