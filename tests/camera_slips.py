@@ -1,6 +1,6 @@
 """How a camera's view of the board parts from what its corners say: corners clicked a
-share of a square off, and a camera knocked aside in play; a player's shadow; and a
-recording as another camera would give it. Used by tests/vision/test_fit_squares.py,
+share of a square off, and a camera knocked aside in play; a player's shadow, straight
+or round; and a recording as another camera would give it. Used by tests/vision/test_fit_squares.py,
 tests/rig/test_chess_video.py and bench/real_boards.py."""
 import itertools
 from pathlib import Path
@@ -45,6 +45,19 @@ def shadowed(frame: np.ndarray, side: str, share: float, depth: float, soft: int
     # how far each pixel lies from the side the shadow falls from, across the frame
     along = (xs - (w - 1) / 2) * np.cos(turn) + (ys - (h - 1) / 2) * np.sin(turn) + (span - 1) / 2
     inside = np.clip((share * span - along) / soft, 0, 1)
+    light = 1 - (1 - depth) * inside
+    return np.clip(frame.astype(np.float32) * light[..., None], 0, 255).astype(np.uint8)
+
+
+def round_shadow(frame: np.ndarray, centre: tuple, radius: float, depth: float, soft: float = 0.06) -> np.ndarray:
+    """`frame` with a round soft shadow (a head's, leaning in over the table under a lamp):
+    its middle at `centre` (x, y as shares of the frame's width and height), `radius` and
+    its soft rim `soft` wide as shares of the frame's shorter side, `depth` of the light
+    left in it."""
+    h, w = frame.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    beyond = np.hypot(xs - centre[0] * w, ys - centre[1] * h) / min(h, w)  # from the middle
+    inside = np.clip((radius - beyond) / soft + 0.5, 0, 1)
     light = 1 - (1 - depth) * inside
     return np.clip(frame.astype(np.float32) * light[..., None], 0, 255).astype(np.uint8)
 

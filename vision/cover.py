@@ -58,7 +58,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .shade import shade
+from .shade import Shadow, shade
 from .view import SURE
 
 SCALE = 0.5  # the comparison runs on the playing area at this scale of the reader's plane
@@ -100,7 +100,7 @@ class Cover:
         self.size = (inner[0] + 2 * self.pad, inner[1] + 2 * self.pad)
         self.to_small = np.array([[inner[0] / w, 0, self.pad], [0, inner[1] / h, self.pad], [0, 0, 1.0]])
         self.ref: np.ndarray | None = None  # the small plane at the last known position
-        self.shadow: tuple | None = None  # the edge of a player's shadow in the view before (vision/shade.py)
+        self.shadow: Shadow | None = None  # a player's shadow as placed in the view before (vision/shade.py)
         self.empty: np.ndarray | None = None  # each pixel's empty look (NaN: never seen empty)
         self.board: dict = {}  # the label each cell's kept look shows
         self._edge_of: tuple | None = None  # (H, where the outside begins in `around`'s plane)

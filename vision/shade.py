@@ -16,19 +16,24 @@ diagonals' ratios agree, that ratio is the light's change there (`_told`). A pie
 stands where it stood, leaning over the point, is in both looks and changes nothing.
 
 What the points tell is then explained by the simplest shadow a player casts: one soft
-edge across the board, the light the same on each side of it (`_edge`). A shadow is
-taken out only when that edge explains many more points than the light being the same
-everywhere does, and dims by more than noise: one piece moved, a hand's edge, a lean
-or a glare alter a few points near each other, which no straight edge across the board
-explains. The points lie a square apart, so the edge is then placed finer on the light
+straight edge across the board (a body's, leaning in from a side), or a soft disc (a
+head's, over the middle), the light the same on each side of its rim (`_shapes`). A
+shadow is taken out only when such a shape explains many more points than the light
+being the same everywhere does, and dims by more than noise: one piece moved, a hand's
+edge, a lean or a glare alter a few points near each other, which no such shape
+explains. The points lie a square apart, so the shape is then placed finer on the light
 taken every quarter of a square (`_refined`), with its depth per colour channel. A
-shadow stays while a player leans: an edge near the one found in the view before needs
-fewer points (a shadow over most of the board leaves few in the light). The factor given
-back takes one side of the edge to the other's light; which side does not matter, for
-each reader takes the light over the whole board out itself. A shadow with a curved
-edge, or two shadows, are not taken out (docs/following.md, "Known limits").
+shadow stays while a player leans: a shape near the one found in the view before needs
+fewer points (a shadow over most of the board leaves few in the light), and is kept as
+it was placed while it explains the light about as well (KEEP). The factor given back
+takes one side of the rim to the other's light; which side does not matter, for each
+reader takes the light over the whole board out itself. Two shadows at once are not
+taken out (docs/following.md, "Known limits").
 """
 from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -39,43 +44,75 @@ DARK = 8  # ... or this dark in any: the sensor's noise, no light ratio
 FIT = 0.03  # a point the light model explains within this (log) is explained
 DEEPER = 0.07  # a shadow dims by at least this (log: 7%), beyond the readers' own noise
 DEEPEST = np.log(4.0)  # the most a shadow is taken out by: a quarter of the light left
-MORE = 5  # points an edge must explain beyond the light being the same everywhere
+MORE = 5  # points a shape must explain beyond the light being the same everywhere
 SHARE = 0.8  # ... and this share of the points that tell off its ramp
-EACH_SIDE = 5  # and at least this many on each side of the edge
-AGAIN = 2  # points beyond the flat light's for an edge near the view before's
-NEAR_TURN, NEAR_SHIFT = np.cos(np.radians(20)), 1.0  # near: turned 20 degrees at most, a square along
+EACH_SIDE = 5  # and at least this many on each side of its rim
+AGAIN = 2  # points beyond the flat light's for a shadow near the view before's
+KEEP = 0.97  # the view before's shadow is kept while it explains this share of what the best placement does
+NEAR_TURN, NEAR_SHIFT = np.cos(np.radians(20)), 1.0  # near: turned 20 degrees at most, moved a square at most
 ANGLES = 24  # edge directions tried in half a turn (each both ways)
-WIDTHS = (0.75, 2.0)  # the soft edge's width, in squares (a hand's shadow near, a body's far)
-_NORMALS = np.array([(np.cos(t), np.sin(t)) for t in np.arange(2 * ANGLES) * np.pi / ANGLES])  # a whole turn
-_OFFSETS = np.arange(-4.0, 4.25, 0.5)  # where an edge lies along its normal, squares from the middle
-# the edge placed finer, in two stages: (turns in degrees, shifts in squares, widths in
-# squares, every how many of the quarter-square samples)
-_STAGES = ((np.arange(-15.0, 15.5, 2.5), np.arange(-1.0, 1.01, 0.25), (0.5, 1.0, 2.0), 3),
-           (np.arange(-2.0, 2.5, 1.0), np.arange(-0.25, 0.26, 0.0625), (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0), 1))
+WIDTHS = (0.75, 2.0)  # the soft rim's width, in squares (a hand's shadow near, a body's far)
+EDGE, DISC = 0, 1  # the shapes a shadow takes: a straight edge, or round (a head's)
+RADIUS = 4.5  # squares: a disc's largest (a larger one's rim is as straight as an edge over the board)
 
 
-def shade(now: np.ndarray, then: np.ndarray, pad: int, last: tuple | None = None) -> tuple | None:
+def _grid(*axes) -> np.ndarray:
+    """Every combination of the values on `axes`, one row each (the last axis fastest)."""
+    return np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, len(axes))
+
+
+_TURNS = np.arange(2 * ANGLES) * np.pi / ANGLES  # a whole turn
+# the shapes tried first, one row each: (kind, a, b, c), squares from the board's middle:
+# an edge's normal (a, b) and where it lies along it (c); a disc's middle (a, b) and radius (c)
+_EDGES = _grid(np.arange(2 * ANGLES), np.arange(-4.0, 4.25, 0.5))
+_DISCS = _grid(np.arange(-5.0, 5.25, 0.5), np.arange(-5.0, 5.25, 0.5), np.arange(1.0, RADIUS + 0.25, 0.5))
+_SHAPES = np.concatenate([
+    np.column_stack([np.full(len(_EDGES), EDGE), np.cos(_TURNS[_EDGES[:, 0].astype(int)]),
+                     np.sin(_TURNS[_EDGES[:, 0].astype(int)]), _EDGES[:, 1]]),
+    np.column_stack([np.full(len(_DISCS), DISC), _DISCS])])
+_POINTS = _grid(np.arange(7.0), np.arange(7.0)) - 3.0  # (down, across) of each point where four squares meet
+# the shape placed finer, in stages: each a list of moves tried (one row each: an edge's
+# turn in degrees and shift in squares; a disc's middle moved across and down, and its
+# radius changed, in squares), the rim's widths in squares, and every how many of the
+# quarter-square samples are taken. The first stage places the best edge and the best
+# disc alike, on the same samples, and keeps the one of them that explains the light
+# best (a disc's middle and radius trade off along the line from the board's middle, which
+# a third of the samples does not tell); then that kind's own stages.
+_FIRST = ({EDGE: _grid(np.arange(-15.0, 15.5, 2.5), np.arange(-1.0, 1.01, 0.25)),
+           DISC: _grid(*[np.arange(-1.5, 1.51, 0.5)] * 3)}, (0.5, 1.0, 2.0), 2)
+_FINER = {EDGE: ((_grid(np.arange(-2.0, 2.5, 1.0), np.arange(-0.25, 0.26, 0.0625)),
+                  (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0), 1),),
+          DISC: ((_grid(*[np.arange(-0.375, 0.38, 0.125)] * 3), (0.5, 1.0, 2.0), 2),
+                 (_grid(*[np.arange(-0.0625, 0.07, 0.0625)] * 3), (0.25, 0.5, 0.75, 1.0, 1.5), 1))}
+
+
+class Shadow(NamedTuple):
+    """A shadow placed: its shape (a row of `_SHAPES`), its rim's width (squares) and how
+    much darker it is, per colour channel (log)."""
+    shape: np.ndarray
+    width: float
+    depth: np.ndarray
+
+
+def shade(now: np.ndarray, then: np.ndarray, pad: int, last: Shadow | None = None) -> tuple | None:
     """(per pixel of `now`, the factor that takes a shadow over part of the board out; the
-    shadow's edge), against `then` (the same place at the last known position; NaN where
-    it was not seen); None when no shadow is found (module docstring). `now` is float,
-    H x W x 3: a board of 8x8 squares with `pad` pixels of table around it, as
-    vision/cover.py keeps it. `last`: the edge found in the view before, if any."""
+    `Shadow`), against `then` (the same place at the last known position; NaN where it was
+    not seen); None when no shadow is found (module docstring). `now` is float, H x W x 3:
+    a board of 8x8 squares with `pad` pixels of table around it, as vision/cover.py keeps
+    it. `last`: the shadow found in the view before, if any."""
     square = (min(now.shape[:2]) - 2 * pad) / 8
     told = _told(now, then, pad, square)
     if told is None:
         return None
-    edge = _edge(told, last)
-    if edge is None:
-        return None
-    placed = _refined(edge, now, then, pad, square)
+    shapes = _shapes(told, None if last is None else last.shape)
+    placed = _refined(shapes, now, then, pad, square, last) if shapes else None
     if placed is None:
         return None
-    normal, offset, width, depth = placed
     h, w = now.shape[:2]
     xs = (np.arange(w, dtype=np.float32) - pad) / square - 4.0  # squares from the board's middle
     ys = (np.arange(h, dtype=np.float32) - pad) / square - 4.0
-    inside = _step(normal[0] * xs[None, :] + normal[1] * ys[:, None] - offset, width)
-    return np.exp(inside[..., None] * depth).astype(np.float32), (normal, offset)
+    inside = _step(_beyond(placed.shape[None], *np.meshgrid(xs, ys))[0], placed.width)
+    return np.exp(inside[..., None] * placed.depth).astype(np.float32), placed
 
 
 def _told(now: np.ndarray, then: np.ndarray, pad: int, square: float) -> np.ndarray | None:
@@ -95,43 +132,70 @@ def _told(now: np.ndarray, then: np.ndarray, pad: int, square: float) -> np.ndar
     return np.where(agree, (l1 + l2) / 2, np.nan)
 
 
-def _edge(told: np.ndarray, last: tuple | None) -> tuple | None:
-    """The straight soft edge that explains the points' light best: (its normal, where it
-    lies along it from the board's middle), or None when none explains clearly more than
-    the light being the same everywhere, by a step of DEEPER or more. A shadow stays while
-    a player leans: an edge near `last` (the view before's) needs fewer points beyond the
-    flat light's (AGAIN), for a shadow over most of the board leaves few points in the
-    light."""
+def _shapes(told: np.ndarray, last: np.ndarray | None) -> list[np.ndarray]:
+    """Of each kind, the shape (a row of `_SHAPES`: a straight soft edge or a disc) that
+    explains the points' light best, unless none explains clearly more than the light
+    being the same everywhere, by a step of DEEPER or more. A shadow stays while a player
+    leans: a shape near `last` (the view before's) needs fewer points beyond the flat
+    light's (AGAIN), for a shadow over most of the board leaves few points in the light.
+    A disc as large as the board passes for an edge a square apart; the finer light
+    tells which explains the shadow (`_refined`)."""
     ys, xs = np.nonzero(~np.isnan(told))
     light = told[ys, xs]
     flat = np.abs(light - np.median(light)) <= FIT
     if (~flat).sum() < (MORE if last is None else AGAIN):
-        return None  # no edge explains more points than are off the flat light (most views: no shadow)
-    inside = _inside(_NORMALS, _OFFSETS, WIDTHS, xs - 3.0, ys - 3.0)  # squares from the middle
-    depth, explained, clear, enough = _fit(light, inside)
+        return []  # no shape explains more points than are off the flat light (most views: no shadow)
+    depth, explained, clear, enough = _fit(light, _at_points()[:, ys * 7 + xs])
     gain = explained - (flat & clear).sum(axis=1)
     good = enough & (explained >= SHARE * clear.sum(axis=1)) & (np.abs(depth) >= DEEPER)
     least = np.full(len(gain), MORE)
     if last is not None:
-        # the same edge, either way round (its normal turned by half a turn, its offset negated)
-        turn = (_NORMALS @ np.asarray(last[0]))[:, None, None]
-        same = (np.abs(turn) >= NEAR_TURN) & (np.abs(_OFFSETS[None, :, None] - np.sign(turn) * last[1]) <= NEAR_SHIFT)
-        least = np.where(np.broadcast_to(same, (len(_NORMALS), len(_OFFSETS), len(WIDTHS))).reshape(-1), AGAIN, MORE)
-    k = int(np.argmax(np.where(good & (gain >= least), gain, -len(light))))
-    if not good[k] or gain[k] < least[k]:
-        return None
-    a, o, _ = np.unravel_index(k, (len(_NORMALS), len(_OFFSETS), len(WIDTHS)))
-    return _NORMALS[a], float(_OFFSETS[o])
+        least = np.where(np.repeat(_near(last), len(WIDTHS)), AGAIN, MORE)
+    score = np.where(good & (gain >= least), gain, -1)
+    best = []
+    for kind in (EDGE, DISC):
+        k = int(np.argmax(np.where(np.repeat(_SHAPES[:, 0] == kind, len(WIDTHS)), score, -1)))
+        if score[k] >= 0:
+            best.append(_SHAPES[k // len(WIDTHS)])
+    return best
 
 
-def _refined(edge: tuple, now: np.ndarray, then: np.ndarray, pad: int, square: float) -> tuple | None:
-    """The edge found through the points, placed to a fraction of a square, with its width
-    and its depth per colour channel: (normal, offset, width, depth), or None when the
-    light every quarter square shows no step of DEEPER. The points lie a square apart,
-    and a deep shadow's edge a quarter of a square off leaves a band of squares half lit.
+@lru_cache(maxsize=1)
+def _at_points() -> np.ndarray:
+    """How far into the shadow of each of `_SHAPES` (rows: shape, then width) each point
+    where four squares meet lies (columns, row by row): the same for every view, so
+    worked out once."""
+    return _inside(_SHAPES, WIDTHS, _POINTS[:, 1], _POINTS[:, 0]).astype(np.float32)
+
+
+def _near(last: np.ndarray) -> np.ndarray:
+    """Which of `_SHAPES` lie near the shape `last`: of its kind, an edge turned NEAR_TURN
+    at most (either way round: its normal turned by half a turn, its offset negated), a
+    disc's middle and radius, and an edge, moved NEAR_SHIFT at most."""
+    kind, a, b, c = last
+    if kind == EDGE:
+        turn = _SHAPES[:, 1] * a + _SHAPES[:, 2] * b
+        near = (np.abs(turn) >= NEAR_TURN) & (np.abs(_SHAPES[:, 3] - np.sign(turn) * c) <= NEAR_SHIFT)
+    else:
+        near = ((np.hypot(_SHAPES[:, 1] - a, _SHAPES[:, 2] - b) <= NEAR_SHIFT)
+                & (np.abs(_SHAPES[:, 3] - c) <= NEAR_SHIFT))
+    return near & (_SHAPES[:, 0] == kind)
+
+
+def _refined(shapes: list, now: np.ndarray, then: np.ndarray, pad: int, square: float,
+             last: Shadow | None) -> Shadow | None:
+    """The shape found through the points, placed to a fraction of a square, with its rim's
+    width and its depth per colour channel, or None when the light
+    every quarter square shows no step of DEEPER. The points lie a square apart, and a
+    deep shadow's edge a quarter of a square off leaves a band of squares half lit.
     Here the light is taken every quarter of a square, wherever it was seen neither
-    saturated nor dark (a piece moved, a hand: values no edge explains, outvoted), and the
-    edge that explains most of it near the first is kept."""
+    saturated nor dark (a piece moved, a hand: values no shape explains, outvoted), and the
+    shape that explains most of it near the first is kept. Of `shapes` (the best edge and
+    the best disc through the points), the first stage keeps the one that explains the
+    finer light best (`_FIRST`). The shadow of the view before (`last`) is kept as it was
+    placed while it explains the light nearly as well (KEEP): the looks learned under
+    a shadow were relit by it, and the same shadow placed a little otherwise would relight
+    every square a little otherwise, a change on every square."""
     q = square / 4
     size = max(1, int(round(q)))
     at = pad + (np.arange(32) + 0.5) * q
@@ -142,56 +206,94 @@ def _refined(edge: tuple, now: np.ndarray, then: np.ndarray, pad: int, square: f
         channels = np.log((now_at + 2.0) / (then_at + 2.0))[seen]  # (samples, 3)
     if len(channels) < 4 * EACH_SIDE:
         return None
-    light = channels.mean(axis=-1)
-    px, py = (xs[seen] - pad) / square - 4.0, (ys[seen] - pad) / square - 4.0
-    normal, offset = edge
-    for turns, shifts, widths, every in _STAGES:
-        turn = np.arctan2(normal[1], normal[0]) + np.radians(turns)
-        normals = np.stack([np.cos(turn), np.sin(turn)], axis=1)
-        offsets = offset + shifts
-        inside = _inside(normals, offsets, widths, px[::every], py[::every])
+    light = channels.mean(axis=-1).astype(np.float32)
+    px = ((xs[seen] - pad) / square - 4.0).astype(np.float32)  # squares from the board's middle
+    py = ((ys[seen] - pad) / square - 4.0).astype(np.float32)
+
+    def best(shapes: np.ndarray, widths, every: int) -> tuple | None:
+        """Of `shapes` with each of `widths`, on every `every`-th sample: (shape, width,
+        depth, how much it explains) of the one that explains most, or None."""
+        inside = _inside(shapes, widths, px[::every], py[::every])
         drop, explained, _, enough = _fit(light[::every], inside, ramp=True)
         k = int(np.argmax(np.where(enough, explained, -1)))
         if not enough[k]:
             return None
-        t, o, w = np.unravel_index(k, (len(turns), len(shifts), len(widths)))
-        normal, offset, width, depth = normals[t], float(offsets[o]), float(widths[w]), float(drop[k])
+        return shapes[k // len(widths)], float(widths[k % len(widths)]), float(drop[k]), explained[k]
+
+    moves, widths, every = _FIRST
+    placed = best(np.concatenate([_moved(shape, moves[int(shape[0])]) for shape in shapes]), widths, every)
+    for moves, widths, every in _FINER[int(placed[0][0])] if placed is not None else ():
+        placed = best(_moved(placed[0], moves), widths, every)
+        if placed is None:
+            break
+    if placed is None:
+        return None
+    shape, width, depth, explained = placed
     if abs(depth) < DEEPER:
         return None
+    if last is not None:
+        _, still, _, enough = _fit(light, _inside(last.shape[None], (last.width,), px, py), ramp=True)
+        if enough[0] and still[0] >= KEEP * explained:
+            return last
     # the depth per colour channel (a shadow is lit by the room's other light, of its own
-    # colour), by least squares over the samples the edge explains
-    inside = _step(normal @ np.stack([px, py]) - offset, width)
+    # colour), by least squares over the samples the shape explains
+    inside = _step(_beyond(shape[None], px, py)[0], width)
     fits = np.abs(light - (np.median(light[inside < 0.1]) - depth * inside)) <= FIT
     if (fits & (inside < 0.1)).sum() < EACH_SIDE or (fits & (inside > 0.9)).sum() < EACH_SIDE:
-        return normal, offset, width, np.full(3, np.clip(depth, -DEEPEST, DEEPEST))  # too few to tell the colours apart
+        return Shadow(shape, width, np.full(3, np.clip(depth, -DEEPEST, DEEPEST)))  # too few to tell the colours apart
     design = np.stack([np.ones(fits.sum()), -inside[fits]], axis=1)
     (_, depths), *_ = np.linalg.lstsq(design, channels[fits], rcond=None)
-    return normal, offset, width, np.clip(depths, -DEEPEST, DEEPEST)
+    return Shadow(shape, width, np.clip(depths, -DEEPEST, DEEPEST))
 
 
-def _inside(normals: np.ndarray, offsets: np.ndarray, widths, px: np.ndarray, py: np.ndarray) -> np.ndarray:
-    """How far into its shadow (`_step`) each point (px, py: squares from the board's
-    middle) lies for every candidate edge, one row per (normal, offset, width) in that
-    order of nesting."""
-    along = normals @ np.stack([px, py])  # (normals, points)
-    inside = _step(along[:, None, None, :] - np.asarray(offsets)[None, :, None, None],
-                   np.asarray(widths)[None, None, :, None])
+def _moved(shape: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """`shape` moved each of the ways `moves` gives (`_FIRST`, `_FINER`), one row each: an edge
+    turned (degrees) and shifted along its normal, a disc's middle moved and its radius
+    changed (squares)."""
+    kind, a, b, c = shape
+    if kind == EDGE:
+        turn = np.arctan2(b, a) + np.radians(moves[:, 0])
+        return np.column_stack([np.full(len(moves), EDGE), np.cos(turn), np.sin(turn), c + moves[:, 1]])
+    return np.column_stack([np.full(len(moves), DISC), a + moves[:, 0], b + moves[:, 1],
+                            np.clip(c + moves[:, 2], 0.25, RADIUS)])
+
+
+def _beyond(shapes: np.ndarray, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+    """How far (squares) each point (px, py: squares from the board's middle, any shape of
+    array) lies beyond each shape's rim (a row of `shapes`), into its shadow: along an
+    edge's normal past where it lies, or in from a disc's rim."""
+    out = np.empty((len(shapes),) + np.shape(px), np.float32)
+    for kind in (EDGE, DISC):
+        of = shapes[:, 0] == kind
+        if of.any():
+            a, b, c = (col.reshape((-1,) + (1,) * np.ndim(px)).astype(np.float32) for col in shapes[of, 1:].T)
+            out[of] = a * px + b * py - c if kind == EDGE else c - np.hypot(px - a, py - b)
+    return out
+
+
+def _inside(shapes: np.ndarray, widths, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+    """How far into its shadow (`_step`) each point lies for every candidate, one row per
+    (shape, width) in that order of nesting."""
+    beyond = _beyond(shapes, px, py)  # (shapes, points)
+    inside = _step(beyond[:, None, :], np.asarray(widths)[None, :, None])
     return inside.reshape(-1, len(px))
 
 
 def _fit(light: np.ndarray, inside: np.ndarray, ramp: bool = False) -> tuple:
-    """For each candidate edge (a row of `inside`: how far into its shadow each point lies),
-    how much darker it is beyond the edge (the medians well inside and well outside), how
-    many points that explains within FIT, which points lie off its ramp, and whether it
-    has EACH_SIDE points on each side. Points on the ramp count only with `ramp`: a square
-    apart, the ramp's shape is a guess, and no evidence either way; a quarter of a square
-    apart, it is what places the edge."""
+    """For each candidate shape (a row of `inside`: how far into its shadow each point
+    lies), how much darker it is beyond the rim (the medians well inside and well outside),
+    how many points that explains within FIT, which points lie off its ramp, and whether
+    it has EACH_SIDE points on each side. Points on the ramp count only with `ramp`: a
+    square apart, the ramp's shape is a guess, and no evidence either way; a quarter of a
+    square apart, it is what places the rim, and there each point counts by how well it
+    is explained (1 exactly, 0 at FIT or beyond: of the many placements that explain as
+    many points, the one nearest the light)."""
     lit_side, dark_side = inside < 0.1, inside > 0.9
     lit = _median(light, lit_side)
     depth = lit - _median(light, dark_side)
     clear = lit_side | dark_side
-    fits = np.abs(light - (lit[:, None] - depth[:, None] * inside)) <= FIT
-    explained = (fits if ramp else fits & clear).sum(axis=1)
+    off = np.abs(light - (lit[:, None] - depth[:, None] * inside)) / FIT
+    explained = np.maximum(1 - off * off, 0).sum(axis=1) if ramp else ((off <= 1) & clear).sum(axis=1)
     enough = (lit_side.sum(axis=1) >= EACH_SIDE) & (dark_side.sum(axis=1) >= EACH_SIDE)
     return depth, explained, clear, enough
 
@@ -209,8 +311,12 @@ def _median(light: np.ndarray, where: np.ndarray) -> np.ndarray:
 def _step(d: np.ndarray, width: float) -> np.ndarray:
     """How far into the shadow (0 lit to 1 shaded) a point `d` squares beyond the edge's
     middle lies, for an edge `width` squares wide (a smooth ramp)."""
-    t = np.clip(d / width + 0.5, 0.0, 1.0)
-    return t * t * (3 - 2 * t)
+    t = d / np.asarray(width, np.float32) + np.float32(0.5)  # float32 throughout: the search's most work
+    np.clip(t, 0.0, 1.0, out=t)
+    ramp = 3 - 2 * t
+    ramp *= t
+    ramp *= t
+    return ramp
 
 
 def _blurred(img: np.ndarray, size: int) -> np.ndarray:

@@ -1,5 +1,6 @@
-"""A player's shadow over part of a real board is found and taken out; pieces moved, a
-real hand and the light's drift over the whole board are no shadow (vision/shade.py).
+"""A player's shadow over part of a real board, straight-edged or round, is found and
+taken out; pieces moved, a real hand and the light's drift over the whole board are no
+shadow (vision/shade.py).
 
 On the real chess-rectified photos, each warped as vision/cover.py keeps a view (the
 board's 8x8 squares with a margin of table), each against the photo before it (a ply
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 import real_hands
-from camera_slips import shadowed
+from camera_slips import round_shadow, shadowed
 from shared_data import SHARED_DATA
 from vision.shade import shade
 
@@ -58,6 +59,22 @@ def test_a_shadow_over_part_of_a_real_board_is_taken_out(sequence, side, depth, 
         assert found is not None
         light = found[0]
         before, after = board_light(now, then), board_light(now * light, then)
+        assert np.percentile(np.abs(before - np.median(before)), 90) > 0.5 * abs(np.log(depth))
+        assert np.percentile(np.abs(after - np.median(after)), 90) < 0.04
+
+
+@pytest.mark.parametrize("centre, radius, depth, first", [((0.5, 0.5), 0.3, 0.6, 0), ((0.35, 0.6), 0.22, 0.75, 1),
+                                                          ((0.65, 0.35), 0.33, 0.55, 0), ((0.95, 0.55), 0.4, 0.7, 0)])
+def test_a_round_shadow_over_part_of_a_real_board_is_taken_out(sequence, centre, radius, depth, first):
+    """A head's round shadow (its rim half a square wide), over the middle of the board or
+    reaching in from its side, is taken out as a straight edge's is, after each ply from
+    the `first` on. (A small one, under four squares across, over the start position is
+    not found: the pieces on four ranks leave it four points where four squares meet
+    that tell, and a shadow needs five, vision/shade.py EACH_SIDE.)"""
+    for now, then in pairs(sequence, lambda photo: round_shadow(photo, centre, radius, depth))[first:]:
+        found = shade(now, then, PAD)
+        assert found is not None
+        before, after = board_light(now, then), board_light(now * found[0], then)
         assert np.percentile(np.abs(before - np.median(before)), 90) > 0.5 * abs(np.log(depth))
         assert np.percentile(np.abs(after - np.median(after)), 90) < 0.04
 
