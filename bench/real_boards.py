@@ -21,9 +21,10 @@ frames with each photo held 2 s and 0.5 s (as held-out games are run), and the s
 sequence with real hands (cut out of the video, tests/real_hands.py) resting still 2 s
 over the squares each ply changed (issue 27; made once by this tree's tests, replayed by
 both), the same with a player's shadow over half of each photo from 1...d5 on (90% of the
-light, its edge a square wide), and the video with its corners clicked a third of a
-square off, with the camera knocked aside after 2...Nc6 and with a player's shadow over
-White's half then (80% of the light), are replayed with the real command, `referee replay SOURCE --game chess --corners ...
+light, its edge a square wide) and with a head's round one there (59% of the light), and
+the video with its corners clicked a third of a square off, with the camera knocked aside
+after 2...Nc6 and with a player's shadow over White's half then (80% of the light), are
+replayed with the real command, `referee replay SOURCE --game chess --corners ...
 --json`, nobody tapping, and their moves are compared
 with the labelled ones in order.
 
@@ -60,6 +61,7 @@ FIFTH, THIRD = "corners clicked a fifth of a square off", "corners clicked a thi
 KNOCKED = "the camera knocked after 2...Nc6 (42 px, nine tenths of a square, and a degree and a half)"
 SHADOW = "a player's shadow over White's half after 2...Nc6 (80% of the light, its edge a square wide)"
 HANDS_SHADOW = "chess-rectified, real hands and a player's shadow from 1...d5 (90% of the light over half)"
+HANDS_ROUND = "chess-rectified, real hands and a head's round shadow from 1...d5 (59% of the light, nearly 5 squares across)"
 TARGET = {  # issue 11's "done when", and issue 20's
     "chess-photos": "at least 99% of squares",
     "chess-photos, right labels": "at least 99% of squares, either half within a point of it (issue 20)",
@@ -74,6 +76,7 @@ TARGET = {  # issue 11's "done when", and issue 20's
     f"scholarsmate, {KNOCKED}": "7 of 7 plies in order, no alarm",
     f"scholarsmate, {SHADOW}": "7 of 7 plies in order, no alarm (vision/shade.py)",
     HANDS_SHADOW: "5 of 5 plies in order, no alarm, no doubt (vision/shade.py)",
+    HANDS_ROUND: "5 of 5 plies in order, no alarm, no doubt (vision/shade.py)",
 }
 HANDS = "REAL_BOARDS_HANDS"  # the folder of the hands sequence's frames (made by the parent)
 CLICKED = "REAL_BOARDS_CLICKED"  # corners clicked off, the video knocked (made by the parent, tests/camera_slips.py)
@@ -257,17 +260,20 @@ def measure() -> dict:
 
 def hand_frames(into: Path) -> dict:
     """The chess-rectified sequence with real hands at rest (tests/real_hands.py), and the
-    same with a player's shadow falling from 1...d5 on (tests/camera_slips.py), each as a
+    same with a player's shadow falling from 1...d5 on, straight and round
+    (tests/camera_slips.py), each as a
     folder of frames at 30 a second: each distinct picture written once, held by links."""
     import cv2
 
     sys.path.insert(0, str(ROOT / "tests"))
     import real_hands
-    from camera_slips import shadowed
+    from camera_slips import round_shadow, shadowed
 
     out = {}
     for name, change in (("chess-rectified, real hands resting 2 s", None),
-                         (HANDS_SHADOW, lambda photo, k: photo if k < 2 else shadowed(photo, "left", 0.5, 0.9))):
+                         (HANDS_SHADOW, lambda photo, k: photo if k < 2 else shadowed(photo, "left", 0.5, 0.9)),
+                         (HANDS_ROUND, lambda photo, k: photo if k < 2 else round_shadow(photo, (0.42, 0.63), 0.29,
+                                                                                         0.59))):
         folder = into / f"hands{len(out)}"
         folder.mkdir()
         shots, corners, moves = real_hands.rectified_with_hands(change)
@@ -361,7 +367,7 @@ def main() -> int:
              "chess-photos, even half": "squares", "chess": "squares", "chess-rectified": "squares",
              "connect4-photos": "holes", f"chess-photos, {FIFTH}": "squares", f"chess, {FIFTH}": "squares"}
     sequences = ("scholarsmate", "chess-rectified held 2 s", "chess-rectified held 0.5 s",
-                 "chess-rectified, real hands resting 2 s", HANDS_SHADOW, f"scholarsmate, {THIRD}",
+                 "chess-rectified, real hands resting 2 s", HANDS_SHADOW, HANDS_ROUND, f"scholarsmate, {THIRD}",
                  f"scholarsmate, {KNOCKED}", f"scholarsmate, {SHADOW}")
     for name in (*units, *sequences):
         print(f"\n{name}")
