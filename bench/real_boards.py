@@ -61,7 +61,7 @@ FIFTH, THIRD = "corners clicked a fifth of a square off", "corners clicked a thi
 KNOCKED = "the camera knocked after 2...Nc6 (42 px, nine tenths of a square, and a degree and a half)"
 SHADOW = "a player's shadow over White's half after 2...Nc6 (80% of the light, its edge a square wide)"
 HANDS_SHADOW = "chess-rectified, real hands and a player's shadow from 1...d5 (90% of the light over half)"
-HANDS_ROUND = "chess-rectified, real hands and a head's round shadow from 1...d5 (59% of the light, nearly 5 squares across)"
+HANDS_ROUND = "chess-rectified, real hands and a head's round shadow from 1...d5 (59% of the light, 5 squares across)"
 TARGET = {  # issue 11's "done when", and issue 20's
     "chess-photos": "at least 99% of squares",
     "chess-photos, right labels": "at least 99% of squares, either half within a point of it (issue 20)",
