@@ -142,6 +142,9 @@ class Chess(Game):
     def board(self, state: ChessState) -> dict[str, str]:
         return dict(state.cells)
 
+    def changes(self, state: ChessState, board: dict, action) -> dict[str, str]:
+        return state.changes(action) if isinstance(action, chess.Move) else super().changes(state, board, action)
+
     def position(self, state: ChessState) -> tuple:
         return state.keys[-1]  # the pieces by kind, the side to move, castling, en passant
 
