@@ -232,7 +232,8 @@ class Chess(Game):
             return action.seat
         if isinstance(action, Flag):
             return None  # the clock's, or the arbiter's: never a player's own
-        return self.prompt(state).seat
+        # the prompt's seat, without its words (a search asks this of every position it walks)
+        return None if self.outcome(state) else seat_of(state.board.turn)
 
     def not_one_seats(self, state: ChessState, action) -> str:
         """'draw agreed' is both players' at once: from a phone it would be one player
