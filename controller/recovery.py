@@ -80,15 +80,18 @@ class Walk:
         """Can the board `changes` leaves of `board` still reach one the view does not
         contradict in `left` actions, `next_seat` acting first (None: not known)? `miss`:
         the target's cells that board does not show as the target has them."""
-        missing: dict = {}
-        leaving: dict = {}
+        missing: dict = {}  # seat -> target cells that want one of its labels placed
+        leaving: dict = {}  # seat -> target cells that want one of its labels taken away
+        owner, emptier = self.owner, self.emptier
         for c, want in miss.items():
-            seat = self.owner.get(want)
-            if seat is not None:
-                missing[seat] = missing.get(seat, 0) + 1
-            seat = self.emptier.get(changes.get(c, board[c])) if want == "empty" else None
-            if seat is not None:
-                leaving[seat] = leaving.get(seat, 0) + 1
+            if want == "empty":
+                seat = emptier.get(changes.get(c, board[c]))
+                if seat is not None:
+                    leaving[seat] = leaving.get(seat, 0) + 1
+            else:  # (no action places "empty": `learn`)
+                seat = owner.get(want)
+                if seat is not None:
+                    missing[seat] = missing.get(seat, 0) + 1
         # each action places one of its seat's labels and empties one cell of them, but one
         # may place or empty as many as an action of that seat was seen to, or (second
         # pass) two: castling
