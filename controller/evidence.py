@@ -87,6 +87,7 @@ class Evidence:
         self.base_board = dict(self.ref) if self.ref is not None else dict(board)
         self._cache: dict = {}
         self._seen: dict = {}
+        self._shows: dict = {}  # (cell, label) -> `_shows_changed`
         self.base = sum(self.ll(c, self.base_board) for c in self.base_board)
 
     # --- per cell ------------------------------------------------------------------------
@@ -250,7 +251,8 @@ class Evidence:
         seen = self._seen_changed(board)
         if not seen:
             return seen
-        return seen | {c for c in board if c in self.moving or c in self.covered or self.hidden(c, board)}
+        hands = (self.moving | self.covered).intersection(board)
+        return seen | hands | {c for c in self.fronts if c in board and self.hidden(c, board)}
 
     def unseen(self, before: dict, after: dict) -> bool:
         """Does going from `before` to `after` leave alone every cell the view shows
@@ -260,23 +262,31 @@ class Evidence:
         return not any(after.get(c) != before.get(c) for c in seen)
 
     def _seen_changed(self, board: dict) -> set:
-        """The cells `maybe_changed` finds by what the view shows (cached per board)."""
+        """The cells `maybe_changed` finds by what the view shows (cached per board, and
+        per cell and label: a search asks it of thousands of boards a move apart)."""
         cached = self._seen.get(id(board))
         if cached is not None and cached[0] is board:
             return cached[1]
+        shows = self._shows
         out = set()
-        for c, lab in board.items():
-            if c in self.moving or c in self.covered:
-                continue  # a hand over it: nothing it shows is a move yet
-            read = self.read.get(c)
-            if read is not None and (read.label != lab or read.confidence < self.min_confidence):
-                out.add(c)
-                continue
-            changed = self.looks_changed(c)
-            if changed is not None and (changed > 0.0) == (lab == self.ref.get(c)):
-                out.add(c)
+        for item in board.items():
+            changed = shows.get(item)
+            if changed is None:
+                changed = shows[item] = self._shows_changed(*item)
+            if changed:
+                out.add(item[0])
         self._seen[id(board)] = (board, out)
         return out
+
+    def _shows_changed(self, c, lab) -> bool:
+        """Does the view show cell `c` otherwise than a board that puts `lab` there?"""
+        if c in self.moving or c in self.covered:
+            return False  # a hand over it: nothing it shows is a move yet
+        read = self.read.get(c)
+        if read is not None and (read.label != lab or read.confidence < self.min_confidence):
+            return True
+        changed = self.looks_changed(c)
+        return changed is not None and (changed > 0.0) == (lab == self.ref.get(c))
 
     def unclear(self, board: dict) -> bool:
         """Is any well-seen cell read unsurely as something other than `board` (and, where

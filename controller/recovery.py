@@ -76,19 +76,22 @@ class Walk:
         self._start: dict = {}  # the board the walk starts from (boards on the way are known by how they differ)
 
     # --- what the view still asks of a board --------------------------------------------
-    def needed(self, board: dict, miss: dict, left: int, next_seat) -> bool:
-        """Can `board` still reach one the view does not contradict in `left` actions,
-        `next_seat` acting first (None: not known)? `miss`: the target's cells `board`
-        does not show as the target has them."""
-        missing: dict = {}
-        leaving: dict = {}
+    def needed(self, board: dict, changes: dict, miss: dict, left: int, next_seat) -> bool:
+        """Can the board `changes` leaves of `board` still reach one the view does not
+        contradict in `left` actions, `next_seat` acting first (None: not known)? `miss`:
+        the target's cells that board does not show as the target has them."""
+        missing: dict = {}  # seat -> target cells that want one of its labels placed
+        leaving: dict = {}  # seat -> target cells that want one of its labels taken away
+        owner, emptier = self.owner, self.emptier
         for c, want in miss.items():
-            seat = self.owner.get(want)
-            if seat is not None:
-                missing[seat] = missing.get(seat, 0) + 1
-            seat = self.emptier.get(board[c]) if want == "empty" else None
-            if seat is not None:
-                leaving[seat] = leaving.get(seat, 0) + 1
+            if want == "empty":
+                seat = emptier.get(changes.get(c, board[c]))
+                if seat is not None:
+                    leaving[seat] = leaving.get(seat, 0) + 1
+            else:  # (no action places "empty": `learn`)
+                seat = owner.get(want)
+                if seat is not None:
+                    missing[seat] = missing.get(seat, 0) + 1
         # each action places one of its seat's labels and empties one cell of them, but one
         # may place or empty as many as an action of that seat was seen to, or (second
         # pass) two: castling
@@ -104,12 +107,11 @@ class Walk:
                     return False
         return True
 
-    def learn(self, seat, before: dict, after: dict, changed) -> None:
-        """Which labels an action of `seat` placed and which it emptied (the `changed`
-        cells from `before` to `after`), for the bound in `needed`."""
+    def learn(self, seat, before: dict, changes: dict) -> None:
+        """Which labels an action of `seat` placed and which it emptied (its `changes` to
+        `before`), for the bound in `needed`."""
         placed = emptied = 0
-        for c in changed:
-            lab = after[c]
+        for c, lab in changes.items():
             if lab == "empty":
                 emptied += 1
                 lab, learned = before[c], self.emptier
@@ -142,7 +144,9 @@ class Walk:
         its cells that differ from the start's), none of which a history stands on twice
         (a knight out and back is no history guessed from a view); `miss`: the target's
         cells `board` does not show yet. Both are kept from board to board by the cells
-        an action changes, not the whole board's (the walk's work is per action tried)."""
+        an action changes, not the whole board's (the walk's work is per action tried: a
+        child's state is built only when the view still asks for it, its board only when
+        it is walked)."""
         if self.nodes >= self.budget:
             return
         self.nodes += 1
@@ -155,57 +159,59 @@ class Walk:
         maybe = self.ev.maybe_changed(board)
         children, seat = [], None
         for action in self.game.observable_actions(state):
-            after_state = self.game.apply(state, action)
-            after = self.game.board(after_state)
+            changes = self.game.changes(state, board, action)
             if seat is None:  # a move's actor: the same for every move from one position
                 seat = self.game.actor(state, action)
                 if last is not None and seat == last:
                     self.alternates = False
-            changed = {c for c, v in after.items() if board.get(c) != v}
-            self.learn(seat, board, after, changed)
+            self.learn(seat, board, changes)
             on_its_way = passing.get(seat)
-            if on_its_way is not None and (not changed & on_its_way[0]
-                                           or any(after[c] != "empty" for c in changed & on_its_way[1])):
+            if on_its_way is not None and (on_its_way[0].isdisjoint(changes)
+                                           or any(changes[c] != "empty" for c in on_its_way[1] if c in changes)):
                 continue  # the piece on its way goes on first, and not back where it came from
-            child_miss = self._still_missing(miss, after, changed)
-            if on_its_way is None and not changed & maybe and left > 1:
+            child_miss = self._still_missing(miss, changes)
+            if on_its_way is None and maybe.isdisjoint(changes) and left > 1:
                 # an action that touches no cell the view shows otherwise: a piece on its way
                 # (the bishop leaves f1, which castling fills again, for b5, then a4)
-                went = frozenset(c for c in changed if after[c] != "empty")
-                children.append((len(child_miss) + 1, action, after_state, after,
-                                 {**passing, seat: (went, frozenset(changed - went))}, changed, child_miss))
+                went = frozenset(c for c, lab in changes.items() if lab != "empty")
+                children.append((len(child_miss) + 1, action, changes,
+                                 {**passing, seat: (went, frozenset(changes.keys() - went))}, child_miss))
                 continue
             rest = {k: v for k, v in passing.items() if k != seat} if on_its_way is not None else passing
-            children.append((len(child_miss), action, after_state, after, rest, changed, child_miss))
+            children.append((len(child_miss), action, changes, rest, child_miss))
         following = 1 - seat if self.alternates and seat in (0, 1) else None
         children.sort(key=lambda child: child[0])  # the boards nearest the view first
-        for _, action, after_state, after, rest, changed, child_miss in children:
-            if self.ev.hides(board, after) or not self.needed(after, child_miss, left - 1, following):
+        for _, action, changes, rest, child_miss in children:
+            if not self.needed(board, changes, child_miss, left - 1, following):
                 continue
             child_moved = dict(moved)
-            for c in changed:
-                if after[c] == self._start.get(c):
+            for c, lab in changes.items():
+                if lab == self._start.get(c):
                     child_moved.pop(c, None)
                 else:
-                    child_moved[c] = after[c]
+                    child_moved[c] = lab
             cells = frozenset(child_moved.items())
+            after_state = self.game.apply(state, action)
             key = (cells if self.accept is None else self.game.position(after_state), left - 1,
                    frozenset(rest.items()))
             if key in seen or cells in path:
                 continue  # the same board in as many plies (two independent plies in either order)
+            after = self.game.board(after_state)
+            if self.ev.hides(board, after):
+                continue
             seen.add(key)
             self._walk(after_state, after, actions + (action,), left - 1, seat, following, rest, found, seen,
                        path | {cells}, child_miss, child_moved)
 
-    def _still_missing(self, miss: dict, after: dict, changed) -> dict:
-        """The target's cells `after` does not show, from those its parent did not
-        (`miss`) and the cells the action `changed`."""
+    def _still_missing(self, miss: dict, changes: dict) -> dict:
+        """The target's cells a board does not show, from those its parent did not
+        (`miss`) and the action's `changes` to it."""
         out = dict(miss)
-        for c in changed:
+        for c, lab in changes.items():
             want = self.target.get(c)
             if want is None:
                 continue
-            if after[c] == want:
+            if lab == want:
                 out.pop(c, None)
             else:
                 out[c] = want

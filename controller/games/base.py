@@ -259,6 +259,14 @@ class Game:
         """What the camera should see on each cell."""
         raise NotImplementedError
 
+    def changes(self, state: State, board: dict[Cell, str], action: Action) -> dict[Cell, str]:
+        """The cells `action` from `state` (whose board is `board`) shows otherwise, with
+        their labels after it. A search that tries every action needs no more of most of
+        them (controller/recovery.py). By default by comparing whole boards; a game whose
+        action says which cells it touches (a chess move's squares) answers without
+        building a state or a board."""
+        return {c: v for c, v in self.board(self.apply(state, action)).items() if board.get(c) != v}
+
     def position(self, state: State) -> Hashable:
         """What tells two states apart that the camera may take for one (chess: which
         piece stands where, not only whose), for a search that must keep them apart

@@ -142,6 +142,9 @@ class Chess(Game):
     def board(self, state: ChessState) -> dict[str, str]:
         return dict(state.cells)
 
+    def changes(self, state: ChessState, board: dict, action) -> dict[str, str]:
+        return state.changes(action) if isinstance(action, chess.Move) else super().changes(state, board, action)
+
     def position(self, state: ChessState) -> tuple:
         return state.keys[-1]  # the pieces by kind, the side to move, castling, en passant
 
@@ -229,7 +232,8 @@ class Chess(Game):
             return action.seat
         if isinstance(action, Flag):
             return None  # the clock's, or the arbiter's: never a player's own
-        return self.prompt(state).seat
+        # the prompt's seat, without its words (a search asks this of every position it walks)
+        return None if self.outcome(state) else seat_of(state.board.turn)
 
     def not_one_seats(self, state: ChessState, action) -> str:
         """'draw agreed' is both players' at once: from a phone it would be one player

@@ -57,21 +57,26 @@ class ChessState:
             return {name: "p0" if white >> i & 1 else "p1" if black >> i & 1 else "empty"
                     for i, name in enumerate(SQUARES)}
         parent, move = self.made_by
-        before = parent.board
-        cells = dict(parent.cells)
-        mover = cells[SQUARES[move.from_square]]
-        cells[SQUARES[move.from_square]] = "empty"
-        cells[SQUARES[move.to_square]] = mover
+        return {**parent.cells, **parent.changes(move)}
+
+    def changes(self, move: chess.Move) -> dict[str, str]:
+        """The squares `move` changes from this position, with what the camera sees on
+        them after it: all that tells the cells after it from these. A search trying
+        every move asks for these alone (controller/recovery.py), not for a state and
+        64 cells a move."""
+        before = self.board
         bit = chess.BB_SQUARES[move.from_square]
+        mover = "p0" if before.occupied_co[chess.WHITE] & bit else "p1"
+        changes = {SQUARES[move.from_square]: "empty", SQUARES[move.to_square]: mover}
         if before.kings & bit and before.is_castling(move):
             rank = chess.square_rank(move.from_square)
             kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
-            cells[SQUARES[chess.square(7 if kingside else 0, rank)]] = "empty"
-            cells[SQUARES[chess.square(5 if kingside else 3, rank)]] = mover
+            changes[SQUARES[chess.square(7 if kingside else 0, rank)]] = "empty"
+            changes[SQUARES[chess.square(5 if kingside else 3, rank)]] = mover
         elif before.pawns & bit and before.is_en_passant(move):
-            cells[SQUARES[chess.square(chess.square_file(move.to_square),
-                                       chess.square_rank(move.from_square))]] = "empty"
-        return cells
+            changes[SQUARES[chess.square(chess.square_file(move.to_square),
+                                         chess.square_rank(move.from_square))]] = "empty"
+        return changes
 
     @cached_property
     def automatic_end(self) -> tuple | None:

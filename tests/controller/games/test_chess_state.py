@@ -10,8 +10,18 @@ from controller.games.chess.state import ChessState, first_move, position_key
 
 
 def test_a_state_made_by_moves_sees_what_a_fresh_board_sees():
-    """The camera's squares come from the parent and the move (castling, en passant,
-    promotion included); they must equal a board built from scratch."""
+    """The camera's squares come from the parent and the squares the move changes; they
+    must equal a board built from scratch, and the squares changed must be exactly those
+    that differ (the recovery walk knows a move by them alone): along random games, and
+    every move where either side may castle either way, take en passant or promote."""
+    def check(state, move):
+        changes, after = state.changes(move), state.after(move)
+        cells = after.cells  # from the parent's and the move's, before its board is built
+        fresh = ChessState(fen=after.board.fen())
+        assert cells == fresh.cells
+        assert changes == {sq: lab for sq, lab in fresh.cells.items() if state.cells[sq] != lab}
+        return after
+
     rng = random.Random(3)
     for _ in range(4):
         state = ChessState()
@@ -19,10 +29,14 @@ def test_a_state_made_by_moves_sees_what_a_fresh_board_sees():
             moves = list(state.board.legal_moves)
             if not moves:
                 break
-            state = state.after(rng.choice(moves))
-            fresh = ChessState(fen=state.board.fen())
-            assert state.cells == fresh.cells
+            state = check(state, rng.choice(moves))
         assert chess.Board().fen() != state.board.fen()
+    for fen in ["r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+                "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1",
+                "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1"]:
+        state = ChessState(fen=fen)
+        for move in state.board.legal_moves:
+            check(state, move)
 
 
 def test_a_draw_offer_stands_until_the_other_side_moves():
