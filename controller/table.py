@@ -199,15 +199,30 @@ class Table:
         if self.watcher is not None and self.referee.beliefs is not None:
             self.watcher.expect(self.referee.beliefs.ahead())
         known = self.referee.known
-        if known is not None and self.watcher is not None and (
-                known[0] != self._learned or (self.watcher.learning and known[1] == view.t)):
+        if known is not None and self.watcher is not None and (known[0] != self._learned or (
+                known[1] == view.t and (self.watcher.learning or self._reads_as_known(view)))):
             # a view showed a position the referee had not yet been sure of (the start, the
             # position after recorded moves, a correction), or one it is sure of where the
-            # camera still lacks a look (a hand covered part of the board last time): learn
-            # from that very picture
+            # camera still lacks a look (a hand covered part of the board last time), or one
+            # it is sure of that every cell reads as, no hand over the board: the first is
+            # often the view the ply was made in, a hand still at rest there, and a hand
+            # read as the pieces under it is learned as their look and darkens the light
+            # every look is taken in (1...e6 with a fist over e6 left every square a twelfth
+            # off, and 3. e3 unseen under a mild shadow): learn from that very picture
             self._learned = known[0]
             self.learn_position(at=known[1], skip=known[2])
         return self._said(event)
+
+    def _reads_as_known(self, view) -> bool:
+        """Does every cell of `view` read surely as the referee's sure position has it, no
+        hand over the board? Only such a view is learned from again: a cell that reads
+        otherwise may be a ply the change measure missed (a pawn moved on a small, dim
+        board), and learning it as the old position would hide that ply for good."""
+        if view.moving or view.covered:
+            return False
+        r = self.referee
+        read = view.labels(r.min_confidence)
+        return all(read.get(c) == lab for c, lab in r.game.board(r.sure).items())
 
     def _tick(self, command: Tick) -> Result:
         """The camera's clock: a wrong or unclear board that stayed still becomes an alarm
