@@ -261,19 +261,21 @@ def measure() -> dict:
 def hand_frames(into: Path) -> dict:
     """The chess-rectified sequence with real hands at rest (tests/real_hands.py), and the
     same with a player's shadow falling from 1...d5 on, straight and round
-    (tests/camera_slips.py), each as a
-    folder of frames at 30 a second: each distinct picture written once, held by links."""
+    (tests/camera_slips.py), each as a folder of frames at 30 a second: each distinct
+    picture written once, held by links."""
     import cv2
 
     sys.path.insert(0, str(ROOT / "tests"))
     import real_hands
     from camera_slips import round_shadow, shadowed
 
+    def from_d5(shadow):  # the photos from 1...d5 on under `shadow`
+        return lambda photo, k: photo if k < 2 else shadow(photo)
+
     out = {}
     for name, change in (("chess-rectified, real hands resting 2 s", None),
-                         (HANDS_SHADOW, lambda photo, k: photo if k < 2 else shadowed(photo, "left", 0.5, 0.9)),
-                         (HANDS_ROUND, lambda photo, k: photo if k < 2 else round_shadow(photo, (0.42, 0.63), 0.29,
-                                                                                         0.59))):
+                         (HANDS_SHADOW, from_d5(lambda photo: shadowed(photo, "left", 0.5, 0.9))),
+                         (HANDS_ROUND, from_d5(lambda photo: round_shadow(photo, (0.42, 0.63), 0.29, 0.59)))):
         folder = into / f"hands{len(out)}"
         folder.mkdir()
         shots, corners, moves = real_hands.rectified_with_hands(change)

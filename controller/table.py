@@ -217,7 +217,9 @@ class Table:
         """Does every cell of `view` read surely as the referee's sure position has it, no
         hand over the board? Only such a view is learned from again: a cell that reads
         otherwise may be a ply the change measure missed (a pawn moved on a small, dim
-        board), and learning it as the old position would hide that ply for good."""
+        board), and learning it as the old position would hide that ply for good. (A game
+        with cells no view reads surely, a square hidden behind a piece from a low camera,
+        a Labyrinth's spare tile, is never learned from again: as before.)"""
         if view.moving or view.covered:
             return False
         r = self.referee

@@ -1,7 +1,8 @@
 """How a camera's view of the board parts from what its corners say: corners clicked a
 share of a square off, and a camera knocked aside in play; a player's shadow, straight
-or round; and a recording as another camera would give it. Used by tests/vision/test_fit_squares.py,
-tests/rig/test_chess_video.py and bench/real_boards.py."""
+or round; and a recording as another camera would give it. Used by
+tests/vision/test_fit_squares.py, tests/vision/test_shade.py, tests/rig/test_chess_video.py,
+tests/rig/test_hands_at_rest.py and bench/real_boards.py."""
 import itertools
 from pathlib import Path
 
@@ -56,8 +57,8 @@ def round_shadow(frame: np.ndarray, centre: tuple, radius: float, depth: float, 
     left in it."""
     h, w = frame.shape[:2]
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    beyond = np.hypot(xs - centre[0] * w, ys - centre[1] * h) / min(h, w)  # from the middle
-    inside = np.clip((radius - beyond) / soft + 0.5, 0, 1)
+    dist = np.hypot(xs - centre[0] * w, ys - centre[1] * h) / min(h, w)  # from the middle
+    inside = np.clip((radius - dist) / soft + 0.5, 0, 1)
     light = 1 - (1 - depth) * inside
     return np.clip(frame.astype(np.float32) * light[..., None], 0, 255).astype(np.uint8)
 

@@ -77,7 +77,8 @@ _POINTS = _grid(np.arange(7.0), np.arange(7.0)) - 3.0  # (down, across) of each 
 # quarter-square samples are taken. The first stage places the best edge and the best
 # disc alike, on the same samples, and keeps the one of them that explains the light
 # best (a disc's middle and radius trade off along the line from the board's middle, which
-# a third of the samples does not tell); then that kind's own stages.
+# every third sample did not tell: half are taken); then that kind's own stages, the last
+# on every sample (KEEP compares the view before's shadow with it over all of them).
 _FIRST = ({EDGE: _grid(np.arange(-15.0, 15.5, 2.5), np.arange(-1.0, 1.01, 0.25)),
            DISC: _grid(*[np.arange(-1.5, 1.51, 0.5)] * 3)}, (0.5, 1.0, 2.0), 2)
 _FINER = {EDGE: ((_grid(np.arange(-2.0, 2.5, 1.0), np.arange(-0.25, 0.26, 0.0625)),
@@ -87,8 +88,8 @@ _FINER = {EDGE: ((_grid(np.arange(-2.0, 2.5, 1.0), np.arange(-0.25, 0.26, 0.0625
 
 
 class Shadow(NamedTuple):
-    """A shadow placed: its shape (a row of `_SHAPES`), its rim's width (squares) and how
-    much darker it is, per colour channel (log)."""
+    """A shadow placed: its shape ((kind, a, b, c) as `_SHAPES`' rows), its rim's width
+    (squares) and how much darker it is, per colour channel (log)."""
     shape: np.ndarray
     width: float
     depth: np.ndarray
@@ -154,8 +155,9 @@ def _shapes(told: np.ndarray, last: np.ndarray | None) -> list[np.ndarray]:
     score = np.where(good & (gain >= least), gain, -1)
     best = []
     for kind in (EDGE, DISC):
-        k = int(np.argmax(np.where(np.repeat(_SHAPES[:, 0] == kind, len(WIDTHS)), score, -1)))
-        if score[k] >= 0:
+        of_kind = np.where(np.repeat(_SHAPES[:, 0] == kind, len(WIDTHS)), score, -1)
+        k = int(np.argmax(of_kind))
+        if of_kind[k] >= 0:
             best.append(_SHAPES[k // len(WIDTHS)])
     return best
 
@@ -169,9 +171,9 @@ def _at_points() -> np.ndarray:
 
 
 def _near(last: np.ndarray) -> np.ndarray:
-    """Which of `_SHAPES` lie near the shape `last`: of its kind, an edge turned NEAR_TURN
-    at most (either way round: its normal turned by half a turn, its offset negated), a
-    disc's middle and radius, and an edge, moved NEAR_SHIFT at most."""
+    """Which of `_SHAPES` lie near the shape `last`: of its kind, an edge turned 20 degrees
+    at most (NEAR_TURN, its cosine; either way round: its normal turned by half a turn, its
+    offset negated), a disc's middle and radius, and an edge, moved NEAR_SHIFT at most."""
     kind, a, b, c = last
     if kind == EDGE:
         turn = _SHAPES[:, 1] * a + _SHAPES[:, 2] * b
@@ -185,9 +187,9 @@ def _near(last: np.ndarray) -> np.ndarray:
 def _refined(shapes: list, now: np.ndarray, then: np.ndarray, pad: int, square: float,
              last: Shadow | None) -> Shadow | None:
     """The shape found through the points, placed to a fraction of a square, with its rim's
-    width and its depth per colour channel, or None when the light
-    every quarter square shows no step of DEEPER. The points lie a square apart, and a
-    deep shadow's edge a quarter of a square off leaves a band of squares half lit.
+    width and its depth per colour channel, or None when the light every quarter square
+    shows no step of DEEPER. The points lie a square apart, and a deep shadow's edge a
+    quarter of a square off leaves a band of squares half lit.
     Here the light is taken every quarter of a square, wherever it was seen neither
     saturated nor dark (a piece moved, a hand: values no shape explains, outvoted), and the
     shape that explains most of it near the first is kept. Of `shapes` (the best edge and
@@ -222,12 +224,12 @@ def _refined(shapes: list, now: np.ndarray, then: np.ndarray, pad: int, square: 
 
     moves, widths, every = _FIRST
     placed = best(np.concatenate([_moved(shape, moves[int(shape[0])]) for shape in shapes]), widths, every)
-    for moves, widths, every in _FINER[int(placed[0][0])] if placed is not None else ():
-        placed = best(_moved(placed[0], moves), widths, every)
-        if placed is None:
-            break
     if placed is None:
         return None
+    for moves, widths, every in _FINER[int(placed[0][0])]:
+        placed = best(_moved(placed[0], moves), widths, every)
+        if placed is None:
+            return None
     shape, width, depth, explained = placed
     if abs(depth) < DEEPER:
         return None
@@ -308,9 +310,10 @@ def _median(light: np.ndarray, where: np.ndarray) -> np.ndarray:
     return np.where(n > 0, (ranked[rows, low] + ranked[rows, np.minimum(high, where.shape[1] - 1)]) / 2, 0.0)
 
 
-def _step(d: np.ndarray, width: float) -> np.ndarray:
-    """How far into the shadow (0 lit to 1 shaded) a point `d` squares beyond the edge's
-    middle lies, for an edge `width` squares wide (a smooth ramp)."""
+def _step(d: np.ndarray, width) -> np.ndarray:
+    """How far into the shadow (0 lit to 1 shaded) a point `d` squares beyond the rim's
+    middle lies, for a rim `width` squares wide (a smooth ramp; `width` may be an array
+    that broadcasts with `d`)."""
     t = d / np.asarray(width, np.float32) + np.float32(0.5)  # float32 throughout: the search's most work
     np.clip(t, 0.0, 1.0, out=t)
     ramp = 3 - 2 * t

@@ -79,6 +79,24 @@ def test_a_round_shadow_over_part_of_a_real_board_is_taken_out(sequence, centre,
         assert np.percentile(np.abs(after - np.median(after)), 90) < 0.04
 
 
+def test_a_shadow_that_stays_is_kept_as_placed_and_one_that_moved_is_placed_anew(sequence):
+    """The view before's shadow is kept exactly as it was placed while it explains the
+    light as well (the looks learned under it were relit by it, and the same shadow placed
+    a little otherwise would read as a change on its rim); moved a square, it is placed
+    anew and taken out where it lies now."""
+    photos, corners = sequence
+    then = plane(photos[1], corners)
+    found = shade(plane(round_shadow(photos[2], (0.5, 0.5), 0.3, 0.6), corners), then, PAD)
+    assert found is not None
+    again = shade(plane(round_shadow(photos[2], (0.5, 0.5), 0.3, 0.6), corners), then, PAD, found[1])
+    assert again is not None and again[1] is found[1]
+    now = plane(round_shadow(photos[2], (0.6, 0.5), 0.3, 0.6), corners)  # a square across
+    moved = shade(now, then, PAD, found[1])
+    assert moved is not None and moved[1] is not found[1]
+    after = board_light(now * moved[0], then)
+    assert np.percentile(np.abs(after - np.median(after)), 90) < 0.04
+
+
 def test_pieces_moved_a_real_hand_and_the_light_over_the_whole_board_are_no_shadow(sequence):
     photos, corners = sequence
     for now, then in pairs(sequence):
