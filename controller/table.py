@@ -98,6 +98,9 @@ class Table:
         self._players: tuple | None = None  # the names given with a game read from the table, until it starts
         self._caught: list[Event] | None = None
         self._learned: int | None = None  # the referee's epoch (its sure position) last learned from
+        # the looks learned next are kept on disk (not when a position is learned again from
+        # a clear view: the next position's learning keeps them, a write a position at most)
+        self._keep_next = True
         self._looks_on_trial = False  # the looks kept before a restart read the table until a view says otherwise
         self.looks = Path(looks) if looks is not None else None  # the camera's looks, kept beside the journal
         self._looks_fault: str | None = None  # the last failure to keep them, said once
@@ -136,7 +139,7 @@ class Table:
         lessons = self.watcher.lessons
         view = self.watcher.feed(t, frame)
         self._frame = (t, time.monotonic())
-        if self.watcher.lessons != lessons:
+        if self.watcher.lessons != lessons and self._keep_next:
             self._keep_looks()
         if view is not None:
             return View(view)
@@ -209,8 +212,9 @@ class Table:
             # read as the pieces under it is learned as their look and darkens the light
             # every look is taken in (1...e6 with a fist over e6 left every square a twelfth
             # off, and 3. e3 unseen under a mild shadow): learn from that very picture
+            again = known[0] == self._learned and not self.watcher.learning
             self._learned = known[0]
-            self.learn_position(at=known[1], skip=known[2])
+            self.learn_position(at=known[1], skip=known[2], kept=not again)
         return self._said(event)
 
     def _reads_as_known(self, view) -> bool:
@@ -388,13 +392,15 @@ class Table:
         return Result(ok=ok, error=None if ok else event.data.get("reason"), event=event)
 
     # --- learning ----------------------------------------------------------------------
-    def learn_position(self, at: float | None = None, skip=()) -> None:
+    def learn_position(self, at: float | None = None, skip=(), kept: bool = True) -> None:
         """The board holds the position the referee knows: the readers learn their looks
         from it (from the view read at time `at`, else from the next still view), but for
-        the cells in `skip` (read otherwise: a misread look, a piece knocked over)."""
+        the cells in `skip` (read otherwise: a misread look, a piece knocked over); `kept`:
+        the looks are then kept on disk for a restart (`_keep_looks`)."""
         r = self.referee
         if self.watcher is None or r.game is None or self.enrolment.active:
             return
+        self._keep_next = kept
         self.watcher.learn(r.game.board(r.sure), at=at, skip=skip)
 
     # --- the looks, kept across a restart ------------------------------------------------

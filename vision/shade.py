@@ -239,7 +239,7 @@ def _refined(shapes: list, now: np.ndarray, then: np.ndarray, pad: int, square: 
             return last
     # the depth per colour channel (a shadow is lit by the room's other light, of its own
     # colour), by least squares over the samples the shape explains
-    inside = _step(_beyond(shape[None], px, py)[0], width)
+    inside = _inside(shape[None], (width,), px, py)[0]
     fits = np.abs(light - (np.median(light[inside < 0.1]) - depth * inside)) <= FIT
     if (fits & (inside < 0.1)).sum() < EACH_SIDE or (fits & (inside > 0.9)).sum() < EACH_SIDE:
         return Shadow(shape, width, np.full(3, np.clip(depth, -DEEPEST, DEEPEST)))  # too few to tell the colours apart

@@ -147,14 +147,17 @@ def test_a_resting_hand_covers_the_squares_under_it_and_nothing_far_from_it():
 def test_a_known_position_is_learned_again_from_a_clear_view_and_not_from_one_a_hand_lies_over():
     """1. d4 is learned from the view it is recorded from; a view with a real hand resting
     over the board is not learned from again; the clear view after it is (the first
-    view's looks may hold a hand read as pieces: controller/table.py)."""
+    view's looks may hold a hand read as pieces: controller/table.py), without writing
+    the looks to disk again (the next position's learning keeps them)."""
     labels = json.loads((RECTIFIED / "labels.json").read_text())
     sequence = labels["sequence"]["sequence"]
     corners = labels["photos"][sequence[0]]["corners_a1_h1_h8_a8"]
     table, events = table_for(corners)
     learned = []
     learn = table.learn_position
-    table.learn_position = lambda at=None, skip=(): (learned.append(at), learn(at=at, skip=skip))
+    table.learn_position = lambda at=None, skip=(), kept=True: (learned.append(at), learn(at, skip, kept))
+    kept = []
+    table._keep_looks = lambda: kept.append(len(learned))
     start, d4 = (cv2.imread(str(RECTIFIED / name)) for name in sequence[:2])
     t, stages = 0.0, []
     for frame in (start, d4, real_hands.paste(d4, corners, "sleeve", grey=True, over="e6"), d4):
@@ -165,6 +168,7 @@ def test_a_known_position_is_learned_again_from_a_clear_view_and_not_from_one_a_
         stages.append(len(learned) > before)
     assert [e.data["notation"] for e in events if e.kind == "move"] == ["d4"]
     assert stages[1] and not stages[2] and stages[3]
+    assert kept and kept[-1] < len(learned)  # the start and 1. d4 were kept; the clear view's lesson was not
 
 
 # a short game with a capture and castling on both sides: e4 e5 Nf3 Nc6 Bb5 Nf6 O-O Bc5
