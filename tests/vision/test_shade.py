@@ -69,8 +69,8 @@ def test_a_round_shadow_over_part_of_a_real_board_is_taken_out(sequence, centre,
     """A head's round shadow (its rim half a square wide), over the middle of the board or
     reaching in from its side, is taken out as a straight edge's is, after each ply from
     the `first` on. (A small one, under four squares across, over the start position is
-    not found: the pieces on four ranks leave it four points where four squares meet
-    that tell, and a shadow needs five, vision/shade.py EACH_SIDE.)"""
+    not found: with pieces on four ranks, fewer than five of the points where four squares
+    meet tell it, and a shadow needs five, vision/shade.py EACH_SIDE.)"""
     for now, then in pairs(sequence, lambda photo: round_shadow(photo, centre, radius, depth))[first:]:
         found = shade(now, then, PAD)
         assert found is not None
@@ -86,9 +86,10 @@ def test_a_shadow_that_stays_is_kept_as_placed_and_one_that_moved_is_placed_anew
     anew and taken out where it lies now."""
     photos, corners = sequence
     then = plane(photos[1], corners)
-    found = shade(plane(round_shadow(photos[2], (0.5, 0.5), 0.3, 0.6), corners), then, PAD)
+    shadowed_now = plane(round_shadow(photos[2], (0.5, 0.5), 0.3, 0.6), corners)
+    found = shade(shadowed_now, then, PAD)
     assert found is not None
-    again = shade(plane(round_shadow(photos[2], (0.5, 0.5), 0.3, 0.6), corners), then, PAD, found[1])
+    again = shade(shadowed_now, then, PAD, found[1])
     assert again is not None and again[1] is found[1]
     now = plane(round_shadow(photos[2], (0.6, 0.5), 0.3, 0.6), corners)  # a square across
     moved = shade(now, then, PAD, found[1])
