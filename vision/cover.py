@@ -44,7 +44,9 @@ with it (`covered`):
 5. on a board where one action shifts a whole line of cells (a Labyrinth tile pushed
    in: `Reader.lines_move`), such a patch may be the move itself: there only its cells
    the reader reads unsurely are covered.
-The cells a hand covers at least COVER_SHARE of are `covered`. What was learned is
+The cells a hand covers at least COVER_SHARE of are `covered`, counting on a cell the
+hand reaches into every foreign pixel there (a hand's pixels split by a stretch that
+happens to look like the board are the hand's all the same). What was learned is
 nothing but looks of the table seen at known positions, and noise measured in the view
 itself: no colour of skin or sleeve is assumed.
 
@@ -166,6 +168,10 @@ class Cover:
         n, parts = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=8)
         out = set()
         inside = self.cell_of >= 0
+        # every foreign pixel on each cell, whatever part it belongs to: a hand's pixels
+        # split by a stretch that happens to look like the board (a piece, a fold of the
+        # sleeve) lie over the cells it reaches into all the same
+        total = np.bincount(self.cell_of[foreign & inside], minlength=len(self.cells)) / self.cell_area
         for k in range(1, n):
             part = parts == k
             mine = part & inside
@@ -176,7 +182,7 @@ class Cover:
             from_outside = self._edge_of is not None and bool((part & self._edge_of[1]).any())
             if not ((from_outside and over >= COVER_AREA and crossed >= 3) or over >= LOOSE_AREA):
                 continue
-            under = [self.cells[i] for i in np.flatnonzero(share >= COVER_SHARE)]
+            under = [self.cells[i] for i in np.flatnonzero((share >= COVER_SHARE) | ((share > 0) & (total >= COVER_SHARE)))]
             if self._gone(under, cells):
                 continue  # what lay there when the look was kept has gone
             if self.reader.lines_move:

@@ -64,6 +64,24 @@ def test_a_real_hand_at_rest_covers_the_squares_under_it_and_nothing_far_from_it
     assert got <= near(real_hands.covered_squares(name, turn, over, share=0.05)), sorted(got)
 
 
+@pytest.mark.parametrize("name, turn, over", [("resting", 0, "d4"), ("resting", 1, "c3"), ("fist", 0, "c6"),
+                                              ("reaching", 0, "e5")])
+def test_every_square_a_real_hand_lies_over_is_covered_though_the_board_shows_through_it(table, name, turn, over):
+    """A hand's outline on the picture is not one piece: where fingers, a fold of the
+    sleeve or a gap let a stretch of board through that looks as it should, the foreign
+    pixels on a square fall into several parts, each under a sixth of it. Counted
+    together on a square the hand reaches into, every square it lies over by a sixth or
+    more is covered (before: the square the tip rested on, or one beside it, was left
+    seen in each of these placements, and its change read as a move), and still none it
+    does not touch."""
+    watcher, corners, start, _, board = table
+    frame = real_hands.paste(start, corners, name, grey=True, turn=turn, over=over)
+    got = covered(cover_of(watcher, start, board), watcher, frame)
+    under = real_hands.covered_squares(name, turn, over, share=0.15)
+    assert under <= got, sorted(under - got)
+    assert got <= real_hands.covered_squares(name, turn, over, share=0.02), sorted(got)
+
+
 def test_a_move_is_no_hand(table):
     """1. d4 changes two squares: no still thing covers anything."""
     watcher, _, start, after, board = table
