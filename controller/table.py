@@ -98,8 +98,9 @@ class Table:
         self._players: tuple | None = None  # the names given with a game read from the table, until it starts
         self._caught: list[Event] | None = None
         self._learned: int | None = None  # the referee's epoch (its sure position) last learned from
-        # the looks learned next are kept on disk (not when a position is learned again from
-        # a clear view: the next position's learning keeps them, a write a position at most)
+        # are the looks the watcher learns next kept on disk? Not those of a position learned
+        # again from a clear view: the learning after it keeps them, a write a position at
+        # most. One learning only: any after it is kept again
         self._keep_next = True
         self._looks_on_trial = False  # the looks kept before a restart read the table until a view says otherwise
         self.looks = Path(looks) if looks is not None else None  # the camera's looks, kept beside the journal
@@ -139,8 +140,10 @@ class Table:
         lessons = self.watcher.lessons
         view = self.watcher.feed(t, frame)
         self._frame = (t, time.monotonic())
-        if self.watcher.lessons != lessons and self._keep_next:
-            self._keep_looks()
+        if self.watcher.lessons != lessons:
+            if self._keep_next:
+                self._keep_looks()
+            self._keep_next = True
         if view is not None:
             return View(view)
         due = self.referee.clock.due()

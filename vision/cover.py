@@ -182,7 +182,7 @@ class Cover:
             from_outside = self._edge_of is not None and bool((part & self._edge_of[1]).any())
             if not ((from_outside and over >= COVER_AREA and crossed >= 3) or over >= LOOSE_AREA):
                 continue
-            under = [self.cells[i] for i in np.flatnonzero((share >= COVER_SHARE) | ((share > 0) & (total >= COVER_SHARE)))]
+            under = [self.cells[i] for i in np.flatnonzero((share > 0) & (total >= COVER_SHARE))]
             if self._gone(under, cells):
                 continue  # what lay there when the look was kept has gone
             if self.reader.lines_move:

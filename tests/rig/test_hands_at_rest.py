@@ -148,7 +148,8 @@ def test_a_known_position_is_learned_again_from_a_clear_view_and_not_from_one_a_
     """1. d4 is learned from the view it is recorded from; a view with a real hand resting
     over the board is not learned from again; the clear view after it is (the first
     view's looks may hold a hand read as pieces: controller/table.py), without writing
-    the looks to disk again (the next position's learning keeps them)."""
+    the looks to disk again (the next position's learning keeps them), and the lesson
+    after it is written as any."""
     labels = json.loads((RECTIFIED / "labels.json").read_text())
     sequence = labels["sequence"]["sequence"]
     corners = labels["photos"][sequence[0]]["corners_a1_h1_h8_a8"]
@@ -169,6 +170,14 @@ def test_a_known_position_is_learned_again_from_a_clear_view_and_not_from_one_a_
     assert [e.data["notation"] for e in events if e.kind == "move"] == ["d4"]
     assert stages[1] and not stages[2] and stages[3]
     assert kept and kept[-1] < len(learned)  # the start and 1. d4 were kept; the clear view's lesson was not
+    # only that one lesson goes unwritten: the next, whoever asks for it, is kept
+    writes = len(kept)
+    r = table.referee
+    table.watcher.learn(r.game.board(r.sure))  # as the table does when players change the table
+    for _ in range(FPS):
+        events += table.feed(t, d4)
+        t += 1 / FPS
+    assert len(kept) == writes + 1
 
 
 # a short game with a capture and castling on both sides: e4 e5 Nf3 Nc6 Bb5 Nf6 O-O Bc5
