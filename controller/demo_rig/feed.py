@@ -356,7 +356,10 @@ class DemoTable:
                 yield from self._still(1.0)
                 yield from self._play(player.film([wrong, scene], still_s=1.0))
                 yield from self._wait(lambda: referee.alarm is None, "the alarm to clear")
-            n = len(self._shown())  # the plies the page shows
+            # the plies the page shows, but no more than the players made: an unsure ply
+            # shown for a deliberate mistake (the knight put on d3 behind the pawns read as
+            # Ne2?) is replaced by their move, not added to
+            n = min(len(self._shown()), len(own.plies))
             new = player.scene(after)
             own.take(choice)
             yield from self._play(player.film([scene, new], player.hint(state, choice),
