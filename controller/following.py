@@ -30,6 +30,7 @@ few may err): the sides are learned from the start itself.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -45,6 +46,7 @@ FURTHER = 4.0  # a history found further than one view's actions must explain th
 DEEPER = 2  # a view no history explains is searched this many actions deeper
 PLY_S = 1.0  # a ply takes a hand at least this long: the most plies since the sure position, unless counted
 LOST_DEPTH = 10  # the deepest search from the sure position when the camera lost the board
+LEARN_MARGIN = 2.0  # log-likelihood: a cell read this much likelier otherwise is not learned from an unsettled view
 
 
 def plies_allowed(motions: int | None, seconds: float | None) -> int:
@@ -247,6 +249,9 @@ class Following:
         if clear and not self.beliefs.best.actions and len(self.beliefs.close()) == 1:
             # sure of the board: the camera learns from it, but for the cells it reads otherwise
             self.known = Known(self.epoch, view.t, frozenset(self._odd))
+        elif clear and not (moving or view.covered):
+            # the next ply made before the last settled: what every close history agrees on
+            self.known = Known(self.epoch, view.t, frozenset(self._odd) | self._unsettled(view))
         if not moving:  # what a hand still over the board leaves unsure is not shown yet
             if clear:
                 events += self._show()
@@ -254,6 +259,24 @@ class Following:
             else:  # a cell seen otherwise than any history has it: said once if it stays so
                 self.life = self.life.undecided(view, self.wording.oddity(self.state, ev, self._odd))
         return self._last_of(events)
+
+    def _unsettled(self, view: BoardView) -> frozenset:
+        """The cells a still, clear view cannot teach the sure position from while the
+        histories are not all one (a ply made since, not yet settled): those a close
+        history has otherwise, and those whose looks and change both favour another
+        label by LEARN_MARGIN (a knight put where it cannot go, behind the pawns, that no history
+        explains: learned as the empty square it should be, it was hidden for good). The
+        rest is learned at once: change measured from a position many plies old (a low
+        side camera, where the histories seldom become one) read every later ply against
+        pieces long gone, and lost the game."""
+        sure = self.game.board(self.sure)
+        out = {c for line in self.beliefs.close() for c in set(line.board) | set(sure)
+               if line.board.get(c) != sure.get(c)}
+        for c, sight in view.sight.items():
+            said = (sight.looks, sight.change.known if sight.change else None)
+            if all(s and max(s.values()) - s.get(sure.get(c), -math.inf) >= LEARN_MARGIN for s in said):
+                out.add(c)
+        return frozenset(out)
 
     def _show(self) -> list[Event]:
         """Show the best history, unless the one shown is still close to it; say once
