@@ -39,14 +39,13 @@ from vision.view import BoardView
 from . import recovery
 from .beliefs import DECISIVE, Beliefs, Line, Still, new_motions
 from .events import Event, Kind
-from .evidence import STRAIN, Evidence
+from .evidence import CLEAR, STRAIN, Evidence
 
 SWITCH = 1.0  # the history shown gives way to another only when that one leads by this much
 FURTHER = 4.0  # a history found further than one view's actions must explain the view this much better
 DEEPER = 2  # a view no history explains is searched this many actions deeper
 PLY_S = 1.0  # a ply takes a hand at least this long: the most plies since the sure position, unless counted
 LOST_DEPTH = 10  # the deepest search from the sure position when the camera lost the board
-LEARN_MARGIN = 2.0  # log-likelihood: a cell read this much likelier otherwise is not learned from an unsettled view
 
 
 def plies_allowed(motions: int | None, seconds: float | None) -> int:
@@ -264,17 +263,18 @@ class Following:
         """The cells a still, clear view cannot teach the sure position from while the
         histories are not all one (a ply made since, not yet settled): those a close
         history has otherwise, and those whose looks and change both favour another
-        label by LEARN_MARGIN (a knight put where it cannot go, behind the pawns, that no history
-        explains: learned as the empty square it should be, it was hidden for good). The
-        rest is learned at once: change measured from a position many plies old (a low
-        side camera, where the histories seldom become one) read every later ply against
-        pieces long gone, and lost the game."""
+        label by CLEAR, however little of them is seen (`Evidence.contradicts` asks the
+        same of well-seen cells only; a knight put where it cannot go, behind the pawns,
+        that no history explains, was learned as the empty square it should be and
+        hidden for good). The rest is learned at once: change measured from a position
+        many plies old (a low side camera, where the histories seldom become one) read
+        every later ply against pieces long gone, and lost the game."""
         sure = self.game.board(self.sure)
         out = {c for line in self.beliefs.close() for c in set(line.board) | set(sure)
                if line.board.get(c) != sure.get(c)}
         for c, sight in view.sight.items():
             said = (sight.looks, sight.change.known if sight.change else None)
-            if all(s and max(s.values()) - s.get(sure.get(c), -math.inf) >= LEARN_MARGIN for s in said):
+            if all(s and max(s.values()) - s.get(sure.get(c), -math.inf) >= CLEAR for s in said):
                 out.add(c)
         return frozenset(out)
 

@@ -95,10 +95,10 @@ def test_a_low_side_camera_learns_what_every_history_agrees_on_while_the_next_pl
     often made before every history the referee keeps is one again, and the camera
     learned a position only then. The change was measured from a position many plies
     old (from 4...d6 to 9. Nc3 once), against pieces and leans long gone, and a later ply
-    was misread (Ba6 for Bc4, Kd2 for Qd2). Now a still, clear view teaches the recorded position at once
-    but for the squares a close history has otherwise and those both its looks and its
-    change read otherwise (a piece put where no history explains it is not learned as
-    the square it should be: controller/following.py `_unsettled`)."""
+    was misread (Ba6 for Bc4, Kd2 for Qd2). Now a still, clear view teaches the recorded
+    position at once but for the squares a close history has otherwise and those both
+    its looks and its change read otherwise (a piece put where no history explains it is
+    not learned as the square it should be: controller/following.py `_unsettled`)."""
     from chess_watching import kinds_of, positions_of, watch
 
     sans = "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 g6 Be3 Bg7 f3 O-O Qd2 Nc6 Bc4 Bd7".split()
